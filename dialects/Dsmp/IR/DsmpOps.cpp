@@ -1,0 +1,880 @@
+//===- DsmpOps.cpp - dsmp op verifiers, folders and interfaces ----*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace mlir::dsmp;
+
+#include "dialects/Dsmp/IR/DsmpEnums.cpp.inc"
+#include "dialects/Dsmp/IR/DsmpInterfaces.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::optional<int64_t> staticNumElements(Type type) {
+  auto shaped = dyn_cast<RankedTensorType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return std::nullopt;
+  return shaped.getNumElements();
+}
+
+int64_t rankOf(Value value) {
+  if (auto ranked = dyn_cast<RankedTensorType>(value.getType()))
+    return ranked.getRank();
+  return -1;
+}
+
+bool isNone(Value value) { return isa<NoneType>(value.getType()); }
+
+/// Checks `axis` lies in [-rank, rank + extra).
+LogicalResult verifyAxis(Operation *op, int64_t axis, int64_t rank,
+                         StringRef name = "axis", int64_t extra = 0) {
+  if (rank < 0)
+    return success();
+  if (axis < -rank - extra || axis >= rank + extra)
+    return op->emitOpError() << name << " " << axis
+                             << " is out of range for rank " << rank;
+  return success();
+}
+
+/// Checks that `value`, when present, is a 1-D tensor.
+LogicalResult verify1D(Operation *op, Value value, StringRef name) {
+  if (isNone(value))
+    return success();
+  if (rankOf(value) != 1)
+    return op->emitOpError() << "expects " << name << " to be a 1-D tensor";
+  return success();
+}
+
+LogicalResult verifyAutoPad(Operation *op, StringRef autoPad) {
+  if (!llvm::is_contained({"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"},
+                          autoPad))
+    return op->emitOpError() << "auto_pad must be NOTSET, SAME_UPPER, "
+                                "SAME_LOWER or VALID, got '"
+                             << autoPad << "'";
+  return success();
+}
+
+/// Checks the spatial attributes of Conv, ConvTranspose and the pools.
+LogicalResult verifyWindow(Operation *op, int64_t spatialRank,
+                           std::optional<ArrayRef<int64_t>> kernel,
+                           std::optional<ArrayRef<int64_t>> strides,
+                           std::optional<ArrayRef<int64_t>> dilations,
+                           std::optional<ArrayRef<int64_t>> pads) {
+  auto check = [&](std::optional<ArrayRef<int64_t>> values, StringRef name,
+                   int64_t size, bool positive) -> LogicalResult {
+    if (!values)
+      return success();
+    if (static_cast<int64_t>(values->size()) != size)
+      return op->emitOpError() << name << " has " << values->size()
+                               << " entries, expected " << size;
+    for (int64_t v : *values)
+      if (positive ? v < 1 : v < 0)
+        return op->emitOpError() << name << " entries must be "
+                                 << (positive ? "positive" : "non-negative");
+    return success();
+  };
+  if (spatialRank < 0)
+    return success();
+  if (failed(check(kernel, "kernel_shape", spatialRank, true)) ||
+      failed(check(strides, "strides", spatialRank, true)) ||
+      failed(check(dilations, "dilations", spatialRank, true)) ||
+      failed(check(pads, "pads", 2 * spatialRank, false)))
+    return failure();
+  return success();
+}
+
+bool dimsCompatible(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+}
+
+/// Returns the elements of a small constant operand, if it is one.
+DenseElementsAttr constantElements(Attribute attr) {
+  return dyn_cast_if_present<DenseElementsAttr>(attr);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Formats and PrecisionOpInterface defaults
+//===----------------------------------------------------------------------===//
+
+Type mlir::dsmp::getStorageType(MLIRContext *ctx, Format format) {
+  switch (format) {
+  case Format::f32:
+    return Float32Type::get(ctx);
+  case Format::tf32:
+    return FloatTF32Type::get(ctx);
+  case Format::f16:
+    return Float16Type::get(ctx);
+  case Format::bf16:
+    return BFloat16Type::get(ctx);
+  case Format::f8E4M3FN:
+    return Float8E4M3FNType::get(ctx);
+  case Format::f8E5M2:
+    return Float8E5M2Type::get(ctx);
+  case Format::f8E4M3FNUZ:
+    return Float8E4M3FNUZType::get(ctx);
+  case Format::f8E5M2FNUZ:
+    return Float8E5M2FNUZType::get(ctx);
+  }
+  llvm_unreachable("unknown format");
+}
+
+std::optional<Format> mlir::dsmp::getFormatOf(Type type) {
+  if (isa<Float32Type>(type))
+    return Format::f32;
+  if (isa<FloatTF32Type>(type))
+    return Format::tf32;
+  if (isa<Float16Type>(type))
+    return Format::f16;
+  if (isa<BFloat16Type>(type))
+    return Format::bf16;
+  if (isa<Float8E4M3FNType>(type))
+    return Format::f8E4M3FN;
+  if (isa<Float8E5M2Type>(type))
+    return Format::f8E5M2;
+  if (isa<Float8E4M3FNUZType>(type))
+    return Format::f8E4M3FNUZ;
+  if (isa<Float8E5M2FNUZType>(type))
+    return Format::f8E5M2FNUZ;
+  return std::nullopt;
+}
+
+std::optional<int64_t> mlir::dsmp::detail::estimateFlops(Operation *op,
+                                                         OpClass cls) {
+  if (op->getNumResults() == 0)
+    return 0;
+  switch (cls) {
+  case OpClass::data_movement:
+    return 0;
+  case OpClass::elementwise:
+  case OpClass::transcendental: {
+    auto n = staticNumElements(op->getResult(0).getType());
+    if (!n)
+      return std::nullopt;
+    // An n-ary op does n-1 operations per element.
+    int64_t perElement = std::max<int64_t>(1, op->getNumOperands() - 1);
+    return *n * perElement;
+  }
+  case OpClass::reduction:
+    return staticNumElements(op->getOperand(0).getType());
+  case OpClass::normalization: {
+    // Mean, variance, subtract, scale and shift: about 5 per element.
+    auto n = staticNumElements(op->getOperand(0).getType());
+    return n ? std::optional<int64_t>(5 * *n) : std::nullopt;
+  }
+  case OpClass::matmul:
+  case OpClass::conv:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+llvm::SmallVector<Format> mlir::dsmp::detail::allowedFormats(Operation *op,
+                                                             OpClass cls) {
+  if (op->getNumResults() == 0)
+    return {};
+  auto type = dyn_cast<ShapedType>(op->getResult(0).getType());
+  if (!type || !isa<FloatType>(type.getElementType()))
+    return {};
+  switch (cls) {
+  case OpClass::matmul:
+  case OpClass::conv:
+  case OpClass::data_movement:
+    return {Format::f32,      Format::tf32,       Format::f16,
+            Format::bf16,     Format::f8E4M3FN,   Format::f8E5M2,
+            Format::f8E4M3FNUZ, Format::f8E5M2FNUZ};
+  case OpClass::elementwise:
+  case OpClass::transcendental:
+  case OpClass::reduction:
+  case OpClass::normalization:
+    return {Format::f32, Format::f16, Format::bf16};
+  }
+  return {};
+}
+
+Format mlir::dsmp::detail::accumulationFormat(Operation *op) {
+  if (auto acc = op->getAttrOfType<FormatAttr>("acc"))
+    return acc.getValue();
+  return Format::f32;
+}
+
+//===----------------------------------------------------------------------===//
+// FLOP counts of the contractions
+//===----------------------------------------------------------------------===//
+
+std::optional<int64_t> MatMulOp::getFlopCount() {
+  auto a = dyn_cast<RankedTensorType>(getA().getType());
+  auto n = staticNumElements(getY().getType());
+  if (!a || !n || a.getRank() == 0 || a.isDynamicDim(a.getRank() - 1))
+    return std::nullopt;
+  return 2 * *n * a.getDimSize(a.getRank() - 1);
+}
+
+std::optional<int64_t> GemmOp::getFlopCount() {
+  auto a = dyn_cast<RankedTensorType>(getA().getType());
+  auto n = staticNumElements(getY().getType());
+  if (!a || !n || a.getRank() != 2)
+    return std::nullopt;
+  int64_t k = a.getDimSize(getTransA() ? 0 : 1);
+  if (ShapedType::isDynamic(k))
+    return std::nullopt;
+  return 2 * *n * k + (isNone(getC()) ? 0 : *n);
+}
+
+/// 2 * output elements * (input channels per group) * kernel volume.
+static std::optional<int64_t> convFlops(Value weight, Value out,
+                                        int64_t reducedPerOutput) {
+  auto w = dyn_cast<RankedTensorType>(weight.getType());
+  auto n = staticNumElements(out.getType());
+  if (!w || !w.hasStaticShape() || !n)
+    return std::nullopt;
+  int64_t kernel = 1;
+  for (int64_t d : w.getShape().drop_front(2))
+    kernel *= d;
+  return 2 * *n * reducedPerOutput * kernel;
+}
+
+std::optional<int64_t> ConvOp::getFlopCount() {
+  auto w = dyn_cast<RankedTensorType>(getW().getType());
+  if (!w || w.getRank() < 2 || w.isDynamicDim(1))
+    return std::nullopt;
+  return convFlops(getW(), getY(), w.getDimSize(1));
+}
+
+std::optional<int64_t> ConvTransposeOp::getFlopCount() {
+  // Each input element scatters into M/group * kernel outputs.
+  auto w = dyn_cast<RankedTensorType>(getW().getType());
+  auto x = staticNumElements(getX().getType());
+  if (!w || !w.hasStaticShape() || !x)
+    return std::nullopt;
+  int64_t perInput = 1;
+  for (int64_t d : w.getShape().drop_front(1))
+    perInput *= d;
+  return 2 * *x * perInput;
+}
+
+/// FLOPs of a recurrent layer with `gates` gates: per step and direction,
+/// gates * H * (I + H) multiply-adds.
+static std::optional<int64_t> recurrentFlops(Value x, Value w, Value r,
+                                             int64_t gates) {
+  auto xt = dyn_cast<RankedTensorType>(x.getType());
+  auto wt = dyn_cast<RankedTensorType>(w.getType());
+  auto rt = dyn_cast<RankedTensorType>(r.getType());
+  if (!xt || !wt || !rt || !xt.hasStaticShape() || !wt.hasStaticShape() ||
+      !rt.hasStaticShape() || xt.getRank() != 3 || wt.getRank() != 3)
+    return std::nullopt;
+  int64_t stepsTimesBatch = xt.getDimSize(0) * xt.getDimSize(1);
+  int64_t dirs = wt.getDimSize(0);
+  int64_t rows = wt.getDimSize(1); // gates * H
+  int64_t input = wt.getDimSize(2);
+  int64_t hidden = rows / gates;
+  return 2 * stepsTimesBatch * dirs * rows * (input + hidden);
+}
+
+std::optional<int64_t> LSTMOp::getFlopCount() {
+  return recurrentFlops(getX(), getW(), getR(), 4);
+}
+std::optional<int64_t> GRUOp::getFlopCount() {
+  return recurrentFlops(getX(), getW(), getR(), 3);
+}
+std::optional<int64_t> RNNOp::getFlopCount() {
+  return recurrentFlops(getX(), getW(), getR(), 1);
+}
+
+//===----------------------------------------------------------------------===//
+// Verifiers
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy> static LogicalResult verifyVariadic(OpTy op) {
+  if (op->getNumOperands() == 0)
+    return op.emitOpError("expects at least one input");
+  return success();
+}
+LogicalResult MaxOp::verify() { return verifyVariadic(*this); }
+LogicalResult MeanOp::verify() { return verifyVariadic(*this); }
+LogicalResult MinOp::verify() { return verifyVariadic(*this); }
+LogicalResult SumOp::verify() { return verifyVariadic(*this); }
+
+LogicalResult ClipOp::verify() {
+  Type elementType = getElementTypeOrSelf(getInput().getType());
+  for (Value bound : {getMin(), getMax()}) {
+    if (isNone(bound))
+      continue;
+    if (getElementTypeOrSelf(bound.getType()) != elementType)
+      return emitOpError("expects min and max of the input's element type");
+    auto n = staticNumElements(bound.getType());
+    if (n && *n != 1)
+      return emitOpError("expects min and max to hold one element");
+  }
+  return success();
+}
+
+LogicalResult MatMulOp::verify() {
+  int64_t ra = rankOf(getA()), rb = rankOf(getB());
+  if (ra < 1 || rb < 1)
+    return emitOpError("expects operands of rank >= 1");
+  auto a = cast<RankedTensorType>(getA().getType());
+  auto b = cast<RankedTensorType>(getB().getType());
+  int64_t ka = a.getDimSize(ra - 1);
+  int64_t kb = rb == 1 ? b.getDimSize(0) : b.getDimSize(rb - 2);
+  if (!dimsCompatible(ka, kb))
+    return emitOpError() << "contracting dims differ: " << ka << " vs " << kb;
+  return success();
+}
+
+LogicalResult GemmOp::verify() {
+  if (rankOf(getA()) != 2 || rankOf(getB()) != 2)
+    return emitOpError("expects A and B of rank 2");
+  auto a = cast<RankedTensorType>(getA().getType());
+  auto b = cast<RankedTensorType>(getB().getType());
+  int64_t ka = a.getDimSize(getTransA() ? 0 : 1);
+  int64_t kb = b.getDimSize(getTransB() ? 1 : 0);
+  if (!dimsCompatible(ka, kb))
+    return emitOpError() << "contracting dims differ: " << ka << " vs " << kb;
+  if (!isNone(getC()) && rankOf(getC()) > 2)
+    return emitOpError("expects C of rank <= 2");
+  return success();
+}
+
+template <typename OpTy> static LogicalResult verifyConvLike(OpTy op) {
+  int64_t rx = rankOf(op.getX()), rw = rankOf(op.getW());
+  if (rx < 3)
+    return op.emitOpError("expects X of rank >= 3 ([N, C, spatial...])");
+  if (rw != rx)
+    return op.emitOpError() << "expects W of rank " << rx << ", got " << rw;
+  if (static_cast<int64_t>(op.getGroup()) < 1)
+    return op.emitOpError("expects group >= 1");
+  if (!isNone(op.getB()) && rankOf(op.getB()) != 1)
+    return op.emitOpError("expects a 1-D bias B");
+  if (failed(verifyAutoPad(op, op.getAutoPad())))
+    return failure();
+  return verifyWindow(op, rx - 2, op.getKernelShape(), op.getStrides(),
+                      op.getDilations(), op.getPads());
+}
+
+LogicalResult ConvOp::verify() {
+  if (failed(verifyConvLike(*this)))
+    return failure();
+  auto x = cast<RankedTensorType>(getX().getType());
+  auto w = cast<RankedTensorType>(getW().getType());
+  int64_t group = getGroup();
+  if (!x.isDynamicDim(1) && !w.isDynamicDim(1) &&
+      x.getDimSize(1) != w.getDimSize(1) * group)
+    return emitOpError() << "input channels " << x.getDimSize(1)
+                         << " != W channels " << w.getDimSize(1)
+                         << " * group " << group;
+  return success();
+}
+
+LogicalResult ConvTransposeOp::verify() {
+  if (failed(verifyConvLike(*this)))
+    return failure();
+  auto x = cast<RankedTensorType>(getX().getType());
+  auto w = cast<RankedTensorType>(getW().getType());
+  if (!dimsCompatible(x.getDimSize(1), w.getDimSize(0)))
+    return emitOpError() << "input channels " << x.getDimSize(1)
+                         << " != W dim 0 " << w.getDimSize(0);
+  return success();
+}
+
+LogicalResult BatchNormalizationOp::verify() {
+  if (rankOf(getX()) < 2)
+    return emitOpError("expects X of rank >= 2");
+  int64_t channels = cast<RankedTensorType>(getX().getType()).getDimSize(1);
+  for (Value v : {getScale(), getB(), getInputMean(), getInputVar()}) {
+    if (rankOf(v) != 1)
+      return emitOpError("expects 1-D scale, B, mean and var");
+    if (!dimsCompatible(cast<RankedTensorType>(v.getType()).getDimSize(0),
+                        channels))
+      return emitOpError("expects scale, B, mean and var of size C");
+  }
+  return success();
+}
+
+LogicalResult LayerNormalizationOp::verify() {
+  return verifyAxis(*this, getAxis(), rankOf(getX()));
+}
+
+template <typename OpTy> static LogicalResult verifySoftmaxLike(OpTy op) {
+  return verifyAxis(op, op.getAxis(), rankOf(op.getInput()));
+}
+LogicalResult HardmaxOp::verify() { return verifySoftmaxLike(*this); }
+LogicalResult LogSoftmaxOp::verify() { return verifySoftmaxLike(*this); }
+LogicalResult SoftmaxOp::verify() { return verifySoftmaxLike(*this); }
+
+template <typename OpTy> static LogicalResult verifyReduce(OpTy op) {
+  if (failed(verify1D(op, op.getAxes(), "axes")))
+    return failure();
+  if (op.getKeepdims() > 1)
+    return op.emitOpError("expects keepdims to be 0 or 1");
+  int64_t rank = rankOf(op.getData());
+  if (op.getKeepdims() == 1 && rankOf(op.getReduced()) != rank)
+    return op.emitOpError("with keepdims = 1 expects the result rank to "
+                          "equal the input rank");
+  return success();
+}
+LogicalResult ReduceL1Op::verify() { return verifyReduce(*this); }
+LogicalResult ReduceL2Op::verify() { return verifyReduce(*this); }
+LogicalResult ReduceLogSumOp::verify() { return verifyReduce(*this); }
+LogicalResult ReduceLogSumExpOp::verify() { return verifyReduce(*this); }
+LogicalResult ReduceMaxOp::verify() { return verifyReduce(*this); }
+LogicalResult ReduceMeanOp::verify() { return verifyReduce(*this); }
+LogicalResult ReduceMinOp::verify() { return verifyReduce(*this); }
+LogicalResult ReduceProdOp::verify() { return verifyReduce(*this); }
+LogicalResult ReduceSumOp::verify() { return verifyReduce(*this); }
+LogicalResult ReduceSumSquareOp::verify() { return verifyReduce(*this); }
+
+template <typename OpTy> static LogicalResult verifyArg(OpTy op) {
+  int64_t rank = rankOf(op.getData());
+  if (failed(verifyAxis(op, op.getAxis(), rank)))
+    return failure();
+  int64_t expected = op.getKeepdims() ? rank : rank - 1;
+  if (rankOf(op.getReduced()) != expected)
+    return op.emitOpError() << "expects a result of rank " << expected;
+  return success();
+}
+LogicalResult ArgMaxOp::verify() { return verifyArg(*this); }
+LogicalResult ArgMinOp::verify() { return verifyArg(*this); }
+
+LogicalResult AveragePoolOp::verify() {
+  int64_t rank = rankOf(getX());
+  if (rank < 3)
+    return emitOpError("expects X of rank >= 3");
+  if (failed(verifyAutoPad(*this, getAutoPad())))
+    return failure();
+  return verifyWindow(*this, rank - 2, getKernelShape(), getStrides(),
+                      getDilations(), getPads());
+}
+
+LogicalResult MaxPoolOp::verify() {
+  int64_t rank = rankOf(getX());
+  if (rank < 3)
+    return emitOpError("expects X of rank >= 3");
+  if (failed(verifyAutoPad(*this, getAutoPad())))
+    return failure();
+  return verifyWindow(*this, rank - 2, getKernelShape(), getStrides(),
+                      getDilations(), getPads());
+}
+
+template <typename OpTy> static LogicalResult verifyGlobalPool(OpTy op) {
+  int64_t rank = rankOf(op.getX());
+  if (rank < 3)
+    return op.emitOpError("expects X of rank >= 3");
+  auto y = cast<RankedTensorType>(op.getY().getType());
+  if (y.getRank() != rank)
+    return op.emitOpError("expects Y of the same rank as X");
+  for (int64_t d : y.getShape().drop_front(2))
+    if (d != 1 && !ShapedType::isDynamic(d))
+      return op.emitOpError("expects spatial dims of size 1 in Y");
+  return success();
+}
+LogicalResult GlobalAveragePoolOp::verify() { return verifyGlobalPool(*this); }
+LogicalResult GlobalMaxPoolOp::verify() { return verifyGlobalPool(*this); }
+
+template <typename OpTy>
+static LogicalResult verifyRecurrent(OpTy op, int64_t gates) {
+  if (rankOf(op.getX()) != 3 || rankOf(op.getW()) != 3 ||
+      rankOf(op.getR()) != 3)
+    return op.emitOpError("expects X, W and R of rank 3");
+  StringRef direction = op.getDirection();
+  if (!llvm::is_contained({"forward", "reverse", "bidirectional"}, direction))
+    return op.emitOpError() << "unknown direction '" << direction << "'";
+  int64_t rows = cast<RankedTensorType>(op.getW().getType()).getDimSize(1);
+  if (auto hidden = op.getHiddenSize())
+    if (!ShapedType::isDynamic(rows) &&
+        rows != gates * static_cast<int64_t>(*hidden))
+      return op.emitOpError() << "expects W dim 1 to be " << gates
+                              << " * hidden_size";
+  return success();
+}
+LogicalResult LSTMOp::verify() { return verifyRecurrent(*this, 4); }
+LogicalResult GRUOp::verify() { return verifyRecurrent(*this, 3); }
+LogicalResult RNNOp::verify() { return verifyRecurrent(*this, 1); }
+
+LogicalResult ConcatOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("expects at least one input");
+  int64_t rank = rankOf(getConcatResult());
+  for (Value input : getInputs())
+    if (rankOf(input) != rank)
+      return emitOpError("expects all inputs to have the result's rank");
+  return verifyAxis(*this, getAxis(), rank);
+}
+
+LogicalResult ConstantOfShapeOp::verify() {
+  if (rankOf(getInput()) != 1)
+    return emitOpError("expects a 1-D shape input");
+  if (auto value = getValue()) {
+    if (value->getNumElements() != 1)
+      return emitOpError("expects a one-element value");
+    if (value->getElementType() != getOutput().getType().getElementType())
+      return emitOpError("expects value of the result's element type");
+  }
+  return success();
+}
+
+LogicalResult ExpandOp::verify() { return verify1D(*this, getShape(), "shape"); }
+
+LogicalResult FlattenOp::verify() {
+  if (rankOf(getOutput()) != 2)
+    return emitOpError("expects a 2-D result");
+  return verifyAxis(*this, getAxis(), rankOf(getInput()), "axis", 1);
+}
+
+LogicalResult GatherOp::verify() {
+  int64_t rank = rankOf(getData());
+  if (failed(verifyAxis(*this, getAxis(), rank)))
+    return failure();
+  int64_t expected = rank - 1 + rankOf(getIndices());
+  if (rankOf(getOutput()) != expected)
+    return emitOpError() << "expects a result of rank " << expected;
+  return success();
+}
+
+LogicalResult PadOp::verify() {
+  if (failed(verify1D(*this, getPads(), "pads")) ||
+      failed(verify1D(*this, getAxes(), "axes")))
+    return failure();
+  if (!llvm::is_contained({"constant", "reflect", "edge", "wrap"}, getMode()))
+    return emitOpError() << "unknown mode '" << getMode() << "'";
+  if (rankOf(getOutput()) != rankOf(getData()))
+    return emitOpError("expects the result to have the input's rank");
+  return success();
+}
+
+LogicalResult RangeOp::verify() {
+  for (Value v : {getStart(), getLimit(), getDelta()})
+    if (rankOf(v) != 0)
+      return emitOpError("expects rank-0 start, limit and delta");
+  if (rankOf(getOutput()) != 1)
+    return emitOpError("expects a 1-D result");
+  return success();
+}
+
+LogicalResult ReshapeOp::verify() {
+  if (failed(verify1D(*this, getShape(), "shape")))
+    return failure();
+  int64_t length = getShape().getType().getDimSize(0);
+  if (!ShapedType::isDynamic(length) && length != rankOf(getReshaped()))
+    return emitOpError() << "shape has " << length
+                         << " entries but the result has rank "
+                         << rankOf(getReshaped());
+  auto in = staticNumElements(getData().getType());
+  auto out = staticNumElements(getReshaped().getType());
+  if (in && out && *in != *out)
+    return emitOpError() << "cannot reshape " << *in << " elements into "
+                         << *out;
+  return success();
+}
+
+LogicalResult ResizeOp::verify() {
+  if (!llvm::is_contained({"nearest", "linear", "cubic"}, getMode()))
+    return emitOpError() << "unknown mode '" << getMode() << "'";
+  if (rankOf(getY()) != rankOf(getX()))
+    return emitOpError("expects the result to have the input's rank");
+  return success();
+}
+
+LogicalResult ShapeOp::verify() {
+  if (rankOf(getShape()) != 1)
+    return emitOpError("expects a 1-D result");
+  return success();
+}
+
+LogicalResult SliceOp::verify() {
+  for (auto [value, name] :
+       llvm::zip(ValueRange{getStarts(), getEnds(), getAxes(), getSteps()},
+                 ArrayRef<StringRef>{"starts", "ends", "axes", "steps"}))
+    if (failed(verify1D(*this, value, name)))
+      return failure();
+  if (rankOf(getOutput()) != rankOf(getData()))
+    return emitOpError("expects the result to have the input's rank");
+  return success();
+}
+
+LogicalResult SplitOp::verify() {
+  if (getOutputs().empty())
+    return emitOpError("expects at least one output");
+  if (failed(verify1D(*this, getSplit(), "split")))
+    return failure();
+  return verifyAxis(*this, getAxis(), rankOf(getInput()));
+}
+
+LogicalResult SqueezeOp::verify() {
+  if (failed(verify1D(*this, getAxes(), "axes")))
+    return failure();
+  if (rankOf(getSqueezed()) > rankOf(getData()))
+    return emitOpError("expects a result of lower or equal rank");
+  return success();
+}
+
+LogicalResult TileOp::verify() {
+  if (failed(verify1D(*this, getRepeats(), "repeats")))
+    return failure();
+  if (rankOf(getOutput()) != rankOf(getInput()))
+    return emitOpError("expects the result to have the input's rank");
+  return success();
+}
+
+LogicalResult TransposeOp::verify() {
+  auto in = cast<RankedTensorType>(getData().getType());
+  auto out = cast<RankedTensorType>(getTransposed().getType());
+  int64_t rank = in.getRank();
+  if (out.getRank() != rank)
+    return emitOpError("expects the result to have the input's rank");
+  SmallVector<int64_t> perm;
+  if (auto given = getPerm())
+    perm.assign(given->begin(), given->end());
+  else
+    for (int64_t i = rank - 1; i >= 0; --i)
+      perm.push_back(i);
+  if (static_cast<int64_t>(perm.size()) != rank)
+    return emitOpError() << "perm has " << perm.size()
+                         << " entries, expected " << rank;
+  llvm::SmallBitVector seen(rank);
+  for (int64_t p : perm) {
+    if (p < 0 || p >= rank || seen.test(p))
+      return emitOpError("perm is not a permutation");
+    seen.set(p);
+  }
+  for (int64_t i = 0; i < rank; ++i)
+    if (!dimsCompatible(out.getDimSize(i), in.getDimSize(perm[i])))
+      return emitOpError() << "result dim " << i
+                           << " does not match the permuted input";
+  return success();
+}
+
+LogicalResult UnsqueezeOp::verify() {
+  if (failed(verify1D(*this, getAxes(), "axes")))
+    return failure();
+  int64_t count = getAxes().getType().getDimSize(0);
+  if (!ShapedType::isDynamic(count) &&
+      rankOf(getExpanded()) != rankOf(getData()) + count)
+    return emitOpError() << "expects a result of rank "
+                         << rankOf(getData()) + count;
+  return success();
+}
+
+/// Checks a region ends in a yield whose types are compatible with `types`.
+static LogicalResult verifyYield(Operation *op, Region &region,
+                                 TypeRange types, StringRef what) {
+  auto yield = dyn_cast<YieldOp>(region.front().getTerminator());
+  if (!yield)
+    return op->emitOpError() << what << " must end in dsmp.yield";
+  if (yield.getResults().size() != types.size())
+    return op->emitOpError()
+           << what << " yields " << yield.getResults().size()
+           << " values, expected " << types.size();
+  for (auto [got, want] : llvm::zip(yield.getResults().getTypes(), types))
+    if (failed(verifyCompatibleShape(got, want)) ||
+        getElementTypeOrSelf(got) != getElementTypeOrSelf(want))
+      return op->emitOpError() << what << " yields " << got
+                               << " where the op has " << want;
+  return success();
+}
+
+LogicalResult IfOp::verify() {
+  auto n = staticNumElements(getCond().getType());
+  if (n && *n != 1)
+    return emitOpError("expects a one-element condition");
+  if (failed(verifyYield(*this, getThenBranch(), getResultTypes(),
+                         "then_branch")))
+    return failure();
+  return verifyYield(*this, getElseBranch(), getResultTypes(), "else_branch");
+}
+
+LogicalResult LoopOp::verify() {
+  Block &body = getBody().front();
+  size_t carried = getVInitial().size();
+  if (body.getNumArguments() != carried + 2)
+    return emitOpError() << "body takes " << body.getNumArguments()
+                         << " arguments, expected " << carried + 2;
+  if (getNumResults() < carried)
+    return emitOpError("has fewer results than loop-carried values");
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield || yield.getResults().size() != 1 + getNumResults())
+    return emitOpError("body must yield the condition and one value per "
+                       "result");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ConstantOp
+//===----------------------------------------------------------------------===//
+
+ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
+  if (parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  Attribute value;
+  if (parser.parseAttribute(value))
+    return failure();
+  auto typed = dyn_cast<TypedAttr>(value);
+  if (!typed)
+    return parser.emitError(parser.getNameLoc(), "expects a typed value");
+  result.addAttribute("value", value);
+  result.addTypes(typed.getType());
+  return success();
+}
+
+void ConstantOp::print(OpAsmPrinter &p) {
+  p.printOptionalAttrDict((*this)->getAttrs(), /*elidedAttrs=*/{"value"});
+  p << ' ';
+  p.printAttribute(getValue());
+}
+
+LogicalResult ConstantOp::verify() {
+  auto type = cast<RankedTensorType>(getType());
+  if (auto elements = dyn_cast<ElementsAttr>(getValue())) {
+    if (elements.getType() != type)
+      return emitOpError() << "value type " << elements.getType()
+                           << " differs from the result type " << type;
+    return success();
+  }
+  auto external = cast<ExternalAttr>(getValue());
+  if (external.getType() != type)
+    return emitOpError() << "value type " << external.getType()
+                         << " differs from the result type " << type;
+  if (!type.hasStaticShape())
+    return emitOpError("external constants need a static shape");
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  uint64_t bytes = (static_cast<uint64_t>(type.getNumElements()) * bits + 7) / 8;
+  if (external.getSize() != bytes)
+    return emitOpError() << "external range of " << external.getSize()
+                         << " bytes does not hold " << type << " (" << bytes
+                         << " bytes)";
+  return success();
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) {
+  return isa<ElementsAttr>(getValue()) ? getValue() : Attribute();
+}
+
+//===----------------------------------------------------------------------===//
+// Folders
+//===----------------------------------------------------------------------===//
+
+OpFoldResult NoneOp::fold(FoldAdaptor) { return UnitAttr::get(getContext()); }
+
+OpFoldResult IdentityOp::fold(FoldAdaptor) { return getInput(); }
+
+OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  // Integer shape arithmetic: fold casts of constant integers.
+  auto in = constantElements(adaptor.getInput());
+  auto outType = cast<RankedTensorType>(getType());
+  auto outInt = dyn_cast<IntegerType>(outType.getElementType());
+  if (!in || !outInt || !isa<IntegerType>(in.getElementType()) ||
+      !outType.hasStaticShape())
+    return {};
+  bool isSigned = !in.getElementType().isUnsignedInteger();
+  SmallVector<APInt> values;
+  for (const APInt &v : in.getValues<APInt>())
+    values.push_back(isSigned ? v.sextOrTrunc(outInt.getWidth())
+                              : v.zextOrTrunc(outInt.getWidth()));
+  return DenseElementsAttr::get(outType, values);
+}
+
+std::optional<Format> CastOp::getTargetFormat() {
+  return getFormatOf(getElementTypeOrSelf(getType()));
+}
+
+OpFoldResult ShapeOp::fold(FoldAdaptor) {
+  auto type = cast<RankedTensorType>(getData().getType());
+  int64_t rank = type.getRank();
+  auto clamp = [&](int64_t i) {
+    if (i < 0)
+      i += rank;
+    return std::clamp<int64_t>(i, 0, rank);
+  };
+  int64_t start = clamp(getStart());
+  int64_t end = getEnd() ? clamp(static_cast<int64_t>(*getEnd())) : rank;
+  SmallVector<int64_t> dims;
+  for (int64_t i = start; i < end; ++i) {
+    if (type.isDynamicDim(i))
+      return {};
+    dims.push_back(type.getDimSize(i));
+  }
+  auto resultType = cast<RankedTensorType>(getType());
+  if (resultType.isDynamicDim(0) ||
+      resultType.getDimSize(0) != static_cast<int64_t>(dims.size()))
+    return {};
+  return DenseElementsAttr::get(resultType, ArrayRef<int64_t>(dims));
+}
+
+OpFoldResult SizeOp::fold(FoldAdaptor) {
+  auto n = staticNumElements(getData().getType());
+  if (!n)
+    return {};
+  return DenseElementsAttr::get(cast<RankedTensorType>(getType()), *n);
+}
+
+OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
+  // Only 1-D integer shape vectors: the shape arithmetic of exported graphs.
+  auto type = cast<RankedTensorType>(getType());
+  if (type.getRank() != 1 || !type.hasStaticShape() ||
+      !isa<IntegerType>(type.getElementType()))
+    return {};
+  SmallVector<APInt> values;
+  for (Attribute attr : adaptor.getInputs()) {
+    auto elements = constantElements(attr);
+    if (!elements)
+      return {};
+    llvm::append_range(values, elements.getValues<APInt>());
+  }
+  if (static_cast<int64_t>(values.size()) != type.getDimSize(0))
+    return {};
+  return DenseElementsAttr::get(type, values);
+}
+
+OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
+  // Gathering from a constant 1-D integer vector (e.g. one dim of a shape).
+  auto data = constantElements(adaptor.getData());
+  auto indices = constantElements(adaptor.getIndices());
+  auto type = cast<RankedTensorType>(getType());
+  if (!data || !indices || data.getType().getRank() != 1 ||
+      !isa<IntegerType>(data.getElementType()) || !type.hasStaticShape())
+    return {};
+  int64_t size = data.getNumElements();
+  auto values = llvm::to_vector(data.getValues<APInt>());
+  SmallVector<APInt> result;
+  for (const APInt &index : indices.getValues<APInt>()) {
+    int64_t i = index.getSExtValue();
+    if (i < 0)
+      i += size;
+    if (i < 0 || i >= size)
+      return {};
+    result.push_back(values[i]);
+  }
+  if (static_cast<int64_t>(result.size()) != type.getNumElements())
+    return {};
+  return DenseElementsAttr::get(type, result);
+}
+
+OpFoldResult UnsqueezeOp::fold(FoldAdaptor adaptor) {
+  auto data = constantElements(adaptor.getData());
+  auto type = cast<RankedTensorType>(getType());
+  if (!data || !type.hasStaticShape())
+    return {};
+  return data.reshape(type);
+}
+
+#define GET_OP_CLASSES
+#include "dialects/Dsmp/IR/DsmpOps.cpp.inc"

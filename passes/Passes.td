@@ -1,0 +1,44 @@
+//===- Passes.td - dsmp passes ------------------------------*- tablegen -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_PASSES_TD
+#define DSMP_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def LoadWeightsPass : Pass<"dsmp-load-weights", "mlir::ModuleOp"> {
+  let summary = "Replace #dsmp.external weight references with in-memory blobs";
+  let description = [{
+    Pre-condition: the module's `dsmp.weights` attribute names a weight file
+    (relative to `weights-dir`) and every `dsmp.constant` with a
+    `#dsmp.external` value refers to a range inside it.
+
+    Post-condition: those constants hold `dense_resource` blobs with the
+    file's bytes, so passes that need weight values (folding, precision
+    analysis, lowering) can read them; the `dsmp.weights` attribute is
+    removed. Fails, naming the constant, when the file is missing or a range
+    lies outside it.
+  }];
+  let options = [
+    Option<"weightsDir", "weights-dir", "std::string", /*default=*/"\".\"",
+           "Folder the module's weight file is relative to">
+  ];
+  let statistics = [
+    Statistic<"numLoaded", "num-loaded", "Weights loaded from the file">
+  ];
+}
+
+def TestPrecisionInterfacePass
+    : Pass<"dsmp-test-precision-interface", "mlir::func::FuncOp"> {
+  let summary = "Test only: report PrecisionOpInterface facts as remarks";
+  let description = [{
+    Emits one remark per op that implements PrecisionOpInterface with its
+    class, FLOP count, accumulation format and allowed formats, so lit tests
+    can check the interface with -verify-diagnostics. Changes nothing.
+  }];
+}
+
+#endif // DSMP_PASSES_TD
