@@ -34,7 +34,7 @@ struct LoadWeightsPass final : mlir::dsmp::impl::LoadWeightsPassBase<LoadWeights
       return; // Nothing refers to a weight file.
     llvm::SmallString<256> path(weightsDir);
     llvm::sys::path::append(path, name.getValue());
-    auto reader = ::dsmp::WeightFileReader::open(path);
+    auto reader = ::mlir::dsmp::WeightFileReader::open(path);
     if (!reader) {
       module.emitError() << llvm::toString(reader.takeError());
       return signalPassFailure();
@@ -49,7 +49,7 @@ struct LoadWeightsPass final : mlir::dsmp::impl::LoadWeightsPassBase<LoadWeights
         return WalkResult::interrupt();
       }
       auto blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
-          *bytes, ::dsmp::kWeightAlignment);
+          *bytes, ::mlir::dsmp::kWeightAlignment);
       auto type = cast<ShapedType>(op.getType());
       op.setValueAttr(DenseResourceElementsAttr::get(
           type, "w" + std::to_string(external.getOffset()), std::move(blob)));

@@ -11,7 +11,7 @@
 
 using namespace llvm;
 
-namespace dsmp {
+namespace mlir::dsmp {
 
 Expected<WeightFileReader> WeightFileReader::open(StringRef path) {
   auto buffer = MemoryBuffer::getFile(path, /*IsText=*/false,
@@ -32,7 +32,7 @@ Expected<ArrayRef<char>> WeightFileReader::read(uint64_t offset,
   uint64_t total = buffer->getBufferSize();
   if (offset > total || size > total - offset)
     return createStringError(
-        std::errc::invalid_argument,
+        std::make_error_code(std::errc::invalid_argument),
         "range [%llu, +%llu) lies outside weight file '%s' (%llu bytes)",
         (unsigned long long)offset, (unsigned long long)size, path.c_str(),
         (unsigned long long)total);
@@ -58,4 +58,4 @@ std::string resolveWeightsPath(StringRef mlirPath, StringRef weightsName) {
   return std::string(path);
 }
 
-} // namespace dsmp
+} // namespace mlir::dsmp

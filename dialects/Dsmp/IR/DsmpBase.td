@@ -77,16 +77,20 @@ def Dsmp_OpClass : I32EnumAttr<"OpClass", "precision class of a compute op", [
 // Type constraints
 //===----------------------------------------------------------------------===//
 
-/// Every tensor in dsmp IR is ranked; dims may be dynamic.
-def Dsmp_Tensor : RankedTensorOf<[AnyType]>;
-def Dsmp_FloatTensor : RankedTensorOf<[AnyFloat]>;
-def Dsmp_IntTensor : RankedTensorOf<[AnySignlessInteger, AnyUnsignedInteger]>;
-def Dsmp_IndexTensor : RankedTensorOf<[I32, I64]>;
-def Dsmp_BoolTensor : RankedTensorOf<[I1]>;
-def Dsmp_NumericTensor : RankedTensorOf<[AnyFloat, AnySignlessInteger,
-                                         AnyUnsignedInteger]>;
+/// Tensors in dsmp IR are ranked (dims may be dynamic) wherever ONNX shape
+/// inference or the importer's rank rules can tell the rank. The only
+/// unranked tensors come from rank-polymorphic graphs: an If whose branches
+/// yield different ranks, and what consumes it.
+def Dsmp_Tensor : TensorOf<[AnyType]>;
+def Dsmp_FloatTensor : TensorOf<[AnyFloat]>;
+def Dsmp_IntTensor : TensorOf<[AnySignlessInteger, AnyUnsignedInteger]>;
+def Dsmp_IndexTensor : TensorOf<[I32, I64]>;
+def Dsmp_I64Tensor : TensorOf<[I64]>;
+def Dsmp_BoolTensor : TensorOf<[I1]>;
+def Dsmp_NumericTensor : TensorOf<[AnyFloat, AnySignlessInteger,
+                                   AnyUnsignedInteger]>;
 /// An optional input or output: a tensor, or `none` when ONNX leaves it out.
-def Dsmp_OptTensor : AnyTypeOf<[AnyRankedTensor, NoneType]>;
+def Dsmp_OptTensor : AnyTypeOf<[AnyTensor, NoneType]>;
 def Dsmp_OptIndexTensor : AnyTypeOf<[Dsmp_IndexTensor, NoneType]>;
 def Dsmp_OptFloatTensor : AnyTypeOf<[Dsmp_FloatTensor, NoneType]>;
 

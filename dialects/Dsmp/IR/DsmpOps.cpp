@@ -41,6 +41,13 @@ int64_t rankOf(Value value) {
 
 bool isNone(Value value) { return isa<NoneType>(value.getType()); }
 
+/// Shape checks only apply when every tensor the op touches is ranked.
+bool hasUnranked(Operation *op) {
+  auto unranked = [](Type t) { return isa<UnrankedTensorType>(t); };
+  return llvm::any_of(op->getOperandTypes(), unranked) ||
+         llvm::any_of(op->getResultTypes(), unranked);
+}
+
 /// Checks `axis` lies in [-rank, rank + extra).
 LogicalResult verifyAxis(Operation *op, int64_t axis, int64_t rank,
                          StringRef name = "axis", int64_t extra = 0) {
@@ -313,6 +320,8 @@ LogicalResult MinOp::verify() { return verifyVariadic(*this); }
 LogicalResult SumOp::verify() { return verifyVariadic(*this); }
 
 LogicalResult ClipOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   Type elementType = getElementTypeOrSelf(getInput().getType());
   for (Value bound : {getMin(), getMax()}) {
     if (isNone(bound))
@@ -327,6 +336,8 @@ LogicalResult ClipOp::verify() {
 }
 
 LogicalResult MatMulOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   int64_t ra = rankOf(getA()), rb = rankOf(getB());
   if (ra < 1 || rb < 1)
     return emitOpError("expects operands of rank >= 1");
@@ -340,6 +351,8 @@ LogicalResult MatMulOp::verify() {
 }
 
 LogicalResult GemmOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   if (rankOf(getA()) != 2 || rankOf(getB()) != 2)
     return emitOpError("expects A and B of rank 2");
   auto a = cast<RankedTensorType>(getA().getType());
@@ -354,6 +367,8 @@ LogicalResult GemmOp::verify() {
 }
 
 template <typename OpTy> static LogicalResult verifyConvLike(OpTy op) {
+  if (hasUnranked(op))
+    return success();
   int64_t rx = rankOf(op.getX()), rw = rankOf(op.getW());
   if (rx < 3)
     return op.emitOpError("expects X of rank >= 3 ([N, C, spatial...])");
@@ -370,6 +385,8 @@ template <typename OpTy> static LogicalResult verifyConvLike(OpTy op) {
 }
 
 LogicalResult ConvOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   if (failed(verifyConvLike(*this)))
     return failure();
   auto x = cast<RankedTensorType>(getX().getType());
@@ -384,6 +401,8 @@ LogicalResult ConvOp::verify() {
 }
 
 LogicalResult ConvTransposeOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   if (failed(verifyConvLike(*this)))
     return failure();
   auto x = cast<RankedTensorType>(getX().getType());
@@ -395,6 +414,8 @@ LogicalResult ConvTransposeOp::verify() {
 }
 
 LogicalResult BatchNormalizationOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   if (rankOf(getX()) < 2)
     return emitOpError("expects X of rank >= 2");
   int64_t channels = cast<RankedTensorType>(getX().getType()).getDimSize(1);
@@ -409,10 +430,14 @@ LogicalResult BatchNormalizationOp::verify() {
 }
 
 LogicalResult LayerNormalizationOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   return verifyAxis(*this, getAxis(), rankOf(getX()));
 }
 
 template <typename OpTy> static LogicalResult verifySoftmaxLike(OpTy op) {
+  if (hasUnranked(op))
+    return success();
   return verifyAxis(op, op.getAxis(), rankOf(op.getInput()));
 }
 LogicalResult HardmaxOp::verify() { return verifySoftmaxLike(*this); }
@@ -420,6 +445,8 @@ LogicalResult LogSoftmaxOp::verify() { return verifySoftmaxLike(*this); }
 LogicalResult SoftmaxOp::verify() { return verifySoftmaxLike(*this); }
 
 template <typename OpTy> static LogicalResult verifyReduce(OpTy op) {
+  if (hasUnranked(op))
+    return success();
   if (failed(verify1D(op, op.getAxes(), "axes")))
     return failure();
   if (op.getKeepdims() > 1)
@@ -442,6 +469,8 @@ LogicalResult ReduceSumOp::verify() { return verifyReduce(*this); }
 LogicalResult ReduceSumSquareOp::verify() { return verifyReduce(*this); }
 
 template <typename OpTy> static LogicalResult verifyArg(OpTy op) {
+  if (hasUnranked(op))
+    return success();
   int64_t rank = rankOf(op.getData());
   if (failed(verifyAxis(op, op.getAxis(), rank)))
     return failure();
@@ -454,6 +483,8 @@ LogicalResult ArgMaxOp::verify() { return verifyArg(*this); }
 LogicalResult ArgMinOp::verify() { return verifyArg(*this); }
 
 LogicalResult AveragePoolOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   int64_t rank = rankOf(getX());
   if (rank < 3)
     return emitOpError("expects X of rank >= 3");
@@ -464,6 +495,8 @@ LogicalResult AveragePoolOp::verify() {
 }
 
 LogicalResult MaxPoolOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   int64_t rank = rankOf(getX());
   if (rank < 3)
     return emitOpError("expects X of rank >= 3");
@@ -474,6 +507,8 @@ LogicalResult MaxPoolOp::verify() {
 }
 
 template <typename OpTy> static LogicalResult verifyGlobalPool(OpTy op) {
+  if (hasUnranked(op))
+    return success();
   int64_t rank = rankOf(op.getX());
   if (rank < 3)
     return op.emitOpError("expects X of rank >= 3");
@@ -490,6 +525,8 @@ LogicalResult GlobalMaxPoolOp::verify() { return verifyGlobalPool(*this); }
 
 template <typename OpTy>
 static LogicalResult verifyRecurrent(OpTy op, int64_t gates) {
+  if (hasUnranked(op))
+    return success();
   if (rankOf(op.getX()) != 3 || rankOf(op.getW()) != 3 ||
       rankOf(op.getR()) != 3)
     return op.emitOpError("expects X, W and R of rank 3");
@@ -509,6 +546,8 @@ LogicalResult GRUOp::verify() { return verifyRecurrent(*this, 3); }
 LogicalResult RNNOp::verify() { return verifyRecurrent(*this, 1); }
 
 LogicalResult ConcatOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   if (getInputs().empty())
     return emitOpError("expects at least one input");
   int64_t rank = rankOf(getConcatResult());
@@ -519,6 +558,8 @@ LogicalResult ConcatOp::verify() {
 }
 
 LogicalResult ConstantOfShapeOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   if (rankOf(getInput()) != 1)
     return emitOpError("expects a 1-D shape input");
   if (auto value = getValue()) {
@@ -530,15 +571,23 @@ LogicalResult ConstantOfShapeOp::verify() {
   return success();
 }
 
-LogicalResult ExpandOp::verify() { return verify1D(*this, getShape(), "shape"); }
+LogicalResult ExpandOp::verify() {
+  if (hasUnranked(*this))
+    return success();
+  return verify1D(*this, getShape(), "shape");
+}
 
 LogicalResult FlattenOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   if (rankOf(getOutput()) != 2)
     return emitOpError("expects a 2-D result");
   return verifyAxis(*this, getAxis(), rankOf(getInput()), "axis", 1);
 }
 
 LogicalResult GatherOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   int64_t rank = rankOf(getData());
   if (failed(verifyAxis(*this, getAxis(), rank)))
     return failure();
@@ -549,6 +598,8 @@ LogicalResult GatherOp::verify() {
 }
 
 LogicalResult PadOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   if (failed(verify1D(*this, getPads(), "pads")) ||
       failed(verify1D(*this, getAxes(), "axes")))
     return failure();
@@ -560,6 +611,8 @@ LogicalResult PadOp::verify() {
 }
 
 LogicalResult RangeOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   for (Value v : {getStart(), getLimit(), getDelta()})
     if (rankOf(v) != 0)
       return emitOpError("expects rank-0 start, limit and delta");
@@ -569,9 +622,11 @@ LogicalResult RangeOp::verify() {
 }
 
 LogicalResult ReshapeOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   if (failed(verify1D(*this, getShape(), "shape")))
     return failure();
-  int64_t length = getShape().getType().getDimSize(0);
+  int64_t length = cast<RankedTensorType>(getShape().getType()).getDimSize(0);
   if (!ShapedType::isDynamic(length) && length != rankOf(getReshaped()))
     return emitOpError() << "shape has " << length
                          << " entries but the result has rank "
@@ -585,6 +640,8 @@ LogicalResult ReshapeOp::verify() {
 }
 
 LogicalResult ResizeOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   if (!llvm::is_contained({"nearest", "linear", "cubic"}, getMode()))
     return emitOpError() << "unknown mode '" << getMode() << "'";
   if (rankOf(getY()) != rankOf(getX()))
@@ -593,12 +650,16 @@ LogicalResult ResizeOp::verify() {
 }
 
 LogicalResult ShapeOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   if (rankOf(getShape()) != 1)
     return emitOpError("expects a 1-D result");
   return success();
 }
 
 LogicalResult SliceOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   for (auto [value, name] :
        llvm::zip(ValueRange{getStarts(), getEnds(), getAxes(), getSteps()},
                  ArrayRef<StringRef>{"starts", "ends", "axes", "steps"}))
@@ -610,6 +671,8 @@ LogicalResult SliceOp::verify() {
 }
 
 LogicalResult SplitOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   if (getOutputs().empty())
     return emitOpError("expects at least one output");
   if (failed(verify1D(*this, getSplit(), "split")))
@@ -618,6 +681,8 @@ LogicalResult SplitOp::verify() {
 }
 
 LogicalResult SqueezeOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   if (failed(verify1D(*this, getAxes(), "axes")))
     return failure();
   if (rankOf(getSqueezed()) > rankOf(getData()))
@@ -626,6 +691,8 @@ LogicalResult SqueezeOp::verify() {
 }
 
 LogicalResult TileOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   if (failed(verify1D(*this, getRepeats(), "repeats")))
     return failure();
   if (rankOf(getOutput()) != rankOf(getInput()))
@@ -634,6 +701,8 @@ LogicalResult TileOp::verify() {
 }
 
 LogicalResult TransposeOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   auto in = cast<RankedTensorType>(getData().getType());
   auto out = cast<RankedTensorType>(getTransposed().getType());
   int64_t rank = in.getRank();
@@ -662,9 +731,11 @@ LogicalResult TransposeOp::verify() {
 }
 
 LogicalResult UnsqueezeOp::verify() {
+  if (hasUnranked(*this))
+    return success();
   if (failed(verify1D(*this, getAxes(), "axes")))
     return failure();
-  int64_t count = getAxes().getType().getDimSize(0);
+  int64_t count = cast<RankedTensorType>(getAxes().getType()).getDimSize(0);
   if (!ShapedType::isDynamic(count) &&
       rankOf(getExpanded()) != rankOf(getData()) + count)
     return emitOpError() << "expects a result of rank "
@@ -691,6 +762,7 @@ static LogicalResult verifyYield(Operation *op, Region &region,
 }
 
 LogicalResult IfOp::verify() {
+  // Branches may yield tensors of other ranks where the result is unranked.
   auto n = staticNumElements(getCond().getType());
   if (n && *n != 1)
     return emitOpError("expects a one-element condition");
@@ -779,7 +851,9 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
     return getInput();
   // Integer shape arithmetic: fold casts of constant integers.
   auto in = constantElements(adaptor.getInput());
-  auto outType = cast<RankedTensorType>(getType());
+  auto outType = dyn_cast<RankedTensorType>(getType());
+  if (!outType)
+    return {};
   auto outInt = dyn_cast<IntegerType>(outType.getElementType());
   if (!in || !outInt || !isa<IntegerType>(in.getElementType()) ||
       !outType.hasStaticShape())
@@ -797,7 +871,10 @@ std::optional<Format> CastOp::getTargetFormat() {
 }
 
 OpFoldResult ShapeOp::fold(FoldAdaptor) {
-  auto type = cast<RankedTensorType>(getData().getType());
+  auto type = dyn_cast<RankedTensorType>(getData().getType());
+  auto resultType = dyn_cast<RankedTensorType>(getType());
+  if (!type || !resultType)
+    return {};
   int64_t rank = type.getRank();
   auto clamp = [&](int64_t i) {
     if (i < 0)
@@ -812,7 +889,6 @@ OpFoldResult ShapeOp::fold(FoldAdaptor) {
       return {};
     dims.push_back(type.getDimSize(i));
   }
-  auto resultType = cast<RankedTensorType>(getType());
   if (resultType.isDynamicDim(0) ||
       resultType.getDimSize(0) != static_cast<int64_t>(dims.size()))
     return {};
@@ -821,15 +897,16 @@ OpFoldResult ShapeOp::fold(FoldAdaptor) {
 
 OpFoldResult SizeOp::fold(FoldAdaptor) {
   auto n = staticNumElements(getData().getType());
-  if (!n)
+  auto type = dyn_cast<RankedTensorType>(getType());
+  if (!n || !type || type.getRank() != 0)
     return {};
-  return DenseElementsAttr::get(cast<RankedTensorType>(getType()), *n);
+  return DenseElementsAttr::get(type, *n);
 }
 
 OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
   // Only 1-D integer shape vectors: the shape arithmetic of exported graphs.
-  auto type = cast<RankedTensorType>(getType());
-  if (type.getRank() != 1 || !type.hasStaticShape() ||
+  auto type = dyn_cast<RankedTensorType>(getType());
+  if (!type || type.getRank() != 1 || !type.hasStaticShape() ||
       !isa<IntegerType>(type.getElementType()))
     return {};
   SmallVector<APInt> values;
@@ -848,8 +925,8 @@ OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
   // Gathering from a constant 1-D integer vector (e.g. one dim of a shape).
   auto data = constantElements(adaptor.getData());
   auto indices = constantElements(adaptor.getIndices());
-  auto type = cast<RankedTensorType>(getType());
-  if (!data || !indices || data.getType().getRank() != 1 ||
+  auto type = dyn_cast<RankedTensorType>(getType());
+  if (!type || !data || !indices || data.getType().getRank() != 1 ||
       !isa<IntegerType>(data.getElementType()) || !type.hasStaticShape())
     return {};
   int64_t size = data.getNumElements();
@@ -870,8 +947,8 @@ OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
 
 OpFoldResult UnsqueezeOp::fold(FoldAdaptor adaptor) {
   auto data = constantElements(adaptor.getData());
-  auto type = cast<RankedTensorType>(getType());
-  if (!data || !type.hasStaticShape())
+  auto type = dyn_cast<RankedTensorType>(getType());
+  if (!data || !type || !type.hasStaticShape())
     return {};
   return data.reshape(type);
 }

@@ -571,7 +571,7 @@ class Dsmp_ArgOp<string mnemonic, string onnxName, string what>
                   (ins Dsmp_NumericTensor:$data, DefaultValuedAttr<I64Attr, "0">:$axis,
                        DefaultValuedAttr<I64Attr, "1">:$keepdims,
                        DefaultValuedAttr<I64Attr, "0">:$select_last_index),
-                  (outs RankedTensorOf<[I64]>:$reduced), [Pure]> {
+                  (outs Dsmp_I64Tensor:$reduced), [Pure]> {
   let summary = "ONNX " # onnxName # ": index of the " # what # " along axis";
   let description = "Returns the int64 index of the " # what # " along `axis`."
     # "\n\n```mlir\n%i = dsmp." # mnemonic # " %x {axis = 1 : i64} : "
@@ -597,11 +597,11 @@ def Dsmp_CumSumOp : Dsmp_OnnxOp<"cum_sum", Dsmp_ReductionClass,
 }
 
 def Dsmp_TopKOp : Dsmp_OnnxOp<"top_k", Dsmp_DataMovementClass,
-    (ins Dsmp_NumericTensor:$X, RankedTensorOf<[I64]>:$K,
+    (ins Dsmp_NumericTensor:$X, Dsmp_I64Tensor:$K,
          DefaultValuedAttr<I64Attr, "-1">:$axis,
          DefaultValuedAttr<I64Attr, "1">:$largest,
          DefaultValuedAttr<I64Attr, "1">:$sorted),
-    (outs Dsmp_NumericTensor:$Values, RankedTensorOf<[I64]>:$Indices),
+    (outs Dsmp_NumericTensor:$Values, Dsmp_I64Tensor:$Indices),
     [Pure, AllElementTypesMatch<["X", "Values"]>]> {
   let summary = "ONNX TopK: the k largest (or smallest) elements along an axis";
   let description = [{
@@ -760,7 +760,7 @@ def Dsmp_ConcatOp : Dsmp_OnnxOp<"concat", Dsmp_DataMovementClass,
 }
 
 def Dsmp_ConstantOfShapeOp : Dsmp_OnnxOp<"constant_of_shape", Dsmp_DataMovementClass,
-    (ins RankedTensorOf<[I64]>:$input, OptionalAttr<ElementsAttr>:$value),
+    (ins Dsmp_I64Tensor:$input, OptionalAttr<ElementsAttr>:$value),
     (outs Dsmp_Tensor:$output), [Pure]> {
   let summary = "ONNX ConstantOfShape: a tensor of the given shape filled with one value";
   let description = [{
@@ -800,7 +800,7 @@ def Dsmp_DropoutOp : Dsmp_OnnxOp<"dropout", Dsmp_DataMovementClass,
 }
 
 def Dsmp_ExpandOp : Dsmp_OnnxOp<"expand", Dsmp_DataMovementClass,
-    (ins Dsmp_Tensor:$input, RankedTensorOf<[I64]>:$shape),
+    (ins Dsmp_Tensor:$input, Dsmp_I64Tensor:$shape),
     (outs Dsmp_Tensor:$output), [Pure, AllElementTypesMatch<["input", "output"]>]> {
   let summary = "ONNX Expand: broadcast to a shape";
   let description = [{
@@ -854,7 +854,7 @@ def Dsmp_GatherElementsOp : Dsmp_OnnxOp<"gather_elements", Dsmp_DataMovementClas
 }
 
 def Dsmp_GatherNDOp : Dsmp_OnnxOp<"gather_nd", Dsmp_DataMovementClass,
-    (ins Dsmp_Tensor:$data, RankedTensorOf<[I64]>:$indices,
+    (ins Dsmp_Tensor:$data, Dsmp_I64Tensor:$indices,
          DefaultValuedAttr<I64Attr, "0">:$batch_dims),
     (outs Dsmp_Tensor:$output), [Pure, AllElementTypesMatch<["data", "output"]>]> {
   let summary = "ONNX GatherND";
@@ -879,7 +879,7 @@ def Dsmp_IdentityOp : Dsmp_OnnxOp<"identity", Dsmp_DataMovementClass,
 }
 
 def Dsmp_PadOp : Dsmp_OnnxOp<"pad", Dsmp_DataMovementClass,
-    (ins Dsmp_Tensor:$data, RankedTensorOf<[I64]>:$pads,
+    (ins Dsmp_Tensor:$data, Dsmp_I64Tensor:$pads,
          Dsmp_OptTensor:$constant_value, Dsmp_OptIndexTensor:$axes,
          DefaultValuedStrAttr<StrAttr, "constant">:$mode),
     (outs Dsmp_Tensor:$output), [Pure, AllElementTypesMatch<["data", "output"]>]> {
@@ -910,7 +910,7 @@ def Dsmp_RangeOp : Dsmp_OnnxOp<"range", Dsmp_DataMovementClass,
 }
 
 def Dsmp_ReshapeOp : Dsmp_OnnxOp<"reshape", Dsmp_DataMovementClass,
-    (ins Dsmp_Tensor:$data, RankedTensorOf<[I64]>:$shape,
+    (ins Dsmp_Tensor:$data, Dsmp_I64Tensor:$shape,
          DefaultValuedAttr<I64Attr, "0">:$allowzero),
     (outs Dsmp_Tensor:$reshaped), [Pure, AllElementTypesMatch<["data", "reshaped"]>]> {
   let summary = "ONNX Reshape";
@@ -954,7 +954,7 @@ def Dsmp_ResizeOp : Dsmp_OnnxOp<"resize", Dsmp_DataMovementClass,
 def Dsmp_ShapeOp : Dsmp_OnnxOp<"shape", Dsmp_DataMovementClass,
     (ins Dsmp_Tensor:$data, DefaultValuedAttr<I64Attr, "0">:$start,
          OptionalAttr<I64Attr>:$end),
-    (outs RankedTensorOf<[I64]>:$shape), [Pure]> {
+    (outs Dsmp_I64Tensor:$shape), [Pure]> {
   let summary = "ONNX Shape: the dims of a tensor as a 1-D int64 tensor";
   let description = [{
     Returns dims `[start, end)`. Folds to a constant when those dims are
@@ -969,7 +969,7 @@ def Dsmp_ShapeOp : Dsmp_OnnxOp<"shape", Dsmp_DataMovementClass,
 }
 
 def Dsmp_SizeOp : Dsmp_OnnxOp<"size", Dsmp_DataMovementClass,
-    (ins Dsmp_Tensor:$data), (outs 0DTensorOf<[I64]>:$size), [Pure]> {
+    (ins Dsmp_Tensor:$data), (outs Dsmp_I64Tensor:$size), [Pure]> {
   let summary = "ONNX Size: the element count as a rank-0 int64 tensor";
   let description = [{
     Folds to a constant when the shape is static.
@@ -1037,7 +1037,7 @@ def Dsmp_SqueezeOp : Dsmp_OnnxOp<"squeeze", Dsmp_DataMovementClass,
 }
 
 def Dsmp_TileOp : Dsmp_OnnxOp<"tile", Dsmp_DataMovementClass,
-    (ins Dsmp_Tensor:$input, RankedTensorOf<[I64]>:$repeats),
+    (ins Dsmp_Tensor:$input, Dsmp_I64Tensor:$repeats),
     (outs Dsmp_Tensor:$output), [Pure, AllElementTypesMatch<["input", "output"]>]> {
   let summary = "ONNX Tile: repeat a tensor along each dim";
   let description = [{
@@ -1217,7 +1217,7 @@ def Dsmp_ConstantOp : Dsmp_Op<"constant", [ConstantLike, Pure]> {
     ```
   }];
   let arguments = (ins AnyAttrOf<[ElementsAttr, Dsmp_ExternalAttr]>:$value);
-  let results = (outs Dsmp_Tensor:$output);
+  let results = (outs AnyRankedTensor:$output);
   let assemblyFormat = ?;
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

@@ -22,7 +22,7 @@
 #include <memory>
 #include <string>
 
-namespace dsmp {
+namespace mlir::dsmp {
 
 inline constexpr uint64_t kWeightAlignment = 64;
 
@@ -57,6 +57,6 @@ private:
 std::string resolveWeightsPath(llvm::StringRef mlirPath,
                                llvm::StringRef weightsName);
 
-} // namespace dsmp
+} // namespace mlir::dsmp
 
 #endif // DSMP_SUPPORT_WEIGHTFILE_H

@@ -1,0 +1,74 @@
+//===- ImportUtils.h - Shared pieces of the ONNX importer ---------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_LIB_IMPORT_ONNX_IMPORTUTILS_H
+#define DSMP_LIB_IMPORT_ONNX_IMPORTUTILS_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::dsmp::onnx_import {
+
+/// Where a problem is: the node (if any) and the graph it is in.
+struct Where {
+  std::string nodeName;
+  std::string opType;
+};
+
+/// Builds the importer's one-line error: "FILE: node 'N' (OP, opset K): MSG".
+llvm::Error makeError(llvm::StringRef file, const Where &where, int64_t opset,
+                      const llvm::Twine &message);
+
+/// The MLIR element type of an ONNX TensorProto data type, or null.
+mlir::Type getElementType(mlir::MLIRContext &ctx, int32_t onnxType);
+/// The ONNX data type of an MLIR element type, or 0 (UNDEFINED).
+int32_t getOnnxDataType(mlir::Type elementType);
+/// Bytes per element in ONNX raw_data, or 0 for unsupported types.
+unsigned getOnnxElementBytes(int32_t onnxType);
+/// A readable name for an ONNX data type ("FLOAT", "INT64", ...).
+std::string onnxTypeName(int32_t onnxType);
+
+/// Checks a tensor's dims, dtype and data size without reading external
+/// data, and returns its element count. `modelDir` anchors external data.
+llvm::Expected<int64_t> checkTensor(const onnx::TensorProto &tensor,
+                                    llvm::StringRef modelDir,
+                                    uint64_t maxBytes);
+
+/// The tensor's elements as little-endian bytes in row-major order (bool as
+/// one byte per element). Reads external data from inside `modelDir` only.
+llvm::Expected<std::vector<char>> readTensorBytes(const onnx::TensorProto &tensor,
+                                                  llvm::StringRef modelDir,
+                                                  uint64_t maxBytes);
+
+/// Resolves an external-data location, refusing anything outside `modelDir`
+/// (absolute paths, `..`, symlinks that lead out).
+llvm::Expected<std::string> resolveExternalLocation(llvm::StringRef location,
+                                                    llvm::StringRef modelDir);
+
+/// Builds an inline elements attribute from little-endian bytes.
+mlir::DenseElementsAttr makeDenseAttr(mlir::RankedTensorType type,
+                                      llvm::ArrayRef<char> bytes);
+
+/// Sorts `graph`'s nodes topologically in place. `outerNames` are the names
+/// visible from enclosing graphs. Fails on a cycle or a missing input,
+/// recursing into subgraphs.
+llvm::Error sortGraph(onnx::GraphProto &graph,
+                      const std::vector<std::string> &outerNames,
+                      llvm::StringRef file, int64_t opset);
+
+} // namespace mlir::dsmp::onnx_import
+
+#endif // DSMP_LIB_IMPORT_ONNX_IMPORTUTILS_H

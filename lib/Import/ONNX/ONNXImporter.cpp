@@ -1,0 +1,935 @@
+//===- ONNXImporter.cpp - ONNX model -> dsmp dialect --------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The import of one model:
+//   1. parse and validate the protobuf (opsets, tensors, external data);
+//   2. sort every graph topologically;
+//   3. check each node against its ONNX schema and run ONNX shape inference;
+//   4. build one dsmp op per node, driven by the OnnxOpRegistry table (ONNX
+//      attributes map 1:1 to op attributes by name), turning the attributes
+//      that older opsets used for today's inputs into constant operands.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsmp/Import/ONNXImporter.h"
+
+#include "ImportUtils.h"
+#include "RankInference.h"
+#include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/OnnxOpRegistry.h"
+#include "dsmp/Support/WeightFile.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <onnx/checker.h>
+#include <onnx/defs/schema.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::dsmp;
+using namespace mlir::dsmp::onnx_import;
+using llvm::Error;
+using llvm::Expected;
+using llvm::StringRef;
+
+namespace {
+
+bool isDefaultDomain(StringRef domain) {
+  return domain.empty() || domain == "ai.onnx";
+}
+
+Where whereOf(const onnx::NodeProto &node) {
+  return {node.name().empty() && node.output_size() ? node.output(0)
+                                                    : node.name(),
+          node.op_type()};
+}
+
+/// Collects the message of the first error diagnostic while alive.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(MLIRContext &ctx)
+      : handler(&ctx, [this](Diagnostic &diag) {
+          if (diag.getSeverity() == DiagnosticSeverity::Error &&
+              message.empty())
+            message = diag.str();
+          return success();
+        }) {}
+  std::string take() { return std::exchange(message, {}); }
+
+private:
+  std::string message;
+  ScopedDiagnosticHandler handler;
+};
+
+/// The type of result `index` of an If from what its branches yield: the
+/// then-branch type, with dims that differ between branches made dynamic.
+Type joinBranchTypes(Region &thenRegion, Region &elseRegion, unsigned index) {
+  Operation *thenYield = thenRegion.front().getTerminator();
+  Operation *elseYield = elseRegion.front().getTerminator();
+  if (index >= thenYield->getNumOperands() ||
+      index >= elseYield->getNumOperands())
+    return {};
+  Type thenType = thenYield->getOperand(index).getType();
+  Type elseType = elseYield->getOperand(index).getType();
+  if (getElementTypeOrSelf(thenType) != getElementTypeOrSelf(elseType))
+    return {};
+  auto a = dyn_cast<RankedTensorType>(thenType);
+  auto b = dyn_cast<RankedTensorType>(elseType);
+  if (!a || !b || a.getRank() != b.getRank())
+    // Rank-polymorphic: ONNX lets the branches differ in rank.
+    return UnrankedTensorType::get(getElementTypeOrSelf(thenType));
+  SmallVector<int64_t> dims;
+  for (auto [x, y] : llvm::zip(a.getShape(), b.getShape()))
+    dims.push_back(x == y ? x : ShapedType::kDynamic);
+  return RankedTensorType::get(dims, a.getElementType());
+}
+
+/// The importer of one model. Scopes mirror ONNX graph nesting: If and Loop
+/// bodies see the values of every enclosing graph.
+class ModelImporter {
+public:
+  ModelImporter(MLIRContext &ctx, StringRef file, StringRef modelDir,
+                const ::mlir::dsmp::ONNXImportOptions &options, int64_t opset)
+      : ctx(ctx), b(&ctx), file(file), modelDir(modelDir), options(options),
+        opset(opset) {}
+
+  Expected<OwningOpRef<ModuleOp>> importModel(const onnx::ModelProto &model);
+  /// The weight-file bytes collected during import.
+  StringRef getWeightBytes() { return weightStream.str(); }
+  bool hasExternalWeights() const { return weights.bytesWritten() > 0; }
+
+private:
+  struct Scope {
+    llvm::StringMap<Value> values;
+    llvm::StringMap<const onnx::TypeProto *> types;
+  };
+
+  Error fail(const onnx::NodeProto &node, const llvm::Twine &message) {
+    return makeError(file, whereOf(node), opset, message);
+  }
+  Error fail(const llvm::Twine &message) {
+    return makeError(file, {}, opset, message);
+  }
+
+  Location locOf(const onnx::NodeProto &node) {
+    Where where = whereOf(node);
+    return NameLoc::get(StringAttr::get(&ctx, where.nodeName.empty()
+                                                  ? node.op_type()
+                                                  : where.nodeName));
+  }
+
+  void pushScope(const onnx::GraphProto &graph) {
+    scopes.emplace_back();
+    for (const auto &info : graph.value_info())
+      scopes.back().types[info.name()] = &info.type();
+    for (const auto &info : graph.output())
+      scopes.back().types[info.name()] = &info.type();
+    for (const auto &info : graph.input())
+      scopes.back().types[info.name()] = &info.type();
+  }
+
+  Value lookup(StringRef name) {
+    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+      auto found = it->values.find(name);
+      if (found != it->values.end())
+        return found->second;
+    }
+    return {};
+  }
+
+  const onnx::TypeProto *lookupType(StringRef name) {
+    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+      auto found = it->types.find(name);
+      if (found != it->types.end())
+        return found->second;
+    }
+    return nullptr;
+  }
+
+  /// A ranked tensor type from an ONNX type, or null when the elem type or
+  /// the rank is unknown. Unknown elem types are reported via `unsupported`.
+  RankedTensorType convertType(const onnx::TypeProto &type, int32_t *unsupported);
+  Expected<Type> resultType(const onnx::NodeProto &node, int index,
+                            ArrayRef<Value> operands, StringRef opName,
+                            Type elementOverride);
+
+  Value getNone() {
+    if (!none) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(entryBlock);
+      none = NoneOp::create(b, b.getUnknownLoc());
+    }
+    return none;
+  }
+
+  Value constI64(ArrayRef<int64_t> values, Location loc, bool scalar = false) {
+    auto type = RankedTensorType::get(
+        scalar ? ArrayRef<int64_t>{} : ArrayRef<int64_t>{(int64_t)values.size()},
+        b.getI64Type());
+    return ConstantOp::create(b, loc, type, DenseElementsAttr::get(type, values));
+  }
+
+  Value constFloatScalar(double value, Type elementType, Location loc) {
+    auto type = RankedTensorType::get({}, elementType);
+    Attribute attr;
+    if (auto floatType = dyn_cast<FloatType>(elementType)) {
+      llvm::APFloat v(value);
+      bool lost;
+      v.convert(floatType.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
+                &lost);
+      attr = DenseElementsAttr::get(type, v);
+    } else {
+      attr = DenseElementsAttr::get(
+          type, APInt(elementType.getIntOrFloatBitWidth(),
+                      static_cast<int64_t>(value), /*isSigned=*/true));
+    }
+    return ConstantOp::create(b, loc, type, cast<ElementsAttr>(attr));
+  }
+
+  Expected<Value> importTensor(const onnx::TensorProto &tensor, Location loc);
+  Expected<Attribute> convertAttribute(const onnx::AttributeProto &attr,
+                                       const onnx::NodeProto &node);
+  Error importGraphBody(const onnx::GraphProto &graph);
+  Error importNode(const onnx::NodeProto &node);
+  Error importConstantNode(const onnx::NodeProto &node);
+  Error importSubgraph(const onnx::GraphProto &graph, Region &region,
+                       ArrayRef<Value> loopOperands,
+                       const onnx::NodeProto &node);
+  Error checkSchema(const onnx::NodeProto &node);
+  Error normalizeOldForm(const onnx::NodeProto &node, std::string &opType,
+                         SmallVectorImpl<Value> &operands,
+                         llvm::StringMap<Attribute> &attrs, Location loc);
+
+  MLIRContext &ctx;
+  OpBuilder b;
+  StringRef file;
+  StringRef modelDir;
+  const ::mlir::dsmp::ONNXImportOptions &options;
+  int64_t opset;
+  std::vector<Scope> scopes;
+  Block *entryBlock = nullptr;
+  Value none;
+  std::string weightBytes;
+  llvm::raw_string_ostream weightStream{weightBytes};
+  ::mlir::dsmp::WeightFileWriter weights{weightStream};
+};
+
+RankedTensorType ModelImporter::convertType(const onnx::TypeProto &type,
+                                            int32_t *unsupported) {
+  if (!type.has_tensor_type())
+    return {};
+  const auto &tensor = type.tensor_type();
+  Type elementType = getElementType(ctx, tensor.elem_type());
+  if (!elementType) {
+    if (unsupported)
+      *unsupported = tensor.elem_type();
+    return {};
+  }
+  if (!tensor.has_shape())
+    return {};
+  SmallVector<int64_t> dims;
+  for (const auto &dim : tensor.shape().dim())
+    dims.push_back(dim.has_dim_value() && dim.dim_value() >= 0
+                       ? dim.dim_value()
+                       : ShapedType::kDynamic);
+  return RankedTensorType::get(dims, elementType);
+}
+
+Expected<Type> ModelImporter::resultType(const onnx::NodeProto &node,
+                                         int index, ArrayRef<Value> operands,
+                                         StringRef opNameRef,
+                                         Type elementOverride) {
+  StringRef name = node.output(index);
+  int32_t unsupported = 0;
+  RankedTensorType type;
+  Type elementType = elementOverride;
+  // A shape-preserving op on an unranked tensor stays unranked, whatever
+  // type a subgraph declared for its output.
+  auto opName = RegisteredOperationName::lookup(opNameRef, &ctx);
+  if (opName && !operands.empty() &&
+      isa<UnrankedTensorType>(operands[0].getType()) &&
+      (opName->hasTrait<::mlir::OpTrait::SameOperandsAndResultShape>() ||
+       opName->hasTrait<::mlir::OpTrait::SameOperandsAndResultType>()))
+    return UnrankedTensorType::get(
+        elementType ? elementType : getElementTypeOrSelf(operands[0].getType()));
+  if (const onnx::TypeProto *proto = lookupType(name)) {
+    type = convertType(*proto, &unsupported);
+    if (!elementType && proto->has_tensor_type())
+      elementType = getElementType(ctx, proto->tensor_type().elem_type());
+  }
+  if (unsupported)
+    return fail(node, "output '" + name + "' has unsupported dtype " +
+                          onnxTypeName(unsupported));
+  // ONNX's inference loses dims after data-dependent shapes; dsmp's rules
+  // often recover them from constant shape arithmetic, so take the more
+  // static of the two where both know the rank.
+  RankedTensorType inferred =
+      inferRankedType(ctx, opNameRef, index, operands, node);
+  if (!type) {
+    type = inferred;
+  } else if (inferred && inferred.getRank() == type.getRank()) {
+    SmallVector<int64_t> dims(type.getShape());
+    for (auto [i, d] : llvm::enumerate(inferred.getShape()))
+      if (ShapedType::isDynamic(dims[i]))
+        dims[i] = d;
+    type = RankedTensorType::get(dims, type.getElementType());
+  }
+  if (!type && elementType &&
+      llvm::any_of(operands, [](Value v) {
+        return isa<UnrankedTensorType>(v.getType());
+      }))
+    // Rank-polymorphic input (from an If whose branches differ in rank).
+    return UnrankedTensorType::get(elementType);
+  if (!type) {
+    std::string operandTypes;
+    llvm::raw_string_ostream os(operandTypes);
+    llvm::interleaveComma(operands, os,
+                          [&](Value v) { os << v.getType(); });
+    return fail(node, "cannot infer the rank of output '" + name +
+                          "' from the input types (" + operandTypes + ")");
+  }
+  if (elementType)
+    type = RankedTensorType::get(type.getShape(), elementType);
+  return Type(type);
+}
+
+Expected<Value> ModelImporter::importTensor(const onnx::TensorProto &tensor,
+                                            Location loc) {
+  Type elementType = getElementType(ctx, tensor.data_type());
+  if (!elementType)
+    return fail("tensor '" + tensor.name() + "' has unsupported dtype " +
+                onnxTypeName(tensor.data_type()));
+  auto bytes = readTensorBytes(tensor, modelDir, options.maxTensorBytes);
+  if (!bytes)
+    return fail(llvm::toString(bytes.takeError()));
+  SmallVector<int64_t> dims(tensor.dims().begin(), tensor.dims().end());
+  auto type = RankedTensorType::get(dims, elementType);
+  TypedAttr value;
+  if (!options.weightsPath.empty() &&
+      type.getNumElements() > options.inlineElementLimit &&
+      !elementType.isInteger(1)) {
+    uint64_t offset = weights.append(*bytes);
+    value = ExternalAttr::get(&ctx, offset, bytes->size(), type);
+  } else {
+    value = makeDenseAttr(type, *bytes);
+  }
+  return ConstantOp::create(b, loc, type, value).getResult();
+}
+
+Expected<Attribute>
+ModelImporter::convertAttribute(const onnx::AttributeProto &attr,
+                                const onnx::NodeProto &node) {
+  switch (attr.type()) {
+  case onnx::AttributeProto::INT:
+    return b.getI64IntegerAttr(attr.i());
+  case onnx::AttributeProto::FLOAT:
+    return b.getF32FloatAttr(attr.f());
+  case onnx::AttributeProto::STRING:
+    return b.getStringAttr(attr.s());
+  case onnx::AttributeProto::INTS:
+    return b.getDenseI64ArrayAttr(
+        SmallVector<int64_t>(attr.ints().begin(), attr.ints().end()));
+  case onnx::AttributeProto::FLOATS:
+    return b.getDenseF32ArrayAttr(
+        SmallVector<float>(attr.floats().begin(), attr.floats().end()));
+  case onnx::AttributeProto::STRINGS: {
+    SmallVector<Attribute> strings;
+    for (const auto &s : attr.strings())
+      strings.push_back(b.getStringAttr(s));
+    return b.getArrayAttr(strings);
+  }
+  case onnx::AttributeProto::TENSOR: {
+    Type elementType = getElementType(ctx, attr.t().data_type());
+    if (!elementType)
+      return fail(node, "attribute '" + attr.name() + "' has unsupported dtype " +
+                            onnxTypeName(attr.t().data_type()));
+    auto bytes = readTensorBytes(attr.t(), modelDir, options.maxTensorBytes);
+    if (!bytes)
+      return fail(node, llvm::toString(bytes.takeError()));
+    SmallVector<int64_t> dims(attr.t().dims().begin(), attr.t().dims().end());
+    return makeDenseAttr(RankedTensorType::get(dims, elementType), *bytes);
+  }
+  default:
+    return fail(node, "attribute '" + attr.name() + "' has unsupported type " +
+                          onnx::AttributeProto::AttributeType_Name(attr.type()));
+  }
+}
+
+Error ModelImporter::checkSchema(const onnx::NodeProto &node) {
+  // ONNX 1.12 knows opsets up to 17; newer forms are checked by the dsmp
+  // op verifiers instead.
+  if (opset > 17)
+    return Error::success();
+  const onnx::OpSchema *schema =
+      onnx::OpSchemaRegistry::Schema(node.op_type(), opset, node.domain());
+  if (!schema)
+    return fail(node, "unknown op type");
+  try {
+    schema->Verify(node);
+  } catch (const std::exception &e) {
+    return fail(node, e.what());
+  }
+  return Error::success();
+}
+
+Error ModelImporter::normalizeOldForm(const onnx::NodeProto &node,
+                                      std::string &opType,
+                                      SmallVectorImpl<Value> &operands,
+                                      llvm::StringMap<Attribute> &attrs,
+                                      Location loc) {
+  auto takeInts = [&](StringRef name) -> std::optional<SmallVector<int64_t>> {
+    auto it = attrs.find(name);
+    if (it == attrs.end())
+      return std::nullopt;
+    auto array = dyn_cast<DenseI64ArrayAttr>(it->second);
+    attrs.erase(it);
+    if (!array)
+      return std::nullopt;
+    return SmallVector<int64_t>(array.asArrayRef());
+  };
+  auto intsOperand = [&](StringRef name) -> Value {
+    auto values = takeInts(name);
+    return values ? constI64(*values, loc) : getNone();
+  };
+  auto takeFloat = [&](StringRef name) -> std::optional<double> {
+    auto it = attrs.find(name);
+    if (it == attrs.end())
+      return std::nullopt;
+    auto value = dyn_cast<FloatAttr>(it->second);
+    attrs.erase(it);
+    if (!value)
+      return std::nullopt;
+    return value.getValueAsDouble();
+  };
+  Type dataElement =
+      operands.empty() ? Type() : getElementTypeOrSelf(operands[0].getType());
+  auto resize = [&](size_t n) {
+    while (operands.size() < n)
+      operands.push_back(getNone());
+  };
+
+  StringRef type = opType;
+  if (type == "Clip" && opset < 11) {
+    resize(1);
+    auto lo = takeFloat("min"), hi = takeFloat("max");
+    operands.push_back(lo ? constFloatScalar(*lo, dataElement, loc) : getNone());
+    operands.push_back(hi ? constFloatScalar(*hi, dataElement, loc) : getNone());
+  } else if (type == "Slice" && opset < 10) {
+    Value starts = intsOperand("starts"), ends = intsOperand("ends");
+    Value axes = intsOperand("axes");
+    operands.append({starts, ends, axes, getNone()});
+  } else if ((type == "Squeeze" || type == "Unsqueeze") && opset < 13) {
+    operands.push_back(intsOperand("axes"));
+  } else if (type.starts_with("Reduce") &&
+             (opset < 13 || (type != "ReduceSum" && opset < 18))) {
+    operands.push_back(intsOperand("axes"));
+  } else if (type == "Split" && opset < 13) {
+    operands.push_back(intsOperand("split"));
+  } else if (type == "Pad" && opset < 11) {
+    Value pads = intsOperand("pads");
+    auto value = takeFloat("value");
+    operands.push_back(pads);
+    operands.push_back(constFloatScalar(value.value_or(0.0), dataElement, loc));
+  } else if (type == "TopK" && opset < 10) {
+    auto it = attrs.find("k");
+    int64_t k = it != attrs.end() ? cast<IntegerAttr>(it->second).getInt() : 1;
+    attrs.erase("k");
+    operands.push_back(constI64({k}, loc));
+  } else if (type == "Dropout" && opset < 12) {
+    auto ratio = takeFloat("ratio");
+    operands.push_back(ratio ? constFloatScalar(*ratio, b.getF32Type(), loc)
+                             : getNone());
+  } else if ((type == "Resize" && opset < 11) || type == "Upsample") {
+    // Resize-10 and Upsample take (X, scales) and sample asymmetrically.
+    Value scales = operands.size() > 1 ? operands[1] : getNone();
+    operands.resize(1);
+    operands.append({getNone(), scales, getNone()});
+    attrs.try_emplace("coordinate_transformation_mode",
+                      b.getStringAttr("asymmetric"));
+    attrs.try_emplace("nearest_mode", b.getStringAttr("floor"));
+    opType = "Resize";
+  } else if ((type == "Softmax" || type == "LogSoftmax" ||
+              type == "Hardmax") &&
+             opset < 13) {
+    // Before opset 13 these flattened the input to 2-D at `axis` (default
+    // 1); that equals the per-axis form only when axis is the last dim.
+    int64_t rank = cast<RankedTensorType>(operands[0].getType()).getRank();
+    auto it = attrs.find("axis");
+    int64_t axis = it != attrs.end() ? cast<IntegerAttr>(it->second).getInt() : 1;
+    if (axis < 0)
+      axis += rank;
+    if (axis != rank - 1)
+      return fail(node, "the opset < 13 form over axis " + std::to_string(axis) +
+                            " of a rank-" + std::to_string(rank) +
+                            " input is not supported");
+    attrs["axis"] = b.getI64IntegerAttr(-1);
+  }
+  return Error::success();
+}
+
+Error ModelImporter::importConstantNode(const onnx::NodeProto &node) {
+  Location loc = locOf(node);
+  if (node.attribute_size() != 1)
+    return fail(node, "expects exactly one value attribute");
+  const auto &attr = node.attribute(0);
+  Value value;
+  StringRef name = attr.name();
+  if (name == "value") {
+    auto result = importTensor(attr.t(), loc);
+    if (!result)
+      return result.takeError();
+    value = *result;
+  } else if (name == "value_float" || name == "value_floats") {
+    SmallVector<float> values(attr.floats().begin(), attr.floats().end());
+    if (name == "value_float")
+      values = {attr.f()};
+    SmallVector<int64_t> dims;
+    if (name == "value_floats")
+      dims.push_back(values.size());
+    auto type = RankedTensorType::get(dims, b.getF32Type());
+    value = ConstantOp::create(b, loc, type,
+                               DenseElementsAttr::get(type, ArrayRef<float>(values)));
+  } else if (name == "value_int" || name == "value_ints") {
+    SmallVector<int64_t> values(attr.ints().begin(), attr.ints().end());
+    if (name == "value_int")
+      values = {attr.i()};
+    value = constI64(values, loc, name == "value_int");
+  } else {
+    return fail(node, "unsupported Constant attribute '" + name + "'");
+  }
+  if (node.output_size() != 1)
+    return fail(node, "expects one output");
+  scopes.back().values[node.output(0)] = value;
+  return Error::success();
+}
+
+Error ModelImporter::importSubgraph(const onnx::GraphProto &graph,
+                                    Region &region,
+                                    ArrayRef<Value> loopOperands,
+                                    const onnx::NodeProto &node) {
+  Block *block = new Block();
+  region.push_back(block);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(block);
+  pushScope(graph);
+  for (int i = 0; i < graph.input_size(); ++i) {
+    const auto &input = graph.input(i);
+    RankedTensorType type = convertType(input.type(), nullptr);
+    // Loop bodies may leave input types out: take them from the operands
+    // (iteration number i64, condition i1, then the carried values).
+    if (!type) {
+      Type fallback;
+      if (i == 0)
+        fallback = RankedTensorType::get({}, b.getI64Type());
+      else if (i == 1)
+        fallback = RankedTensorType::get({}, b.getI1Type());
+      else if (static_cast<size_t>(i) < loopOperands.size())
+        fallback = loopOperands[i].getType();
+      type = dyn_cast_if_present<RankedTensorType>(fallback);
+    }
+    if (!type)
+      return fail(node, "subgraph input '" + input.name() + "' has no type");
+    scopes.back().values[input.name()] =
+        block->addArgument(type, NameLoc::get(b.getStringAttr(input.name())));
+  }
+  if (Error err = importGraphBody(graph))
+    return err;
+  SmallVector<Value> results;
+  for (const auto &output : graph.output()) {
+    Value value = lookup(output.name());
+    if (!value)
+      return fail(node, "subgraph output '" + output.name() + "' is undefined");
+    results.push_back(value);
+  }
+  auto yield = YieldOp::create(b, locOf(node), results);
+  // ONNX has no way to say "unknown rank" in a graph output, so keep the
+  // type the subgraph declared for outputs that are unranked here; the
+  // exporter writes it back.
+  SmallVector<Attribute> declared;
+  bool anyUnranked = false;
+  for (auto [value, output] : llvm::zip(results, graph.output())) {
+    anyUnranked |= isa<UnrankedTensorType>(value.getType());
+    RankedTensorType type = convertType(output.type(), nullptr);
+    declared.push_back(TypeAttr::get(type ? Type(type) : value.getType()));
+  }
+  if (anyUnranked)
+    yield->setAttr("dsmp.declared_types", b.getArrayAttr(declared));
+  scopes.pop_back();
+  return Error::success();
+}
+
+Error ModelImporter::importGraphBody(const onnx::GraphProto &graph) {
+  for (const auto &init : graph.initializer()) {
+    auto value = importTensor(
+        init, NameLoc::get(b.getStringAttr(init.name())));
+    if (!value)
+      return value.takeError();
+    scopes.back().values[init.name()] = *value;
+  }
+  for (const auto &node : graph.node())
+    if (Error err = importNode(node))
+      return err;
+  return Error::success();
+}
+
+Error ModelImporter::importNode(const onnx::NodeProto &node) {
+  if (!isDefaultDomain(node.domain()))
+    return fail(node, "op domain '" + node.domain() + "' is not supported");
+  if (node.op_type() == "Constant")
+    return importConstantNode(node);
+
+  std::string opType = node.op_type();
+  StringRef canonicalType = opType == "Upsample"   ? "Resize"
+                            : opType == "CastLike" ? "Cast"
+                                                   : StringRef(opType);
+  const OnnxOpInfo *info = lookupOnnxType(canonicalType);
+  if (!info)
+    return fail(node, "unsupported op type");
+  if (Error err = checkSchema(node))
+    return err;
+
+  Location loc = locOf(node);
+  SmallVector<Value> operands;
+  for (const auto &input : node.input()) {
+    if (input.empty()) {
+      operands.push_back(getNone());
+      continue;
+    }
+    Value value = lookup(input);
+    if (!value)
+      return fail(node, "input '" + input + "' is undefined");
+    operands.push_back(value);
+  }
+
+  // Attributes: ONNX names map to op attributes; graphs become regions.
+  llvm::StringMap<Attribute> attrs;
+  SmallVector<const onnx::AttributeProto *> graphs;
+  for (const auto &attr : node.attribute()) {
+    if (attr.type() == onnx::AttributeProto::GRAPH) {
+      graphs.push_back(&attr);
+      continue;
+    }
+    auto converted = convertAttribute(attr, node);
+    if (!converted)
+      return converted.takeError();
+    attrs[attr.name()] = *converted;
+  }
+  if (Error err = normalizeOldForm(node, opType, operands, attrs, loc))
+    return err;
+
+  // Cast takes its element type from `to` (or the second input of
+  // CastLike); `to` itself is not kept, the result type carries it.
+  Type castElement;
+  if (opType == "Cast") {
+    auto it = attrs.find("to");
+    if (it == attrs.end())
+      return fail(node, "missing attribute 'to'");
+    int32_t to = static_cast<int32_t>(cast<IntegerAttr>(it->second).getInt());
+    castElement = getElementType(ctx, to);
+    if (!castElement)
+      return fail(node, "cast to unsupported dtype " + onnxTypeName(to));
+    attrs.erase(it);
+  } else if (opType == "CastLike") {
+    castElement = getElementTypeOrSelf(operands[1].getType());
+    operands.resize(1);
+  }
+
+  // Pad absent trailing optional inputs with `none`.
+  if (!info->variadicOperands) {
+    if (operands.size() > info->numOperands)
+      return fail(node, "has " + std::to_string(operands.size()) +
+                            " inputs, at most " +
+                            std::to_string(info->numOperands) +
+                            " are supported");
+    while (operands.size() < info->numOperands)
+      operands.push_back(getNone());
+  }
+
+  // Subgraphs first: an If's result types may only be known from its
+  // branches. If has then_branch then else_branch; Loop has body.
+  SmallVector<std::unique_ptr<Region>> regions;
+  for (const onnx::AttributeProto *graph : graphs) {
+    unsigned index = graph->name() == "else_branch" ? 1 : 0;
+    if (!llvm::is_contained({"then_branch", "else_branch", "body"},
+                            graph->name()))
+      return fail(node, "unexpected graph attribute '" + graph->name() + "'");
+    regions.resize(std::max<size_t>(regions.size(), index + 1));
+    regions[index] = std::make_unique<Region>();
+    if (Error err = importSubgraph(graph->g(), *regions[index], operands, node))
+      return err;
+  }
+
+  // Results: typed from shape inference, `none` for absent optional ones.
+  SmallVector<Type> resultTypes;
+  int numOutputs = node.output_size();
+  while (numOutputs > 0 && node.output(numOutputs - 1).empty())
+    --numOutputs;
+  unsigned numResults = info->variadicResults ? numOutputs : info->numResults;
+  if (static_cast<unsigned>(numOutputs) > numResults)
+    return fail(node, "has " + std::to_string(numOutputs) +
+                          " outputs, at most " + std::to_string(numResults) +
+                          " are supported (training-mode outputs are not)");
+  for (unsigned i = 0; i < numResults; ++i) {
+    if (static_cast<int>(i) >= numOutputs || node.output(i).empty()) {
+      resultTypes.push_back(b.getNoneType());
+      continue;
+    }
+    Type fromBranches;
+    if (opType == "If" && regions.size() == 2 && regions[0] && regions[1])
+      fromBranches = joinBranchTypes(*regions[0], *regions[1], i);
+    if (opType == "If" && !fromBranches)
+      return fail(node, "the branches yield different element types for "
+                        "output " + std::to_string(i));
+    if (fromBranches) {
+      resultTypes.push_back(fromBranches);
+      continue;
+    }
+    auto type = resultType(node, i, operands, info->opName, castElement);
+    if (!type)
+      return type.takeError();
+    resultTypes.push_back(*type);
+  }
+
+  OperationState state(loc, info->opName);
+  state.addOperands(operands);
+  state.addTypes(resultTypes);
+  auto registered = state.name.getRegisteredInfo();
+  llvm::StringSet<> known;
+  for (StringAttr name : registered->getAttributeNames())
+    known.insert(name.getValue());
+  for (auto &entry : attrs)
+    // Attributes that only older opsets had (spatial, is_test, ...) have no
+    // meaning in the newest form the dsmp op models.
+    if (known.contains(entry.getKey()))
+      state.addAttribute(entry.getKey(), entry.getValue());
+  for (auto &region : regions)
+    state.addRegion(region ? std::move(region) : std::make_unique<Region>());
+
+  DiagnosticCollector diagnostics(ctx);
+  Operation *op = b.create(state);
+  // Op-local checks only: the op may sit in a subgraph region that is not
+  // attached yet, and dominance is checked once the module is complete.
+  if (failed(op->getName().verifyInvariants(op)) ||
+      failed(op->getName().verifyRegionInvariants(op)))
+    return fail(node, diagnostics.take());
+  for (int i = 0; i < numOutputs; ++i)
+    if (!node.output(i).empty())
+      scopes.back().values[node.output(i)] = op->getResult(i);
+  return Error::success();
+}
+
+Expected<OwningOpRef<ModuleOp>>
+ModelImporter::importModel(const onnx::ModelProto &model) {
+  const onnx::GraphProto &graph = model.graph();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(b.getUnknownLoc());
+  module->getOperation()->setAttr("dsmp.opset", b.getI64IntegerAttr(opset));
+  b.setInsertionPointToEnd(module->getBody());
+
+  pushScope(graph);
+  llvm::StringSet<> initializers;
+  for (const auto &init : graph.initializer())
+    initializers.insert(init.name());
+
+  // Graph inputs that are not initializers become the function arguments.
+  SmallVector<Type> argTypes;
+  SmallVector<const onnx::ValueInfoProto *> args;
+  for (const auto &input : graph.input()) {
+    if (initializers.contains(input.name()))
+      continue;
+    int32_t unsupported = 0;
+    RankedTensorType type = convertType(input.type(), &unsupported);
+    if (unsupported)
+      return fail("graph input '" + input.name() + "' has unsupported dtype " +
+                  onnxTypeName(unsupported));
+    if (!type)
+      return fail("graph input '" + input.name() +
+                  "' has no tensor type with a known rank");
+    argTypes.push_back(type);
+    args.push_back(&input);
+  }
+  SmallVector<Type> resultTypes;
+  for (const auto &output : graph.output()) {
+    int32_t unsupported = 0;
+    RankedTensorType type = convertType(output.type(), &unsupported);
+    resultTypes.push_back(type ? Type(type) : Type());
+  }
+
+  auto func = func::FuncOp::create(b, b.getUnknownLoc(), "main_graph",
+                                   b.getFunctionType(argTypes, {}));
+  entryBlock = func.addEntryBlock();
+  for (auto [i, input] : llvm::enumerate(args)) {
+    func.setArgAttr(i, "dsmp.name", b.getStringAttr(input->name()));
+    scopes.back().values[input->name()] = entryBlock->getArgument(i);
+  }
+  b.setInsertionPointToEnd(entryBlock);
+  if (Error err = importGraphBody(graph))
+    return std::move(err);
+
+  SmallVector<Value> results;
+  for (auto [i, output] : llvm::enumerate(graph.output())) {
+    Value value = lookup(output.name());
+    if (!value)
+      return fail("graph output '" + output.name() + "' is undefined");
+    results.push_back(value);
+  }
+  func::ReturnOp::create(b, b.getUnknownLoc(), results);
+  func.setFunctionType(
+      b.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  for (auto [i, output] : llvm::enumerate(graph.output())) {
+    func.setResultAttr(i, "dsmp.name", b.getStringAttr(output.name()));
+    // As for subgraphs: keep the declared type of an unranked output, which
+    // the main graph of an ONNX model must state.
+    if (isa<UnrankedTensorType>(results[i].getType()))
+      if (RankedTensorType declared = convertType(output.type(), nullptr))
+        func.setResultAttr(i, "dsmp.declared_type", TypeAttr::get(declared));
+  }
+
+  DiagnosticCollector diagnostics(ctx);
+  if (failed(mlir::verify(*module)))
+    return fail("the imported IR does not verify: " + diagnostics.take());
+  return std::move(module);
+}
+
+/// Parses the protobuf with a size limit that allows models up to 2 GiB.
+Error parseModel(StringRef bytes, StringRef path, onnx::ModelProto &model) {
+  if (bytes.size() >= static_cast<size_t>(std::numeric_limits<int>::max()))
+    return makeError(path, {}, 0, "file is larger than the 2 GiB protobuf limit");
+  google::protobuf::io::CodedInputStream stream(
+      reinterpret_cast<const uint8_t *>(bytes.data()),
+      static_cast<int>(bytes.size()));
+  stream.SetTotalBytesLimit(std::numeric_limits<int>::max());
+  stream.SetRecursionLimit(64);
+  if (!model.ParseFromCodedStream(&stream) || !stream.ConsumedEntireMessage())
+    return makeError(path, {}, 0,
+                     "not a valid ONNX model (the protobuf is truncated or "
+                     "corrupt)");
+  if (!model.has_graph())
+    return makeError(path, {}, 0, "not a valid ONNX model (no graph)");
+  if (model.ir_version() < 3)
+    return makeError(path, {}, 0,
+                     "not a valid ONNX model (ir_version " +
+                         std::to_string(model.ir_version()) + ")");
+  return Error::success();
+}
+
+/// Checks every initializer and Constant tensor, recursing into subgraphs.
+Error checkGraphTensors(const onnx::GraphProto &graph, StringRef path,
+                        StringRef modelDir, int64_t opset, uint64_t maxBytes) {
+  for (const auto &init : graph.initializer())
+    if (auto count = checkTensor(init, modelDir, maxBytes); !count)
+      return makeError(path, {}, opset, llvm::toString(count.takeError()));
+  for (const auto &node : graph.node())
+    for (const auto &attr : node.attribute()) {
+      if (attr.has_t())
+        if (auto count = checkTensor(attr.t(), modelDir, maxBytes); !count)
+          return makeError(path, whereOf(node), opset,
+                           llvm::toString(count.takeError()));
+      if (attr.has_g())
+        if (Error err =
+                checkGraphTensors(attr.g(), path, modelDir, opset, maxBytes))
+          return err;
+    }
+  return Error::success();
+}
+
+} // namespace
+
+Expected<OwningOpRef<ModuleOp>>
+mlir::dsmp::importONNXModelFromBuffer(StringRef bytes, StringRef path,
+                                MLIRContext &context,
+                                const ONNXImportOptions &options) {
+  context.loadDialect<DsmpDialect, func::FuncDialect>();
+  onnx::ModelProto model;
+  if (Error err = parseModel(bytes, path, model))
+    return std::move(err);
+
+  int64_t opset = -1;
+  for (const auto &import : model.opset_import())
+    if (isDefaultDomain(import.domain()))
+      opset = import.version();
+  if (opset < 0)
+    return makeError(path, {}, 0, "the model imports no default-domain opset");
+  if (opset < kMinOpset || opset > kMaxOpset)
+    return makeError(path, {}, opset,
+                     "opset " + std::to_string(opset) +
+                         " of the default domain is not supported (dsmp "
+                         "supports " +
+                         std::to_string(kMinOpset) + " to " +
+                         std::to_string(kMaxOpset) + ")");
+
+  llvm::SmallString<256> modelDir(llvm::sys::path::parent_path(path));
+  if (modelDir.empty())
+    modelDir = ".";
+  if (Error err = checkGraphTensors(model.graph(), path, modelDir, opset,
+                                    options.maxTensorBytes))
+    return std::move(err);
+  if (Error err = sortGraph(*model.mutable_graph(), {}, path, opset))
+    return std::move(err);
+
+  // ONNX's shape inference gives the intermediate types (best effort: nodes
+  // it cannot infer keep no type and fall back to dsmp's rank inference).
+  try {
+    onnx::ShapeInferenceOptions inference(/*check_type=*/false,
+                                          /*error_mode=*/0,
+                                          /*enable_data_propagation=*/true);
+    onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
+                                       inference);
+  } catch (const std::exception &e) {
+    return makeError(path, {}, opset,
+                     std::string("shape inference failed: ") + e.what());
+  }
+
+  ModelImporter importer(context, path, modelDir, options, opset);
+  auto module = importer.importModel(model);
+  if (!module)
+    return module.takeError();
+
+  if (importer.hasExternalWeights()) {
+    std::string name = options.weightsName.empty()
+                           ? llvm::sys::path::filename(options.weightsPath).str()
+                           : options.weightsName;
+    (*module)->getOperation()->setAttr("dsmp.weights", StringAttr::get(&context, name));
+    std::error_code ec;
+    llvm::ToolOutputFile out(options.weightsPath, ec, llvm::sys::fs::OF_None);
+    if (ec)
+      return makeError(path, {}, opset,
+                       "cannot write weight file '" + options.weightsPath +
+                           "': " + ec.message());
+    out.os() << importer.getWeightBytes();
+    out.os().flush();
+    if (out.os().has_error())
+      return makeError(path, {}, opset,
+                       "cannot write weight file '" + options.weightsPath + "'");
+    out.keep();
+  }
+  return module;
+}
+
+Expected<OwningOpRef<ModuleOp>>
+mlir::dsmp::importONNXModel(StringRef path, MLIRContext &context,
+                      const ONNXImportOptions &options) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return makeError(path, {}, 0,
+                     "cannot read the file: " + buffer.getError().message());
+  return importONNXModelFromBuffer((*buffer)->getBuffer(), path, context,
+                                   options);
+}

@@ -1,0 +1,413 @@
+//===- RankInference.cpp - Fallback result types for the importer -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// ONNX shape inference loses the rank after data-dependent shapes (a Reshape
+// to a shape computed from Shape/Gather/Concat). These rules recover the
+// rank, and the dims where the operands tell them, from the dsmp operands.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RankInference.h"
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+
+#include "mlir/Dialect/Traits.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+
+namespace mlir::dsmp::onnx_import {
+
+namespace {
+
+RankedTensorType rankedOf(Value value) {
+  return dyn_cast_if_present<RankedTensorType>(value ? value.getType() : Type());
+}
+
+std::optional<int64_t> intAttr(const onnx::NodeProto &node, llvm::StringRef name) {
+  for (const auto &attr : node.attribute())
+    if (attr.name() == name && attr.type() == onnx::AttributeProto::INT)
+      return attr.i();
+  return std::nullopt;
+}
+
+std::optional<std::vector<int64_t>> intsAttr(const onnx::NodeProto &node,
+                                             llvm::StringRef name) {
+  for (const auto &attr : node.attribute())
+    if (attr.name() == name && attr.type() == onnx::AttributeProto::INTS)
+      return std::vector<int64_t>(attr.ints().begin(), attr.ints().end());
+  return std::nullopt;
+}
+
+/// The values of a constant 1-D integer operand.
+std::optional<SmallVector<int64_t>> constantInts(Value value) {
+  DenseIntElementsAttr attr;
+  if (!value || !matchPattern(value, m_Constant(&attr)))
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  for (const APInt &v : attr.getValues<APInt>())
+    values.push_back(v.getSExtValue());
+  return values;
+}
+
+RankedTensorType dynamicOfRank(int64_t rank, Type elementType) {
+  return RankedTensorType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                               elementType);
+}
+
+RankedTensorType inferReshape(ArrayRef<Value> operands) {
+  auto data = rankedOf(operands[0]);
+  auto shapeType = rankedOf(operands[1]);
+  if (!data || !shapeType || shapeType.getRank() != 1 ||
+      shapeType.isDynamicDim(0))
+    return {};
+  int64_t rank = shapeType.getDimSize(0);
+  auto target = constantInts(operands[1]);
+  if (!target)
+    return dynamicOfRank(rank, data.getElementType());
+  SmallVector<int64_t> dims;
+  int64_t known = 1;
+  int inferred = -1;
+  for (auto [i, d] : llvm::enumerate(*target)) {
+    if (d == 0 && static_cast<int64_t>(i) < data.getRank())
+      d = data.getDimSize(i);
+    if (d == -1)
+      inferred = i;
+    dims.push_back(d < 0 ? ShapedType::kDynamic : d);
+    if (d >= 0 && !ShapedType::isDynamic(d))
+      known *= d;
+    else if (d != -1)
+      known = -1;
+  }
+  if (inferred >= 0 && data.hasStaticShape() && known > 0)
+    dims[inferred] = data.getNumElements() / known;
+  return RankedTensorType::get(dims, data.getElementType());
+}
+
+} // namespace
+
+RankedTensorType inferRankedType(MLIRContext &ctx, llvm::StringRef opName,
+                                 int index, ArrayRef<Value> operands,
+                                 const onnx::NodeProto &node) {
+  auto name = RegisteredOperationName::lookup(opName, &ctx);
+  if (!name || operands.empty())
+    return {};
+  auto first = rankedOf(operands[0]);
+  llvm::StringRef type = node.op_type();
+
+  if (name->hasTrait<::mlir::OpTrait::SameOperandsAndResultShape>() ||
+      name->hasTrait<::mlir::OpTrait::SameOperandsAndResultType>())
+    return first;
+  if (name->hasTrait<::mlir::OpTrait::ResultsBroadcastableShape>()) {
+    SmallVector<int64_t> shape;
+    for (Value operand : operands) {
+      auto ranked = rankedOf(operand);
+      if (!ranked)
+        return {};
+      SmallVector<int64_t> next;
+      if (!::mlir::OpTrait::util::getBroadcastedShape(shape, ranked.getShape(), next))
+        return {};
+      shape = next;
+    }
+    // The element type of operand 1 for Where, else of operand 0.
+    Type element = rankedOf(operands[type == "Where" ? 1 : 0]).getElementType();
+    return RankedTensorType::get(shape, element);
+  }
+  if (!first)
+    return {};
+  Type element = first.getElementType();
+  int64_t rank = first.getRank();
+  ArrayRef<int64_t> dims = first.getShape();
+  auto operand = [&](size_t i) {
+    return i < operands.size() ? rankedOf(operands[i]) : RankedTensorType();
+  };
+  auto normalize = [](int64_t axis, int64_t r) { return axis < 0 ? axis + r : axis; };
+  auto axesOf = [&](size_t i) -> std::optional<SmallVector<int64_t>> {
+    if (auto values = constantInts(i < operands.size() ? operands[i] : Value()))
+      return values;
+    if (auto attr = intsAttr(node, "axes"))
+      return SmallVector<int64_t>(attr->begin(), attr->end());
+    return std::nullopt;
+  };
+
+  if (type == "Reshape")
+    return inferReshape(operands);
+  if (type == "Transpose") {
+    SmallVector<int64_t> out;
+    auto perm = intsAttr(node, "perm");
+    for (int64_t i = 0; i < rank; ++i)
+      out.push_back(dims[perm ? (*perm)[i] : rank - 1 - i]);
+    return RankedTensorType::get(out, element);
+  }
+  if (type == "Shape") {
+    int64_t start = normalize(intAttr(node, "start").value_or(0), rank);
+    int64_t end = normalize(intAttr(node, "end").value_or(rank), rank);
+    start = std::clamp<int64_t>(start, 0, rank);
+    end = std::clamp<int64_t>(end, start, rank);
+    return RankedTensorType::get({end - start}, IntegerType::get(&ctx, 64));
+  }
+  if (type == "Size")
+    return RankedTensorType::get({}, IntegerType::get(&ctx, 64));
+  if (type == "Concat") {
+    int64_t axis = normalize(intAttr(node, "axis").value_or(0), rank);
+    if (axis < 0 || axis >= rank)
+      return {};
+    SmallVector<int64_t> out(dims);
+    int64_t total = 0;
+    for (Value v : operands) {
+      auto t = rankedOf(v);
+      if (!t || t.getRank() != rank)
+        return {};
+      if (t.isDynamicDim(axis) || ShapedType::isDynamic(total))
+        total = ShapedType::kDynamic;
+      else
+        total += t.getDimSize(axis);
+      for (int64_t i = 0; i < rank; ++i)
+        if (i != axis && ShapedType::isDynamic(out[i]))
+          out[i] = t.getDimSize(i);
+    }
+    out[axis] = total;
+    return RankedTensorType::get(out, element);
+  }
+  if (type == "Unsqueeze") {
+    auto axes = axesOf(1);
+    if (!axes)
+      return {};
+    int64_t outRank = rank + axes->size();
+    SmallVector<int64_t> out(outRank, 0);
+    for (int64_t a : *axes)
+      out[normalize(a, outRank)] = 1;
+    for (int64_t i = 0, j = 0; i < outRank; ++i)
+      if (out[i] == 0)
+        out[i] = dims[j++];
+      else
+        out[i] = 1;
+    return RankedTensorType::get(out, element);
+  }
+  if (type == "Squeeze") {
+    auto axes = axesOf(1);
+    SmallVector<int64_t> out;
+    for (int64_t i = 0; i < rank; ++i) {
+      bool drop = axes ? llvm::any_of(*axes, [&](int64_t a) {
+                           return normalize(a, rank) == i;
+                         })
+                       : dims[i] == 1;
+      if (!axes && ShapedType::isDynamic(dims[i]))
+        return {};
+      if (!drop)
+        out.push_back(dims[i]);
+    }
+    return RankedTensorType::get(out, element);
+  }
+  if (type == "Gather") {
+    auto indices = operand(1);
+    if (!indices)
+      return {};
+    int64_t axis = normalize(intAttr(node, "axis").value_or(0), rank);
+    if (axis < 0 || axis >= rank)
+      return {};
+    SmallVector<int64_t> out(dims.begin(), dims.begin() + axis);
+    llvm::append_range(out, indices.getShape());
+    out.append(dims.begin() + axis + 1, dims.end());
+    return RankedTensorType::get(out, element);
+  }
+  if (type == "Expand") {
+    auto shape = operand(1);
+    if (!shape || shape.getRank() != 1 || shape.isDynamicDim(0))
+      return {};
+    SmallVector<int64_t> target(shape.getDimSize(0), ShapedType::kDynamic);
+    if (auto values = constantInts(operands[1]))
+      for (auto [i, v] : llvm::enumerate(*values))
+        target[i] = v;
+    SmallVector<int64_t> out;
+    if (!::mlir::OpTrait::util::getBroadcastedShape(dims, target, out))
+      return {};
+    return RankedTensorType::get(out, element);
+  }
+  if (type == "ConstantOfShape") {
+    if (rank != 1 || first.isDynamicDim(0))
+      return {};
+    SmallVector<int64_t> out(first.getDimSize(0), ShapedType::kDynamic);
+    if (auto values = constantInts(operands[0]))
+      out.assign(values->begin(), values->end());
+    return RankedTensorType::get(out, Float32Type::get(&ctx));
+  }
+  if (type == "Range")
+    return RankedTensorType::get({ShapedType::kDynamic}, element);
+  if (type == "MatMul") {
+    auto second = operand(1);
+    if (!second || rank < 2 || second.getRank() < 2)
+      return second ? dynamicOfRank(std::max(rank, second.getRank()), element)
+                    : RankedTensorType();
+    SmallVector<int64_t> batch;
+    if (!::mlir::OpTrait::util::getBroadcastedShape(
+            dims.drop_back(2), second.getShape().drop_back(2), batch))
+      return {};
+    batch.push_back(dims[rank - 2]);
+    batch.push_back(second.getDimSize(second.getRank() - 1));
+    return RankedTensorType::get(batch, element);
+  }
+  if (type.starts_with("Reduce")) {
+    int64_t keepdims = intAttr(node, "keepdims").value_or(1);
+    auto axes = axesOf(1);
+    if (!axes)
+      return keepdims ? dynamicOfRank(rank, element) : RankedTensorType();
+    SmallVector<int64_t> out;
+    for (int64_t i = 0; i < rank; ++i) {
+      bool reduced = axes->empty() || llvm::any_of(*axes, [&](int64_t a) {
+                       return normalize(a, rank) == i;
+                     });
+      if (!reduced)
+        out.push_back(dims[i]);
+      else if (keepdims)
+        out.push_back(1);
+    }
+    return RankedTensorType::get(out, element);
+  }
+  if (type == "Slice") {
+    // Exact when starts/ends (and axes/steps, if given) are constants.
+    auto starts = constantInts(operands.size() > 1 ? operands[1] : Value());
+    auto ends = constantInts(operands.size() > 2 ? operands[2] : Value());
+    std::optional<SmallVector<int64_t>> axes, steps;
+    bool hasAxes = operands.size() > 3 && !isa<NoneType>(operands[3].getType());
+    bool hasSteps = operands.size() > 4 && !isa<NoneType>(operands[4].getType());
+    if (hasAxes)
+      axes = constantInts(operands[3]);
+    if (hasSteps)
+      steps = constantInts(operands[4]);
+    SmallVector<int64_t> out(dims);
+    if (!starts || !ends || (hasAxes && !axes) || (hasSteps && !steps) ||
+        starts->size() != ends->size()) {
+      return dynamicOfRank(rank, element);
+    }
+    for (size_t i = 0; i < starts->size(); ++i) {
+      int64_t axis = axes ? normalize((*axes)[i], rank) : i;
+      if (axis < 0 || axis >= rank)
+        return {};
+      int64_t step = steps ? (*steps)[i] : 1;
+      int64_t size = dims[axis];
+      if (ShapedType::isDynamic(size) || step == 0) {
+        out[axis] = ShapedType::kDynamic;
+        continue;
+      }
+      auto clampIndex = [&](int64_t v, bool isStart) {
+        if (v < 0)
+          v += size;
+        if (step > 0)
+          return std::clamp<int64_t>(v, 0, size);
+        return std::clamp<int64_t>(v, -1, size - 1);
+      };
+      int64_t begin = clampIndex((*starts)[i], true);
+      int64_t end = clampIndex((*ends)[i], false);
+      int64_t count = step > 0 ? (end - begin + step - 1) / step
+                               : (begin - end + (-step) - 1) / (-step);
+      out[axis] = std::max<int64_t>(0, count);
+    }
+    return RankedTensorType::get(out, element);
+  }
+  if (type == "Conv" || type == "ConvTranspose" || type == "MaxPool" ||
+      type == "AveragePool") {
+    if (rank < 3 || (index == 1 && type != "MaxPool"))
+      return {};
+    auto weight = type.starts_with("Conv") ? operand(1) : RankedTensorType();
+    int64_t spatial = rank - 2;
+    auto kernel = intsAttr(node, "kernel_shape");
+    if (!kernel && weight && weight.getRank() == rank && weight.hasStaticShape())
+      kernel = std::vector<int64_t>(weight.getShape().begin() + 2,
+                                    weight.getShape().end());
+    auto strides = intsAttr(node, "strides");
+    auto dilations = intsAttr(node, "dilations");
+    auto pads = intsAttr(node, "pads");
+    std::string autoPad = "NOTSET";
+    for (const auto &attr : node.attribute())
+      if (attr.name() == "auto_pad")
+        autoPad = attr.s();
+    bool ceilMode = intAttr(node, "ceil_mode").value_or(0) != 0;
+    SmallVector<int64_t> out{dims[0]};
+    if (type == "Conv")
+      out.push_back(weight ? weight.getDimSize(0) : ShapedType::kDynamic);
+    else if (type == "ConvTranspose")
+      out.push_back(weight && !weight.isDynamicDim(1)
+                        ? weight.getDimSize(1) * intAttr(node, "group").value_or(1)
+                        : ShapedType::kDynamic);
+    else
+      out.push_back(dims[1]);
+    for (int64_t i = 0; i < spatial; ++i) {
+      int64_t in = dims[2 + i];
+      if (ShapedType::isDynamic(in) || !kernel) {
+        out.push_back(ShapedType::kDynamic);
+        continue;
+      }
+      int64_t k = (*kernel)[i];
+      int64_t s = strides ? (*strides)[i] : 1;
+      int64_t d = dilations ? (*dilations)[i] : 1;
+      int64_t padTotal = pads ? (*pads)[i] + (*pads)[i + spatial] : 0;
+      int64_t size;
+      if (type == "ConvTranspose") {
+        auto outPad = intsAttr(node, "output_padding");
+        size = s * (in - 1) + (outPad ? (*outPad)[i] : 0) + (k - 1) * d + 1 -
+               padTotal;
+        if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")
+          size = in * s;
+      } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+        size = (in + s - 1) / s;
+      } else {
+        if (autoPad == "VALID")
+          padTotal = 0;
+        int64_t span = in + padTotal - d * (k - 1) - 1;
+        size = (ceilMode ? (span + s - 1) / s : span / s) + 1;
+      }
+      out.push_back(size);
+    }
+    if (type == "ConvTranspose" && intsAttr(node, "output_shape"))
+      return dynamicOfRank(rank, element);
+    return RankedTensorType::get(out, element);
+  }
+  if (type == "Gemm") {
+    auto second = operand(1);
+    if (rank != 2 || !second || second.getRank() != 2)
+      return {};
+    bool transA = intAttr(node, "transA").value_or(0);
+    bool transB = intAttr(node, "transB").value_or(0);
+    return RankedTensorType::get(
+        {dims[transA ? 1 : 0], second.getDimSize(transB ? 0 : 1)}, element);
+  }
+  if (type == "GlobalAveragePool" || type == "GlobalMaxPool") {
+    SmallVector<int64_t> out(rank, 1);
+    out[0] = dims[0];
+    if (rank > 1)
+      out[1] = dims[1];
+    return RankedTensorType::get(out, element);
+  }
+  if (type == "Flatten") {
+    int64_t axis = normalize(intAttr(node, "axis").value_or(1), rank);
+    int64_t outer = 1, inner = 1;
+    for (int64_t i = 0; i < rank; ++i) {
+      int64_t &part = i < axis ? outer : inner;
+      part = ShapedType::isDynamic(dims[i]) || ShapedType::isDynamic(part)
+                 ? ShapedType::kDynamic
+                 : part * dims[i];
+    }
+    return RankedTensorType::get({outer, inner}, element);
+  }
+  // Ops whose first result has the shape of their first input.
+  if (index == 0 &&
+      llvm::is_contained({"Clip", "BatchNormalization", "InstanceNormalization",
+                          "LayerNormalization", "GroupNormalization", "LRN",
+                          "LpNormalization", "MeanVarianceNormalization",
+                          "PRelu", "CumSum", "QuantizeLinear",
+                          "DequantizeLinear", "Hardmax"},
+                         type))
+    return first;
+  if (type == "Pad" || type == "Resize" || type == "Tile")
+    return dynamicOfRank(rank, element);
+  if (type == "Softmax" || type == "LogSoftmax" || type == "Identity" ||
+      type == "Dropout")
+    return index == 0 ? first : RankedTensorType();
+  return {};
+}
+
+} // namespace mlir::dsmp::onnx_import

@@ -1,0 +1,57 @@
+//===- OpSummary.cpp - Per-op-type summary of a dsmp module -------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpSummary.h"
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+
+namespace mlir::dsmp {
+
+void printOpSummary(ModuleOp module, llvm::raw_ostream &os) {
+  struct Row {
+    int64_t count = 0;
+    int64_t flops = 0;
+    bool flopsUnknown = false;
+    std::string opClass = "-";
+  };
+  llvm::MapVector<StringRef, Row> rows;
+  int64_t total = 0;
+  module.walk([&](Operation *op) {
+    if (op->getDialect() == nullptr ||
+        op->getDialect()->getNamespace() != "dsmp")
+      return;
+    Row &row = rows[op->getName().getStringRef()];
+    ++row.count;
+    if (auto precision = dyn_cast<mlir::dsmp::PrecisionOpInterface>(op)) {
+      row.opClass = mlir::dsmp::stringifyOpClass(precision.getOpClass()).str();
+      if (auto flops = precision.getFlopCount()) {
+        row.flops += *flops;
+        total += *flops;
+      } else {
+        row.flopsUnknown = true;
+      }
+    }
+  });
+  auto sorted = rows.takeVector();
+  llvm::stable_sort(sorted, [](const auto &a, const auto &b) {
+    return a.second.count > b.second.count;
+  });
+  os << llvm::format("%-32s %7s  %-15s %16s\n", "op", "count", "class",
+                     "flops");
+  for (const auto &[name, row] : sorted)
+    os << llvm::format("%-32s %7lld  %-15s %16lld%s\n", name.str().c_str(),
+                       (long long)row.count, row.opClass.c_str(),
+                       (long long)row.flops, row.flopsUnknown ? " (+dynamic)" : "");
+  os << llvm::format("%-32s %7s  %-15s %16lld\n", "total", "", "",
+                     (long long)total);
+}
+
+} // namespace mlir::dsmp
