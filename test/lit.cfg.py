@@ -1,0 +1,46 @@
+# -*- Python -*-
+"""lit configuration for dsmp's regression tests."""
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "DSMP"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.dsmp_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py",
+                   "lit.site.cfg.py", "unit", "Inputs"]
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.dsmp_tools_dir, append_path=True)
+
+tools = ["dsmp-opt", "dsmp-translate"]
+llvm_config.add_tool_substitutions(tools, [config.dsmp_tools_dir])
+
+config.substitutions.append(("%dsmp_python", config.python_executable))
+config.substitutions.append(("%dsmp_bin", config.dsmp_tools_dir))
+config.substitutions.append(("%dsmp_src", config.dsmp_src_root))
+
+# The shared ONNX models live beside the checkout, never inside it.
+models = os.path.normpath(os.path.join(config.dsmp_src_root, "..", "shared", "models"))
+if os.path.isdir(models):
+    config.available_features.add("shared-models")
+config.substitutions.append(("%models", models))
+
+# Debian's ONNX backend node tests.
+node_tests = "/usr/share/libonnx-testdata/data/node"
+for candidate in [node_tests]:
+    if os.path.isdir(candidate):
+        config.available_features.add("onnx-node-tests")
+        config.substitutions.append(("%onnx_node_tests", candidate))
+        break
+
+for target in config.llvm_targets.split(";"):
+    config.available_features.add(target.lower())
+if config.sanitizers in ("ON", "1", "TRUE"):
+    config.available_features.add("sanitizers")
