@@ -46,10 +46,15 @@ void printOpSummary(ModuleOp module, llvm::raw_ostream &os) {
   });
   os << llvm::format("%-32s %7s  %-15s %16s\n", "op", "count", "class",
                      "flops");
-  for (const auto &[name, row] : sorted)
-    os << llvm::format("%-32s %7lld  %-15s %16lld%s\n", name.str().c_str(),
+  for (const auto &[name, row] : sorted) {
+    // FLOPs of ops with dynamic dims are unknown until run time.
+    std::string flops = std::to_string(row.flops);
+    if (row.flopsUnknown)
+      flops = row.flops ? flops + " + ?" : "?";
+    os << llvm::format("%-32s %7lld  %-15s %16s\n", name.str().c_str(),
                        (long long)row.count, row.opClass.c_str(),
-                       (long long)row.flops, row.flopsUnknown ? " (+dynamic)" : "");
+                       flops.c_str());
+  }
   os << llvm::format("%-32s %7s  %-15s %16lld\n", "total", "", "",
                      (long long)total);
 }

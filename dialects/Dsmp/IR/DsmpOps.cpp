@@ -319,6 +319,17 @@ LogicalResult MeanOp::verify() { return verifyVariadic(*this); }
 LogicalResult MinOp::verify() { return verifyVariadic(*this); }
 LogicalResult SumOp::verify() { return verifyVariadic(*this); }
 
+LogicalResult EinsumOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("expects at least one input");
+  StringRef lhs = getEquation().split("->").first;
+  size_t terms = lhs.count(',') + 1;
+  if (terms != getInputs().size())
+    return emitOpError() << "equation has " << terms << " input terms but "
+                         << getInputs().size() << " inputs are given";
+  return success();
+}
+
 LogicalResult ClipOp::verify() {
   if (hasUnranked(*this))
     return success();

@@ -225,25 +225,26 @@ def Dsmp_PReluOp : Dsmp_OnnxOp<"prelu", Dsmp_ElementwiseClass,
 }
 
 class Dsmp_CompareOp<string mnemonic, string onnxName, string formula,
-                     TypeConstraint T = Dsmp_NumericTensor>
+                     TypeConstraint T = Dsmp_NumericTensor,
+                     string exampleElement = "i64">
     : Dsmp_OnnxOp<mnemonic, Dsmp_ElementwiseClass, (ins T:$A, T:$B),
                   (outs Dsmp_BoolTensor:$C),
                   [Pure, ResultsBroadcastableShape, AllElementTypesMatch<["A", "B"]>]> {
   let summary = "ONNX " # onnxName # ": c = " # formula;
   let description = "Computes the boolean `" # formula # "` elementwise with "
     # "multidirectional broadcasting (ONNX `" # onnxName # "`).\n\n```mlir\n"
-    # "%c = dsmp." # mnemonic # " %a, %b : (tensor<4xi64>, tensor<i64>) -> "
-    # "tensor<4xi1>\n```";
+    # "%c = dsmp." # mnemonic # " %a, %b : (tensor<4x" # exampleElement
+    # ">, tensor<" # exampleElement # ">) -> tensor<4xi1>\n```";
 }
 
-def Dsmp_AndOp : Dsmp_CompareOp<"and", "And", "a && b", Dsmp_BoolTensor>;
+def Dsmp_AndOp : Dsmp_CompareOp<"and", "And", "a && b", Dsmp_BoolTensor, "i1">;
 def Dsmp_EqualOp : Dsmp_CompareOp<"equal", "Equal", "a == b">;
 def Dsmp_GreaterOp : Dsmp_CompareOp<"greater", "Greater", "a > b">;
 def Dsmp_GreaterOrEqualOp : Dsmp_CompareOp<"greater_or_equal", "GreaterOrEqual", "a >= b">;
 def Dsmp_LessOp : Dsmp_CompareOp<"less", "Less", "a < b">;
 def Dsmp_LessOrEqualOp : Dsmp_CompareOp<"less_or_equal", "LessOrEqual", "a <= b">;
-def Dsmp_OrOp : Dsmp_CompareOp<"or", "Or", "a || b", Dsmp_BoolTensor>;
-def Dsmp_XorOp : Dsmp_CompareOp<"xor", "Xor", "a != b", Dsmp_BoolTensor>;
+def Dsmp_OrOp : Dsmp_CompareOp<"or", "Or", "a || b", Dsmp_BoolTensor, "i1">;
+def Dsmp_XorOp : Dsmp_CompareOp<"xor", "Xor", "a != b", Dsmp_BoolTensor, "i1">;
 
 class Dsmp_VariadicOp<string mnemonic, string onnxName, string formula>
     : Dsmp_OnnxOp<mnemonic, Dsmp_ElementwiseClass,
@@ -349,6 +350,7 @@ def Dsmp_EinsumOp : Dsmp_OnnxOp<"einsum", Dsmp_MatmulClass,
     %y = dsmp.einsum %a, %b {equation = "ij,jk->ik"} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
     ```
   }];
+  let hasVerifier = 1;
 }
 
 def Dsmp_ConvAttrs {

@@ -1,0 +1,83 @@
+// RUN: dsmp-opt %s --canonicalize --split-input-file | FileCheck %s
+
+/// Identity folds to its input.
+// CHECK-LABEL: func.func @identity(
+// CHECK-SAME: %[[X:.+]]: tensor<4xf32>
+// CHECK-NEXT: return %[[X]]
+func.func @identity(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = dsmp.identity %x : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+/// Shape of static dims folds to a constant; start/end select the dims.
+// CHECK-LABEL: func.func @shape_static(
+// CHECK-NEXT: %[[C:.+]] = dsmp.constant dense<[3, 5]> : tensor<2xi64>
+// CHECK-NEXT: return %[[C]]
+func.func @shape_static(%x: tensor<2x3x5xf32>) -> tensor<2xi64> {
+  %s = dsmp.shape %x {start = 1 : i64} : (tensor<2x3x5xf32>) -> tensor<2xi64>
+  return %s : tensor<2xi64>
+}
+
+// -----
+
+/// A dynamic dim keeps the Shape op.
+// CHECK-LABEL: func.func @shape_dynamic(
+// CHECK: dsmp.shape
+func.func @shape_dynamic(%x: tensor<?x3xf32>) -> tensor<2xi64> {
+  %s = dsmp.shape %x : (tensor<?x3xf32>) -> tensor<2xi64>
+  return %s : tensor<2xi64>
+}
+
+// -----
+
+/// Size of a static shape folds.
+// CHECK-LABEL: func.func @size(
+// CHECK-NEXT: %[[C:.+]] = dsmp.constant dense<30> : tensor<i64>
+func.func @size(%x: tensor<2x3x5xf32>) -> tensor<i64> {
+  %s = dsmp.size %x : (tensor<2x3x5xf32>) -> tensor<i64>
+  return %s : tensor<i64>
+}
+
+// -----
+
+/// The shape arithmetic of exported graphs folds away:
+/// Gather(Shape) -> Unsqueeze -> Concat with a constant.
+// CHECK-LABEL: func.func @shape_arithmetic(
+// CHECK-NEXT: %[[C:.+]] = dsmp.constant dense<[3, -1]> : tensor<2xi64>
+// CHECK-NEXT: return %[[C]]
+func.func @shape_arithmetic(%x: tensor<3x4x5xf32>) -> tensor<2xi64> {
+  %s = dsmp.shape %x : (tensor<3x4x5xf32>) -> tensor<3xi64>
+  %i = dsmp.constant dense<0> : tensor<i64>
+  %d = dsmp.gather %s, %i : (tensor<3xi64>, tensor<i64>) -> tensor<i64>
+  %a = dsmp.constant dense<0> : tensor<1xi64>
+  %u = dsmp.unsqueeze %d, %a : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
+  %m = dsmp.constant dense<-1> : tensor<1xi64>
+  %c = dsmp.concat %u, %m {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  return %c : tensor<2xi64>
+}
+
+// -----
+
+/// Casts between integer types fold on constants; a no-op cast folds away.
+// CHECK-LABEL: func.func @cast_fold(
+// CHECK-SAME: %[[X:.+]]: tensor<4xf32>
+// CHECK-DAG: %[[C:.+]] = dsmp.constant dense<[7, -1]> : tensor<2xi32>
+// CHECK: return %[[X]], %[[C]]
+func.func @cast_fold(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<2xi32>) {
+  %y = dsmp.cast %x : (tensor<4xf32>) -> tensor<4xf32>
+  %c = dsmp.constant dense<[7, -1]> : tensor<2xi64>
+  %z = dsmp.cast %c : (tensor<2xi64>) -> tensor<2xi32>
+  return %y, %z : tensor<4xf32>, tensor<2xi32>
+}
+
+// -----
+
+/// A float cast is a precision decision and stays.
+// CHECK-LABEL: func.func @cast_keeps_precision(
+// CHECK: dsmp.cast %{{.+}} : (tensor<4xf32>) -> tensor<4xbf16>
+func.func @cast_keeps_precision(%x: tensor<4xf32>) -> tensor<4xbf16> {
+  %y = dsmp.cast %x : (tensor<4xf32>) -> tensor<4xbf16>
+  return %y : tensor<4xbf16>
+}
