@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Builds small ONNX models with the quirks real exporters produce.
+
+usage: make_model.py NAME OUT.onnx
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+F = TensorProto.FLOAT
+
+
+def model(nodes, inputs, outputs, inits=(), opset=13, extra_opsets=()):
+    graph = helper.make_graph(nodes, "g", inputs, outputs, list(inits))
+    opsets = [helper.make_opsetid("", opset)] + [
+        helper.make_opsetid(d, v) for d, v in extra_opsets]
+    m = helper.make_model(graph, opset_imports=opsets)
+    m.ir_version = 8
+    return m
+
+
+def vi(name, shape, dtype=F):
+    return helper.make_tensor_value_info(name, dtype, shape)
+
+
+def const(name, array):
+    return numpy_helper.from_array(np.asarray(array), name)
+
+
+def unsorted():
+    # Relu consumes Add's output but comes first in the file.
+    return model([
+        helper.make_node("Relu", ["sum"], ["y"], name="relu_first"),
+        helper.make_node("Add", ["x", "x"], ["sum"], name="add_second"),
+    ], [vi("x", [2, 3])], [vi("y", [2, 3])])
+
+
+def unused_opset():
+    return model([helper.make_node("Sigmoid", ["x"], ["y"], name="sig")],
+                 [vi("x", [4])], [vi("y", [4])],
+                 extra_opsets=[("ai.onnx.ml", 2), ("com.example", 1)])
+
+
+def opaque_names():
+    # Output named by a JSON string, input with punctuation, output "13".
+    name = '{"1": "a, b", "2": "c"}'
+    return model([
+        helper.make_node("Neg", ["onnx::Neg_0"], ["13"], name=""),
+        helper.make_node("Abs", ["13"], [name], name="abs"),
+    ], [vi("onnx::Neg_0", [3])], [vi(name, [3]), vi("13", [3])])
+
+
+def symbolic_dims():
+    return model([
+        helper.make_node("MatMul", ["x", "w"], ["y"], name="mm"),
+    ], [vi("x", ["batch", "seq", 8])], [vi("y", ["batch", "seq", 4])],
+        [const("w", np.random.default_rng(0).standard_normal((8, 4)).astype(np.float32))])
+
+
+def if_constants():
+    # Weights live in Constant nodes inside the If branches, which also read
+    # the outer-scope value x.
+    rng = np.random.default_rng(1)
+    then_w = rng.standard_normal((4, 4)).astype(np.float32)
+    else_w = rng.standard_normal((4, 4)).astype(np.float32)
+    def branch(tag, w):
+        return helper.make_graph([
+            helper.make_node("Constant", [], [f"{tag}_w"], name=f"{tag}_const",
+                             value=numpy_helper.from_array(w)),
+            helper.make_node("MatMul", ["x", f"{tag}_w"], [f"{tag}_y"], name=f"{tag}_mm"),
+        ], f"{tag}_branch", [], [vi(f"{tag}_y", [2, 4])])
+    return model([
+        helper.make_node("ReduceSum", ["x"], ["s"], name="sum", keepdims=0),
+        helper.make_node("Constant", [], ["zero"], name="zero",
+                         value=numpy_helper.from_array(np.array(0, np.float32))),
+        helper.make_node("Greater", ["s", "zero"], ["cond"], name="positive"),
+        helper.make_node("If", ["cond"], ["y"], name="branch",
+                         then_branch=branch("then", then_w),
+                         else_branch=branch("else", else_w)),
+    ], [vi("x", [2, 4])], [vi("y", [2, 4])])
+
+
+def opset9_forms():
+    # Attributes that later opsets turned into inputs.
+    return model([
+        helper.make_node("Clip", ["x"], ["c"], name="clip", min=-0.5, max=0.5),
+        helper.make_node("Slice", ["c"], ["s"], name="slice",
+                         starts=[0, 1], ends=[2, 3], axes=[0, 1]),
+        helper.make_node("Unsqueeze", ["s"], ["u"], name="unsqueeze", axes=[0]),
+        helper.make_node("Squeeze", ["u"], ["q"], name="squeeze", axes=[0]),
+        helper.make_node("ReduceMean", ["q"], ["m"], name="mean", axes=[1]),
+        helper.make_node("Pad", ["m"], ["p"], name="pad", pads=[0, 1, 0, 1],
+                         value=2.0),
+        helper.make_node("Softmax", ["p"], ["y"], name="softmax", axis=1),
+    ], [vi("x", [2, 4])], [vi("y", [2, 3])], opset=9)
+
+
+def large_weights():
+    rng = np.random.default_rng(3)
+    return model([
+        helper.make_node("Gemm", ["x", "w", "b"], ["y"], name="fc", transB=1),
+    ], [vi("x", [1, 256])], [vi("y", [1, 512])],
+        [const("w", rng.standard_normal((512, 256)).astype(np.float32)),
+         const("b", rng.standard_normal(512).astype(np.float32))])
+
+
+def external_data():
+    m = large_weights()
+    return m  # saved with external data below
+
+
+BUILDERS = {f.__name__: f for f in [unsorted, unused_opset, opaque_names,
+                                    symbolic_dims, if_constants, opset9_forms,
+                                    large_weights, external_data]}
+
+if __name__ == "__main__":
+    name, out = sys.argv[1], sys.argv[2]
+    m = BUILDERS[name]()
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    if name == "external_data":
+        onnx.save(m, out, save_as_external_data=True, all_tensors_to_one_file=True,
+                  location=os.path.basename(out) + ".data", size_threshold=1024)
+    else:
+        onnx.save(m, out)
