@@ -11,5 +11,6 @@ cmake -S "$root" -B "$build" -G Ninja \
   -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
   -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
   -DPython3_EXECUTABLE="$root/.venv/bin/python" \
+  -DDSMP_BUILD_FUZZERS=ON \
   "$@" >/dev/null
 cmake --build "$build" -j "$(nproc)"

@@ -19,7 +19,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.dsmp_tools_dir, append_path=True)
 
-tools = ["dsmp-opt", "dsmp-translate"]
+tools = ["dsmp-opt", "dsmp-translate", "dsmp-import-fuzzer"]
 llvm_config.add_tool_substitutions(tools, [config.dsmp_tools_dir])
 
 config.substitutions.append(("%dsmp_python", config.python_executable))
@@ -42,5 +42,7 @@ for candidate in [node_tests]:
 
 for target in config.llvm_targets.split(";"):
     config.available_features.add(target.lower())
+if config.fuzzers in ("ON", "1", "TRUE"):
+    config.available_features.add("fuzzer")
 if config.sanitizers in ("ON", "1", "TRUE"):
     config.available_features.add("sanitizers")

@@ -212,7 +212,6 @@ private:
   Error importSubgraph(const onnx::GraphProto &graph, Region &region,
                        ArrayRef<Value> loopOperands,
                        const onnx::NodeProto &node);
-  Error checkSchema(const onnx::NodeProto &node);
   Error normalizeOldForm(const onnx::NodeProto &node, std::string &opType,
                          SmallVectorImpl<Value> &operands,
                          llvm::StringMap<Attribute> &attrs, Location loc);
@@ -370,23 +369,6 @@ ModelImporter::convertAttribute(const onnx::AttributeProto &attr,
     return fail(node, "attribute '" + attr.name() + "' has unsupported type " +
                           onnx::AttributeProto::AttributeType_Name(attr.type()));
   }
-}
-
-Error ModelImporter::checkSchema(const onnx::NodeProto &node) {
-  // ONNX 1.12 knows opsets up to 17; newer forms are checked by the dsmp
-  // op verifiers instead.
-  if (opset > 17)
-    return Error::success();
-  const onnx::OpSchema *schema =
-      onnx::OpSchemaRegistry::Schema(node.op_type(), opset, node.domain());
-  if (!schema)
-    return fail(node, "unknown op type");
-  try {
-    schema->Verify(node);
-  } catch (const std::exception &e) {
-    return fail(node, e.what());
-  }
-  return Error::success();
 }
 
 Error ModelImporter::normalizeOldForm(const onnx::NodeProto &node,
@@ -602,8 +584,6 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
   const OnnxOpInfo *info = lookupOnnxType(canonicalType);
   if (!info)
     return fail(node, "unsupported op type");
-  if (Error err = checkSchema(node))
-    return err;
 
   Location loc = locOf(node);
   SmallVector<Value> operands;
@@ -807,6 +787,46 @@ ModelImporter::importModel(const onnx::ModelProto &model) {
   return std::move(module);
 }
 
+/// Checks every node (recursing into subgraphs) before anything else reads
+/// the graph: the domain, that dsmp knows the op, and, for opsets that ONNX
+/// 1.12 knows (<= 17), the node against its schema (attribute types, input
+/// and output counts). ONNX's shape inference is not safe on nodes that fail
+/// these checks.
+Error checkNodes(const onnx::GraphProto &graph, StringRef path,
+                 int64_t opset) {
+  for (const auto &node : graph.node()) {
+    Where where = whereOf(node);
+    if (!isDefaultDomain(node.domain()))
+      return makeError(path, where, opset,
+                       "op domain '" + node.domain() + "' is not supported");
+    StringRef type = node.op_type();
+    if (type != "Constant" && type != "Upsample" && type != "CastLike" &&
+        !lookupOnnxType(type))
+      return makeError(path, where, opset, "unsupported op type");
+    if (opset <= 17) {
+      const onnx::OpSchema *schema =
+          onnx::OpSchemaRegistry::Schema(node.op_type(), opset, node.domain());
+      if (!schema)
+        return makeError(path, where, opset,
+                         "op type does not exist at this opset");
+      try {
+        schema->Verify(node);
+      } catch (const std::exception &e) {
+        return makeError(path, where, opset, e.what());
+      }
+    }
+    for (const auto &attr : node.attribute()) {
+      if (attr.has_g())
+        if (Error err = checkNodes(attr.g(), path, opset))
+          return err;
+      for (const auto &g : attr.graphs())
+        if (Error err = checkNodes(g, path, opset))
+          return err;
+    }
+  }
+  return Error::success();
+}
+
 /// Parses the protobuf with a size limit that allows models up to 2 GiB.
 Error parseModel(StringRef bytes, StringRef path, onnx::ModelProto &model) {
   if (bytes.size() >= static_cast<size_t>(std::numeric_limits<int>::max()))
@@ -882,13 +902,15 @@ mlir::dsmp::importONNXModelFromBuffer(StringRef bytes, StringRef path,
     return std::move(err);
   if (Error err = sortGraph(*model.mutable_graph(), {}, path, opset))
     return std::move(err);
+  if (Error err = checkNodes(model.graph(), path, opset))
+    return std::move(err);
 
   // ONNX's shape inference gives the intermediate types (best effort: nodes
   // it cannot infer keep no type and fall back to dsmp's rank inference).
   try {
     onnx::ShapeInferenceOptions inference(/*check_type=*/false,
                                           /*error_mode=*/0,
-                                          /*enable_data_propagation=*/true);
+                                          /*enable_data_propagation=*/false);
     onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
                                        inference);
   } catch (const std::exception &e) {

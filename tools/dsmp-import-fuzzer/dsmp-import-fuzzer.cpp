@@ -1,0 +1,44 @@
+//===- dsmp-import-fuzzer.cpp - libFuzzer target for the importer -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Feeds arbitrary bytes to the ONNX importer as a model file. The importer
+// must either return a module that verifies or an error, never crash, hang
+// or run out of memory. Build with -DDSMP_BUILD_FUZZERS=ON (clang only);
+// see docs/testing.md for the smoke run and the long run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsmp/Import/ONNXImporter.h"
+#include "dsmp/InitAll.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+
+#include <cstdint>
+#include <cstdlib>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  mlir::DialectRegistry registry;
+  mlir::dsmp::registerAllDialects(registry);
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  // Diagnostics are part of the error path under test; keep them quiet.
+  context.getDiagEngine().registerHandler(
+      [](mlir::Diagnostic &) { return mlir::success(); });
+  mlir::dsmp::ONNXImportOptions options;
+  // Stay inside libFuzzer's memory limit: refuse tensors over 64 MiB.
+  options.maxTensorBytes = uint64_t(64) << 20;
+  auto module = mlir::dsmp::importONNXModelFromBuffer(
+      llvm::StringRef(reinterpret_cast<const char *>(data), size),
+      "fuzz/model.onnx", context, options);
+  if (!module) {
+    llvm::consumeError(module.takeError());
+    return 0;
+  }
+  // A module the importer accepts must verify.
+  if (mlir::failed(mlir::verify(**module)))
+    std::abort();
+  return 0;
+}
