@@ -44,7 +44,8 @@ importONNXModelFromBuffer(llvm::StringRef bytes, llvm::StringRef path,
                           mlir::MLIRContext &context,
                           const ONNXImportOptions &options = {});
 
-/// The lowest and highest default-domain opsets the importer accepts.
+/// The default-domain opsets the importer supports. Older models import
+/// when every op they use is unchanged between their opset and kMinOpset.
 inline constexpr int64_t kMinOpset = 9;
 inline constexpr int64_t kMaxOpset = 21;
 

@@ -447,7 +447,16 @@ Error ModelImporter::normalizeOldForm(const onnx::NodeProto &node,
                       b.getStringAttr("asymmetric"));
     attrs.try_emplace("nearest_mode", b.getStringAttr("floor"));
     opType = "Resize";
-  } else if ((type == "Softmax" || type == "LogSoftmax" ||
+  }
+  if (type == "Split" &&
+      (operands.size() < 2 || isa<NoneType>(operands[1].getType())) &&
+      !attrs.count("num_outputs")) {
+    // Without `split`, Split cuts equal parts, one per output; opset 18
+    // made that count the `num_outputs` attribute, so record it.
+    attrs["num_outputs"] = b.getI64IntegerAttr(node.output_size());
+    return Error::success();
+  }
+  if ((type == "Softmax" || type == "LogSoftmax" ||
               type == "Hardmax") &&
              opset < 13) {
     // Before opset 13 these flattened the input to 2-D at `axis` (default
@@ -809,6 +818,19 @@ Error checkNodes(const onnx::GraphProto &graph, StringRef path,
       if (!schema)
         return makeError(path, where, opset,
                          "op type does not exist at this opset");
+      // Models below opset 9 import when each op is still in the form it
+      // has at opset 9 (node tests are written at the op's own version).
+      if (opset < kMinOpset) {
+        const onnx::OpSchema *at9 = onnx::OpSchemaRegistry::Schema(
+            node.op_type(), kMinOpset, node.domain());
+        if (!at9 || at9->since_version() != schema->since_version())
+          return makeError(path, where, opset,
+                           "this op changed after opset " +
+                               std::to_string(opset) +
+                               "; dsmp supports opsets " +
+                               std::to_string(kMinOpset) + " to " +
+                               std::to_string(kMaxOpset));
+      }
       try {
         schema->Verify(node);
       } catch (const std::exception &e) {
@@ -886,13 +908,15 @@ mlir::dsmp::importONNXModelFromBuffer(StringRef bytes, StringRef path,
       opset = import.version();
   if (opset < 0)
     return makeError(path, {}, 0, "the model imports no default-domain opset");
-  if (opset < kMinOpset || opset > kMaxOpset)
+  if (opset < 1 || opset > kMaxOpset)
     return makeError(path, {}, opset,
                      "opset " + std::to_string(opset) +
                          " of the default domain is not supported (dsmp "
                          "supports " +
                          std::to_string(kMinOpset) + " to " +
-                         std::to_string(kMaxOpset) + ")");
+                         std::to_string(kMaxOpset) +
+                         ", and older models whose ops kept their opset-" +
+                         std::to_string(kMinOpset) + " form)");
 
   llvm::SmallString<256> modelDir(llvm::sys::path::parent_path(path));
   if (modelDir.empty())

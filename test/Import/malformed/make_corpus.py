@@ -90,8 +90,14 @@ add("deeply_nested.onnx", "not a valid ONNX model",
     model(nested.node, inputs=[vi("x", [4]), vi("c", [], TensorProto.BOOL)]))
 
 # Opsets.
-add("opset_too_old.onnx", "opset 7 of the default domain is not supported",
-    model([helper.make_node("Relu", ["x"], ["y"], name="relu")], opset=7))
+add("opset_too_old.onnx",
+    "node 'bn' (BatchNormalization, opset 7): this op changed after opset 7; dsmp supports opsets 9 to 21",
+    model([helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"], name="bn")],
+          inputs=[vi("x", [1, 2, 2, 2])], outputs=[vi("y", [1, 2, 2, 2])],
+          inits=[numpy_helper.from_array(np.ones(2, np.float32), n) for n in "sbmv"],
+          opset=7))
+add("opset_zero.onnx", "opset 0 of the default domain is not supported",
+    model([helper.make_node("Relu", ["x"], ["y"], name="relu")], opset=0))
 add("opset_too_new.onnx", "opset 25 of the default domain is not supported",
     model([helper.make_node("Relu", ["x"], ["y"], name="relu")], opset=25))
 add("no_default_opset.onnx", "imports no default-domain opset",
