@@ -46,3 +46,8 @@ if config.fuzzers in ("ON", "1", "TRUE"):
     config.available_features.add("fuzzer")
 if config.sanitizers in ("ON", "1", "TRUE"):
     config.available_features.add("sanitizers")
+    # LLVM's BumpPtrAllocator poisons memory from inline header code in our
+    # instrumented objects, which the uninstrumented libMLIR.so then writes
+    # legitimately: turn off user poisoning, keep every other check.
+    config.environment["ASAN_OPTIONS"] = "allow_user_poisoning=0:detect_leaks=1"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"

@@ -671,9 +671,9 @@ LogicalResult ShapeOp::verify() {
 LogicalResult SliceOp::verify() {
   if (hasUnranked(*this))
     return success();
-  for (auto [value, name] :
-       llvm::zip(ValueRange{getStarts(), getEnds(), getAxes(), getSteps()},
-                 ArrayRef<StringRef>{"starts", "ends", "axes", "steps"}))
+  Value operands[] = {getStarts(), getEnds(), getAxes(), getSteps()};
+  StringRef names[] = {"starts", "ends", "axes", "steps"};
+  for (auto [value, name] : llvm::zip(operands, names))
     if (failed(verify1D(*this, value, name)))
       return failure();
   if (rankOf(getOutput()) != rankOf(getData()))
