@@ -1,4 +1,5 @@
-//===- LoadWeights.cpp - Load #dsmp.external weights into memory --*- C++ -*-===//
+//===- LoadWeights.cpp - Load #dsmp.external weights into memory --*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -24,7 +25,8 @@ using namespace mlir;
 using namespace mlir::dsmp;
 
 namespace {
-struct LoadWeightsPass final : mlir::dsmp::impl::LoadWeightsPassBase<LoadWeightsPass> {
+struct LoadWeightsPass final
+    : mlir::dsmp::impl::LoadWeightsPassBase<LoadWeightsPass> {
   using Base::Base;
 
   void runOnOperation() override {

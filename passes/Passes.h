@@ -1,4 +1,5 @@
-//===- Passes.h - dsmp pass declarations --------------------------*- C++ -*-===//
+//===- Passes.h - dsmp pass declarations --------------------------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,4 +1,5 @@
-//===- TestPrecisionInterface.cpp - Report PrecisionOpInterface ---*- C++ -*-===//
+//===- TestPrecisionInterface.cpp - Report PrecisionOpInterface ---*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -19,7 +20,8 @@ using namespace mlir::dsmp;
 
 namespace {
 struct TestPrecisionInterfacePass final
-    : mlir::dsmp::impl::TestPrecisionInterfacePassBase<TestPrecisionInterfacePass> {
+    : mlir::dsmp::impl::TestPrecisionInterfacePassBase<
+          TestPrecisionInterfacePass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -33,7 +35,8 @@ struct TestPrecisionInterfacePass final
       remark << " acc=" << stringifyFormat(op.getAccumulationFormat())
              << " formats=[";
       llvm::interleave(
-          op.getAllowedFormats(), [&](Format f) { remark << stringifyFormat(f); },
+          op.getAllowedFormats(),
+          [&](Format f) { remark << stringifyFormat(f); },
           [&] { remark << ","; });
       remark << "]";
     });

@@ -1,4 +1,5 @@
-//===- InitAll.h - Register every dsmp dialect and pass -----------*- C++ -*-===//
+//===- InitAll.h - Register every dsmp dialect and pass -----------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,4 +1,5 @@
-//===- WeightFile.cpp - The raw weight file beside a .mlir --------*- C++ -*-===//
+//===- WeightFile.cpp - The raw weight file beside a .mlir --------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -17,10 +18,9 @@ Expected<WeightFileReader> WeightFileReader::open(StringRef path) {
   auto buffer = MemoryBuffer::getFile(path, /*IsText=*/false,
                                       /*RequiresNullTerminator=*/false);
   if (!buffer)
-    return createStringError(buffer.getError(),
-                             "cannot open weight file '%s': %s",
-                             path.str().c_str(),
-                             buffer.getError().message().c_str());
+    return createStringError(
+        buffer.getError(), "cannot open weight file '%s': %s",
+        path.str().c_str(), buffer.getError().message().c_str());
   WeightFileReader reader;
   reader.buffer = std::move(*buffer);
   reader.path = path.str();
@@ -40,7 +40,8 @@ Expected<ArrayRef<char>> WeightFileReader::read(uint64_t offset,
 }
 
 uint64_t WeightFileWriter::append(ArrayRef<char> bytes) {
-  uint64_t padding = (kWeightAlignment - offset % kWeightAlignment) % kWeightAlignment;
+  uint64_t padding =
+      (kWeightAlignment - offset % kWeightAlignment) % kWeightAlignment;
   for (uint64_t i = 0; i < padding; ++i)
     os << '\0';
   offset += padding;
@@ -53,7 +54,8 @@ uint64_t WeightFileWriter::append(ArrayRef<char> bytes) {
 std::string resolveWeightsPath(StringRef mlirPath, StringRef weightsName) {
   if (sys::path::is_absolute(weightsName))
     return weightsName.str();
-  SmallString<256> path(mlirPath == "-" ? "" : sys::path::parent_path(mlirPath));
+  SmallString<256> path(mlirPath == "-" ? ""
+                                        : sys::path::parent_path(mlirPath));
   sys::path::append(path, weightsName);
   return std::string(path);
 }

@@ -1,4 +1,5 @@
-//===- OnnxOpRegistryTest.cpp - ONNX <-> dsmp op table ------------*- C++ -*-===//
+//===- OnnxOpRegistryTest.cpp - ONNX <-> dsmp op table ------------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -16,26 +17,86 @@ using namespace mlir::dsmp;
 namespace {
 
 TEST(OnnxOpRegistry, CoversEveryOpOfTheSharedModels) {
-  const char *floor[] = {
-      "Add", "Sub", "Mul", "Div", "Pow", "Sqrt", "Erf", "Tanh", "Sigmoid",
-      "HardSigmoid", "Relu", "LeakyRelu", "Clip", "Max", "Log", "Not", "Equal",
-      "GreaterOrEqual", "Where", "Conv", "ConvTranspose", "Gemm", "MatMul",
-      "BatchNormalization", "LayerNormalization", "Softmax", "ReduceMean",
-      "ReduceMax", "MaxPool", "AveragePool", "GlobalAveragePool", "Reshape",
-      "Flatten", "Transpose", "Concat", "Slice", "Squeeze", "Unsqueeze",
-      "Gather", "Expand", "Pad", "Resize", "Shape", "Size", "ConstantOfShape",
-      "Range", "Cast", "Identity", "LSTM", "If"};
+  const char *floor[] = {"Add",
+                         "Sub",
+                         "Mul",
+                         "Div",
+                         "Pow",
+                         "Sqrt",
+                         "Erf",
+                         "Tanh",
+                         "Sigmoid",
+                         "HardSigmoid",
+                         "Relu",
+                         "LeakyRelu",
+                         "Clip",
+                         "Max",
+                         "Log",
+                         "Not",
+                         "Equal",
+                         "GreaterOrEqual",
+                         "Where",
+                         "Conv",
+                         "ConvTranspose",
+                         "Gemm",
+                         "MatMul",
+                         "BatchNormalization",
+                         "LayerNormalization",
+                         "Softmax",
+                         "ReduceMean",
+                         "ReduceMax",
+                         "MaxPool",
+                         "AveragePool",
+                         "GlobalAveragePool",
+                         "Reshape",
+                         "Flatten",
+                         "Transpose",
+                         "Concat",
+                         "Slice",
+                         "Squeeze",
+                         "Unsqueeze",
+                         "Gather",
+                         "Expand",
+                         "Pad",
+                         "Resize",
+                         "Shape",
+                         "Size",
+                         "ConstantOfShape",
+                         "Range",
+                         "Cast",
+                         "Identity",
+                         "LSTM",
+                         "If"};
   for (const char *type : floor)
     EXPECT_NE(lookupOnnxType(type), nullptr) << type;
 }
 
 TEST(OnnxOpRegistry, CoversTheWiderOpFamilies) {
-  const char *more[] = {
-      "Neg", "Abs", "Exp", "Reciprocal", "Min", "Mean", "Sum", "ReduceSum",
-      "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSumExp", "ArgMax",
-      "ArgMin", "TopK", "RNN", "GRU", "Loop", "Split", "Tile", "Einsum",
-      "InstanceNormalization", "GroupNormalization", "QuantizeLinear",
-      "DequantizeLinear"};
+  const char *more[] = {"Neg",
+                        "Abs",
+                        "Exp",
+                        "Reciprocal",
+                        "Min",
+                        "Mean",
+                        "Sum",
+                        "ReduceSum",
+                        "ReduceProd",
+                        "ReduceL1",
+                        "ReduceL2",
+                        "ReduceLogSumExp",
+                        "ArgMax",
+                        "ArgMin",
+                        "TopK",
+                        "RNN",
+                        "GRU",
+                        "Loop",
+                        "Split",
+                        "Tile",
+                        "Einsum",
+                        "InstanceNormalization",
+                        "GroupNormalization",
+                        "QuantizeLinear",
+                        "DequantizeLinear"};
   for (const char *type : more)
     EXPECT_NE(lookupOnnxType(type), nullptr) << type;
 }

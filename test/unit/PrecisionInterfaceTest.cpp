@@ -1,4 +1,5 @@
-//===- PrecisionInterfaceTest.cpp - FLOPs, classes and formats ----*- C++ -*-===//
+//===- PrecisionInterfaceTest.cpp - FLOPs, classes and formats ----*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -92,15 +93,16 @@ TEST_F(PrecisionInterfaceTest, IntegerOpsComputeInNoFloatFormat) {
       return %y : tensor<4xi64>
     })mlir");
   ASSERT_TRUE(add);
-  EXPECT_TRUE(
-      cast<PrecisionOpInterface>(add.getOperation()).getAllowedFormats().empty());
+  EXPECT_TRUE(cast<PrecisionOpInterface>(add.getOperation())
+                  .getAllowedFormats()
+                  .empty());
 }
 
 TEST(Formats, StorageTypesRoundTrip) {
   MLIRContext context;
-  for (Format format : {Format::f32, Format::tf32, Format::f16, Format::bf16,
-                        Format::f8E4M3FN, Format::f8E5M2, Format::f8E4M3FNUZ,
-                        Format::f8E5M2FNUZ})
+  for (Format format :
+       {Format::f32, Format::tf32, Format::f16, Format::bf16, Format::f8E4M3FN,
+        Format::f8E5M2, Format::f8E4M3FNUZ, Format::f8E5M2FNUZ})
     EXPECT_EQ(getFormatOf(getStorageType(&context, format)), format)
         << stringifyFormat(format).str();
 }

@@ -1,4 +1,5 @@
-//===- dsmp-import-fuzzer.cpp - libFuzzer target for the importer -*- C++ -*-===//
+//===- dsmp-import-fuzzer.cpp - libFuzzer target for the importer -*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,4 +1,5 @@
-//===- OpSummary.cpp - Per-op-type summary of a dsmp module -------*- C++ -*-===//
+//===- OpSummary.cpp - Per-op-type summary of a dsmp module -------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -41,8 +42,9 @@ void printOpSummary(ModuleOp module, llvm::raw_ostream &os) {
     }
   });
   auto sorted = rows.takeVector();
-  llvm::stable_sort(sorted, [](const auto &a, const auto &b) {
-    return a.second.count > b.second.count;
+  llvm::sort(sorted, [](const auto &a, const auto &b) {
+    return a.second.count != b.second.count ? a.second.count > b.second.count
+                                            : a.first < b.first;
   });
   os << llvm::format("%-32s %7s  %-15s %16s\n", "op", "count", "class",
                      "flops");

@@ -1,4 +1,5 @@
-//===- OpSummary.h - Per-op-type summary of a dsmp module ---------*- C++ -*-===//
+//===- OpSummary.h - Per-op-type summary of a dsmp module ---------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

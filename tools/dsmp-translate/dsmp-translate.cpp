@@ -1,4 +1,5 @@
-//===- dsmp-translate.cpp - ONNX <-> dsmp IR ----------------------*- C++ -*-===//
+//===- dsmp-translate.cpp - ONNX <-> dsmp IR ----------------------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -12,10 +13,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OpSummary.h"
 #include "dsmp/Export/ONNXExporter.h"
 #include "dsmp/Import/ONNXImporter.h"
 #include "dsmp/InitAll.h"
-#include "OpSummary.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -32,12 +33,12 @@ using namespace llvm;
 namespace {
 enum class Direction { None, Import, Export };
 
-cl::opt<Direction> direction(
-    cl::desc("Translation:"), cl::init(Direction::None),
-    cl::values(clEnumValN(Direction::Import, "import-onnx",
-                          "ONNX model -> dsmp IR (.mlir)"),
-               clEnumValN(Direction::Export, "export-onnx",
-                          "dsmp IR (.mlir) -> ONNX model")));
+cl::opt<Direction>
+    direction(cl::desc("Translation:"), cl::init(Direction::None),
+              cl::values(clEnumValN(Direction::Import, "import-onnx",
+                                    "ONNX model -> dsmp IR (.mlir)"),
+                         clEnumValN(Direction::Export, "export-onnx",
+                                    "dsmp IR (.mlir) -> ONNX model")));
 cl::opt<std::string> inputPath(cl::Positional, cl::desc("<input>"),
                                cl::Required);
 cl::opt<std::string> outputPath("o", cl::desc("Output file"),
@@ -56,8 +57,7 @@ cl::opt<bool> opSummary(
     cl::desc("Import: print a per-op-type summary (count, class, FLOPs) to "
              "stderr"),
     cl::init(false));
-cl::opt<int64_t> exportOpset("opset",
-                             cl::desc("Export: default-domain opset"),
+cl::opt<int64_t> exportOpset("opset", cl::desc("Export: default-domain opset"),
                              cl::init(21));
 cl::opt<std::string> weightsDir(
     "weights-dir",
@@ -105,8 +105,8 @@ int runImport(mlir::MLIRContext &context) {
 int runExport(mlir::MLIRContext &context) {
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  auto module = mlir::parseSourceFile<mlir::ModuleOp>(inputPath, sourceMgr,
-                                                      &context);
+  auto module =
+      mlir::parseSourceFile<mlir::ModuleOp>(inputPath, sourceMgr, &context);
   if (!module)
     return 1;
   mlir::dsmp::ONNXExportOptions options;

@@ -1,4 +1,5 @@
-//===- DsmpDialect.cpp - dsmp dialect registration ----------------*- C++ -*-===//
+//===- DsmpDialect.cpp - dsmp dialect registration ----------------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -34,9 +35,8 @@ void DsmpDialect::registerAttributes() {
       >();
 }
 
-Operation *DsmpDialect::materializeConstant(OpBuilder &builder,
-                                            Attribute value, Type type,
-                                            Location loc) {
+Operation *DsmpDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
   if (isa<NoneType>(type))
     return NoneOp::create(builder, loc);
   if (auto elements = dyn_cast<ElementsAttr>(value))

@@ -1,4 +1,5 @@
-//===- DsmpDialect.h - dsmp dialect --------------------------------*- C++ -*-===//
+//===- DsmpDialect.h - dsmp dialect --------------------------------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

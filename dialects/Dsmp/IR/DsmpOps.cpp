@@ -1,4 +1,5 @@
-//===- DsmpOps.cpp - dsmp op verifiers, folders and interfaces ----*- C++ -*-===//
+//===- DsmpOps.cpp - dsmp op verifiers, folders and interfaces ----*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -54,8 +55,8 @@ LogicalResult verifyAxis(Operation *op, int64_t axis, int64_t rank,
   if (rank < 0)
     return success();
   if (axis < -rank - extra || axis >= rank + extra)
-    return op->emitOpError() << name << " " << axis
-                             << " is out of range for rank " << rank;
+    return op->emitOpError()
+           << name << " " << axis << " is out of range for rank " << rank;
   return success();
 }
 
@@ -204,8 +205,8 @@ llvm::SmallVector<Format> mlir::dsmp::detail::allowedFormats(Operation *op,
   case OpClass::matmul:
   case OpClass::conv:
   case OpClass::data_movement:
-    return {Format::f32,      Format::tf32,       Format::f16,
-            Format::bf16,     Format::f8E4M3FN,   Format::f8E5M2,
+    return {Format::f32,        Format::tf32,      Format::f16,
+            Format::bf16,       Format::f8E4M3FN,  Format::f8E5M2,
             Format::f8E4M3FNUZ, Format::f8E5M2FNUZ};
   case OpClass::elementwise:
   case OpClass::transcendental:
@@ -406,8 +407,8 @@ LogicalResult ConvOp::verify() {
   if (!x.isDynamicDim(1) && !w.isDynamicDim(1) &&
       x.getDimSize(1) != w.getDimSize(1) * group)
     return emitOpError() << "input channels " << x.getDimSize(1)
-                         << " != W channels " << w.getDimSize(1)
-                         << " * group " << group;
+                         << " != W channels " << w.getDimSize(1) << " * group "
+                         << group;
   return success();
 }
 
@@ -548,8 +549,8 @@ static LogicalResult verifyRecurrent(OpTy op, int64_t gates) {
   if (auto hidden = op.getHiddenSize())
     if (!ShapedType::isDynamic(rows) &&
         rows != gates * static_cast<int64_t>(*hidden))
-      return op.emitOpError() << "expects W dim 1 to be " << gates
-                              << " * hidden_size";
+      return op.emitOpError()
+             << "expects W dim 1 to be " << gates << " * hidden_size";
   return success();
 }
 LogicalResult LSTMOp::verify() { return verifyRecurrent(*this, 4); }
@@ -726,8 +727,8 @@ LogicalResult TransposeOp::verify() {
     for (int64_t i = rank - 1; i >= 0; --i)
       perm.push_back(i);
   if (static_cast<int64_t>(perm.size()) != rank)
-    return emitOpError() << "perm has " << perm.size()
-                         << " entries, expected " << rank;
+    return emitOpError() << "perm has " << perm.size() << " entries, expected "
+                         << rank;
   llvm::SmallBitVector seen(rank);
   for (int64_t p : perm) {
     if (p < 0 || p >= rank || seen.test(p))
@@ -755,20 +756,19 @@ LogicalResult UnsqueezeOp::verify() {
 }
 
 /// Checks a region ends in a yield whose types are compatible with `types`.
-static LogicalResult verifyYield(Operation *op, Region &region,
-                                 TypeRange types, StringRef what) {
+static LogicalResult verifyYield(Operation *op, Region &region, TypeRange types,
+                                 StringRef what) {
   auto yield = dyn_cast<YieldOp>(region.front().getTerminator());
   if (!yield)
     return op->emitOpError() << what << " must end in dsmp.yield";
   if (yield.getResults().size() != types.size())
-    return op->emitOpError()
-           << what << " yields " << yield.getResults().size()
-           << " values, expected " << types.size();
+    return op->emitOpError() << what << " yields " << yield.getResults().size()
+                             << " values, expected " << types.size();
   for (auto [got, want] : llvm::zip(yield.getResults().getTypes(), types))
     if (failed(verifyCompatibleShape(got, want)) ||
         getElementTypeOrSelf(got) != getElementTypeOrSelf(want))
-      return op->emitOpError() << what << " yields " << got
-                               << " where the op has " << want;
+      return op->emitOpError()
+             << what << " yields " << got << " where the op has " << want;
   return success();
 }
 
@@ -777,8 +777,8 @@ LogicalResult IfOp::verify() {
   auto n = staticNumElements(getCond().getType());
   if (n && *n != 1)
     return emitOpError("expects a one-element condition");
-  if (failed(verifyYield(*this, getThenBranch(), getResultTypes(),
-                         "then_branch")))
+  if (failed(
+          verifyYield(*this, getThenBranch(), getResultTypes(), "then_branch")))
     return failure();
   return verifyYield(*this, getElseBranch(), getResultTypes(), "else_branch");
 }
@@ -837,7 +837,8 @@ LogicalResult ConstantOp::verify() {
   if (!type.hasStaticShape())
     return emitOpError("external constants need a static shape");
   unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-  uint64_t bytes = (static_cast<uint64_t>(type.getNumElements()) * bits + 7) / 8;
+  uint64_t bytes =
+      (static_cast<uint64_t>(type.getNumElements()) * bits + 7) / 8;
   if (external.getSize() != bytes)
     return emitOpError() << "external range of " << external.getSize()
                          << " bytes does not hold " << type << " (" << bytes

@@ -1,4 +1,5 @@
-//===- OnnxOpRegistry.cpp - ONNX operator <-> dsmp op table -------*- C++ -*-===//
+//===- OnnxOpRegistry.cpp - ONNX operator <-> dsmp op table -------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -21,8 +22,8 @@ namespace {
 /// ONNX names that are not the CamelCase of the mnemonic.
 std::string onnxTypeFromMnemonic(llvm::StringRef mnemonic) {
   static const llvm::StringMap<const char *> exceptions = {
-      {"matmul", "MatMul"}, {"lstm", "LSTM"},   {"gru", "GRU"},
-      {"rnn", "RNN"},       {"prelu", "PRelu"}, {"lrn", "LRN"},
+      {"matmul", "MatMul"}, {"lstm", "LSTM"},         {"gru", "GRU"},
+      {"rnn", "RNN"},       {"prelu", "PRelu"},       {"lrn", "LRN"},
       {"is_nan", "IsNaN"},  {"gather_nd", "GatherND"}};
   auto it = exceptions.find(mnemonic);
   if (it != exceptions.end())
@@ -116,9 +117,10 @@ llvm::ArrayRef<OnnxOpInfo> mlir::dsmp::getOnnxOps() { return table(); }
 
 const OnnxOpInfo *mlir::dsmp::lookupOnnxType(llvm::StringRef onnxType) {
   auto ops = getOnnxOps();
-  auto it = std::lower_bound(
-      ops.begin(), ops.end(), onnxType,
-      [](const OnnxOpInfo &info, llvm::StringRef t) { return info.onnxType < t; });
+  auto it = std::lower_bound(ops.begin(), ops.end(), onnxType,
+                             [](const OnnxOpInfo &info, llvm::StringRef t) {
+                               return info.onnxType < t;
+                             });
   return it != ops.end() && it->onnxType == onnxType ? &*it : nullptr;
 }
 

@@ -1,4 +1,5 @@
-//===- OnnxOpRegistry.h - ONNX operator <-> dsmp op table ---------*- C++ -*-===//
+//===- OnnxOpRegistry.h - ONNX operator <-> dsmp op table ---------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,4 +1,5 @@
-//===- ONNXExporter.h - dsmp dialect -> ONNX model ----------------*- C++ -*-===//
+//===- ONNXExporter.h - dsmp dialect -> ONNX model ----------------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -25,8 +26,8 @@ struct ONNXExportOptions {
 /// Serializes the module's `@main_graph` as an ONNX ModelProto. Casts become
 /// Cast nodes, constants become initializers (or Constant nodes inside
 /// subgraphs) and tensors keep their element types, low precision included.
-llvm::Expected<std::string> exportONNXModel(mlir::ModuleOp module,
-                                            const ONNXExportOptions &options = {});
+llvm::Expected<std::string>
+exportONNXModel(mlir::ModuleOp module, const ONNXExportOptions &options = {});
 
 } // namespace mlir::dsmp
 

@@ -1,4 +1,5 @@
-//===- ONNXImporter.h - ONNX model -> dsmp dialect ----------------*- C++ -*-===//
+//===- ONNXImporter.h - ONNX model -> dsmp dialect ----------------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

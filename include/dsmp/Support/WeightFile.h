@@ -1,4 +1,5 @@
-//===- WeightFile.h - The raw weight file beside a .mlir ----------*- C++ -*-===//
+//===- WeightFile.h - The raw weight file beside a .mlir ----------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,4 +1,5 @@
-//===- ONNXExporter.cpp - dsmp dialect -> ONNX model --------------*- C++ -*-===//
+//===- ONNXExporter.cpp - dsmp dialect -> ONNX model --------------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -43,8 +44,8 @@ Error exportError(Operation *op, const llvm::Twine &message) {
     llvm::raw_string_ostream os(where);
     os << op->getName() << " at " << op->getLoc() << ": ";
   }
-  return llvm::createStringError(std::make_error_code(std::errc::invalid_argument),
-                                 where + message.str());
+  return llvm::createStringError(
+      std::make_error_code(std::errc::invalid_argument), where + message.str());
 }
 
 int32_t onnxDataType(Type type) {
@@ -335,8 +336,8 @@ Error Exporter::exportOp(Operation *op, onnx::GraphProto &graph,
     body->set_name(node->name() + "_" + attr->name());
     Block &block = region.front();
     for (BlockArgument arg : block.getArguments()) {
-      std::string name = unique(node->name() + "_in" +
-                                std::to_string(arg.getArgNumber()));
+      std::string name =
+          unique(node->name() + "_in" + std::to_string(arg.getArgNumber()));
       names[arg] = name;
       auto *input = body->add_input();
       input->set_name(name);
@@ -344,8 +345,7 @@ Error Exporter::exportOp(Operation *op, onnx::GraphProto &graph,
     }
     SmallVector<std::string> outputNames;
     for (unsigned i = 0; i < block.getTerminator()->getNumOperands(); ++i)
-      outputNames.push_back(
-          unique(body->name() + "_out" + std::to_string(i)));
+      outputNames.push_back(unique(body->name() + "_out" + std::to_string(i)));
     if (Error err = exportBlock(block, *body, /*topLevel=*/false, outputNames))
       return err;
   }
@@ -375,8 +375,7 @@ Error Exporter::exportBlock(Block &block, onnx::GraphProto &graph,
   // by a node of this block; everything else goes through an Identity.
   llvm::DenseSet<Value> renamed;
   SmallVector<bool> needsIdentity;
-  for (auto [value, name] :
-       llvm::zip(terminator->getOperands(), outputNames)) {
+  for (auto [value, name] : llvm::zip(terminator->getOperands(), outputNames)) {
     Operation *def = value.getDefiningOp();
     bool direct = def && def->getBlock() == &block &&
                   !isa<ConstantOp, NoneOp>(def) && !names.count(value) &&
@@ -429,9 +428,10 @@ Expected<std::string> Exporter::run() {
   graph->set_name("main_graph");
 
   for (BlockArgument arg : func.getArguments()) {
-    auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "dsmp.name");
-    std::string argName =
-        unique(name ? name.str() : "input_" + std::to_string(arg.getArgNumber()));
+    auto name =
+        func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "dsmp.name");
+    std::string argName = unique(
+        name ? name.str() : "input_" + std::to_string(arg.getArgNumber()));
     names[arg] = argName;
     auto *input = graph->add_input();
     input->set_name(argName);
@@ -454,7 +454,7 @@ Expected<std::string> Exporter::run() {
 
 } // namespace
 
-Expected<std::string> mlir::dsmp::exportONNXModel(ModuleOp module,
-                                            const ONNXExportOptions &options) {
+Expected<std::string>
+mlir::dsmp::exportONNXModel(ModuleOp module, const ONNXExportOptions &options) {
   return Exporter(module, options).run();
 }

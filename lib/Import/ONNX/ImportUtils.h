@@ -1,4 +1,5 @@
-//===- ImportUtils.h - Shared pieces of the ONNX importer ---------*- C++ -*-===//
+//===- ImportUtils.h - Shared pieces of the ONNX importer ---------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -49,9 +50,9 @@ llvm::Expected<int64_t> checkTensor(const onnx::TensorProto &tensor,
 
 /// The tensor's elements as little-endian bytes in row-major order (bool as
 /// one byte per element). Reads external data from inside `modelDir` only.
-llvm::Expected<std::vector<char>> readTensorBytes(const onnx::TensorProto &tensor,
-                                                  llvm::StringRef modelDir,
-                                                  uint64_t maxBytes);
+llvm::Expected<std::vector<char>>
+readTensorBytes(const onnx::TensorProto &tensor, llvm::StringRef modelDir,
+                uint64_t maxBytes);
 
 /// Resolves an external-data location, refusing anything outside `modelDir`
 /// (absolute paths, `..`, symlinks that lead out).

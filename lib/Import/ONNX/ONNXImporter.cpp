@@ -1,4 +1,5 @@
-//===- ONNXImporter.cpp - ONNX model -> dsmp dialect --------------*- C++ -*-===//
+//===- ONNXImporter.cpp - ONNX model -> dsmp dialect --------------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -130,9 +131,8 @@ private:
 
   Location locOf(const onnx::NodeProto &node) {
     Where where = whereOf(node);
-    return NameLoc::get(StringAttr::get(&ctx, where.nodeName.empty()
-                                                  ? node.op_type()
-                                                  : where.nodeName));
+    return NameLoc::get(StringAttr::get(
+        &ctx, where.nodeName.empty() ? node.op_type() : where.nodeName));
   }
 
   void pushScope(const onnx::GraphProto &graph) {
@@ -165,7 +165,8 @@ private:
 
   /// A ranked tensor type from an ONNX type, or null when the elem type or
   /// the rank is unknown. Unknown elem types are reported via `unsupported`.
-  RankedTensorType convertType(const onnx::TypeProto &type, int32_t *unsupported);
+  RankedTensorType convertType(const onnx::TypeProto &type,
+                               int32_t *unsupported);
   Expected<Type> resultType(const onnx::NodeProto &node, int index,
                             ArrayRef<Value> operands, StringRef opName,
                             Type elementOverride);
@@ -181,9 +182,11 @@ private:
 
   Value constI64(ArrayRef<int64_t> values, Location loc, bool scalar = false) {
     auto type = RankedTensorType::get(
-        scalar ? ArrayRef<int64_t>{} : ArrayRef<int64_t>{(int64_t)values.size()},
+        scalar ? ArrayRef<int64_t>{}
+               : ArrayRef<int64_t>{(int64_t)values.size()},
         b.getI64Type());
-    return ConstantOp::create(b, loc, type, DenseElementsAttr::get(type, values));
+    return ConstantOp::create(b, loc, type,
+                              DenseElementsAttr::get(type, values));
   }
 
   Value constFloatScalar(double value, Type elementType, Location loc) {
@@ -192,8 +195,8 @@ private:
     if (auto floatType = dyn_cast<FloatType>(elementType)) {
       llvm::APFloat v(value);
       bool lost;
-      v.convert(floatType.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
-                &lost);
+      v.convert(floatType.getFloatSemantics(),
+                llvm::APFloat::rmNearestTiesToEven, &lost);
       attr = DenseElementsAttr::get(type, v);
     } else {
       attr = DenseElementsAttr::get(
@@ -251,8 +254,8 @@ RankedTensorType ModelImporter::convertType(const onnx::TypeProto &type,
   return RankedTensorType::get(dims, elementType);
 }
 
-Expected<Type> ModelImporter::resultType(const onnx::NodeProto &node,
-                                         int index, ArrayRef<Value> operands,
+Expected<Type> ModelImporter::resultType(const onnx::NodeProto &node, int index,
+                                         ArrayRef<Value> operands,
                                          StringRef opNameRef,
                                          Type elementOverride) {
   StringRef name = node.output(index);
@@ -267,7 +270,8 @@ Expected<Type> ModelImporter::resultType(const onnx::NodeProto &node,
       (opName->hasTrait<::mlir::OpTrait::SameOperandsAndResultShape>() ||
        opName->hasTrait<::mlir::OpTrait::SameOperandsAndResultType>()))
     return UnrankedTensorType::get(
-        elementType ? elementType : getElementTypeOrSelf(operands[0].getType()));
+        elementType ? elementType
+                    : getElementTypeOrSelf(operands[0].getType()));
   if (const onnx::TypeProto *proto = lookupType(name)) {
     type = convertType(*proto, &unsupported);
     if (!elementType && proto->has_tensor_type())
@@ -290,8 +294,7 @@ Expected<Type> ModelImporter::resultType(const onnx::NodeProto &node,
         dims[i] = d;
     type = RankedTensorType::get(dims, type.getElementType());
   }
-  if (!type && elementType &&
-      llvm::any_of(operands, [](Value v) {
+  if (!type && elementType && llvm::any_of(operands, [](Value v) {
         return isa<UnrankedTensorType>(v.getType());
       }))
     // Rank-polymorphic input (from an If whose branches differ in rank).
@@ -299,8 +302,7 @@ Expected<Type> ModelImporter::resultType(const onnx::NodeProto &node,
   if (!type) {
     std::string operandTypes;
     llvm::raw_string_ostream os(operandTypes);
-    llvm::interleaveComma(operands, os,
-                          [&](Value v) { os << v.getType(); });
+    llvm::interleaveComma(operands, os, [&](Value v) { os << v.getType(); });
     return fail(node, "cannot infer the rank of output '" + name +
                           "' from the input types (" + operandTypes + ")");
   }
@@ -357,7 +359,8 @@ ModelImporter::convertAttribute(const onnx::AttributeProto &attr,
   case onnx::AttributeProto::TENSOR: {
     Type elementType = getElementType(ctx, attr.t().data_type());
     if (!elementType)
-      return fail(node, "attribute '" + attr.name() + "' has unsupported dtype " +
+      return fail(node, "attribute '" + attr.name() +
+                            "' has unsupported dtype " +
                             onnxTypeName(attr.t().data_type()));
     auto bytes = readTensorBytes(attr.t(), modelDir, options.maxTensorBytes);
     if (!bytes)
@@ -366,8 +369,9 @@ ModelImporter::convertAttribute(const onnx::AttributeProto &attr,
     return makeDenseAttr(RankedTensorType::get(dims, elementType), *bytes);
   }
   default:
-    return fail(node, "attribute '" + attr.name() + "' has unsupported type " +
-                          onnx::AttributeProto::AttributeType_Name(attr.type()));
+    return fail(node,
+                "attribute '" + attr.name() + "' has unsupported type " +
+                    onnx::AttributeProto::AttributeType_Name(attr.type()));
   }
 }
 
@@ -411,8 +415,10 @@ Error ModelImporter::normalizeOldForm(const onnx::NodeProto &node,
   if (type == "Clip" && opset < 11) {
     resize(1);
     auto lo = takeFloat("min"), hi = takeFloat("max");
-    operands.push_back(lo ? constFloatScalar(*lo, dataElement, loc) : getNone());
-    operands.push_back(hi ? constFloatScalar(*hi, dataElement, loc) : getNone());
+    operands.push_back(lo ? constFloatScalar(*lo, dataElement, loc)
+                          : getNone());
+    operands.push_back(hi ? constFloatScalar(*hi, dataElement, loc)
+                          : getNone());
   } else if (type == "Slice" && opset < 10) {
     Value starts = intsOperand("starts"), ends = intsOperand("ends");
     Value axes = intsOperand("axes");
@@ -456,20 +462,20 @@ Error ModelImporter::normalizeOldForm(const onnx::NodeProto &node,
     attrs["num_outputs"] = b.getI64IntegerAttr(node.output_size());
     return Error::success();
   }
-  if ((type == "Softmax" || type == "LogSoftmax" ||
-              type == "Hardmax") &&
-             opset < 13) {
+  if ((type == "Softmax" || type == "LogSoftmax" || type == "Hardmax") &&
+      opset < 13) {
     // Before opset 13 these flattened the input to 2-D at `axis` (default
     // 1); that equals the per-axis form only when axis is the last dim.
     int64_t rank = cast<RankedTensorType>(operands[0].getType()).getRank();
     auto it = attrs.find("axis");
-    int64_t axis = it != attrs.end() ? cast<IntegerAttr>(it->second).getInt() : 1;
+    int64_t axis =
+        it != attrs.end() ? cast<IntegerAttr>(it->second).getInt() : 1;
     if (axis < 0)
       axis += rank;
     if (axis != rank - 1)
-      return fail(node, "the opset < 13 form over axis " + std::to_string(axis) +
-                            " of a rank-" + std::to_string(rank) +
-                            " input is not supported");
+      return fail(node, "the opset < 13 form over axis " +
+                            std::to_string(axis) + " of a rank-" +
+                            std::to_string(rank) + " input is not supported");
     attrs["axis"] = b.getI64IntegerAttr(-1);
   }
   return Error::success();
@@ -495,8 +501,8 @@ Error ModelImporter::importConstantNode(const onnx::NodeProto &node) {
     if (name == "value_floats")
       dims.push_back(values.size());
     auto type = RankedTensorType::get(dims, b.getF32Type());
-    value = ConstantOp::create(b, loc, type,
-                               DenseElementsAttr::get(type, ArrayRef<float>(values)));
+    value = ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, ArrayRef<float>(values)));
   } else if (name == "value_int" || name == "value_ints") {
     SmallVector<int64_t> values(attr.ints().begin(), attr.ints().end());
     if (name == "value_int")
@@ -568,8 +574,7 @@ Error ModelImporter::importSubgraph(const onnx::GraphProto &graph,
 
 Error ModelImporter::importGraphBody(const onnx::GraphProto &graph) {
   for (const auto &init : graph.initializer()) {
-    auto value = importTensor(
-        init, NameLoc::get(b.getStringAttr(init.name())));
+    auto value = importTensor(init, NameLoc::get(b.getStringAttr(init.name())));
     if (!value)
       return value.takeError();
     scopes.back().values[init.name()] = *value;
@@ -643,10 +648,9 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
   // Pad absent trailing optional inputs with `none`.
   if (!info->variadicOperands) {
     if (operands.size() > info->numOperands)
-      return fail(node, "has " + std::to_string(operands.size()) +
-                            " inputs, at most " +
-                            std::to_string(info->numOperands) +
-                            " are supported");
+      return fail(
+          node, "has " + std::to_string(operands.size()) + " inputs, at most " +
+                    std::to_string(info->numOperands) + " are supported");
     while (operands.size() < info->numOperands)
       operands.push_back(getNone());
   }
@@ -685,7 +689,8 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
       fromBranches = joinBranchTypes(*regions[0], *regions[1], i);
     if (opType == "If" && !fromBranches)
       return fail(node, "the branches yield different element types for "
-                        "output " + std::to_string(i));
+                        "output " +
+                            std::to_string(i));
     if (fromBranches) {
       resultTypes.push_back(fromBranches);
       continue;
@@ -801,8 +806,7 @@ ModelImporter::importModel(const onnx::ModelProto &model) {
 /// 1.12 knows (<= 17), the node against its schema (attribute types, input
 /// and output counts). ONNX's shape inference is not safe on nodes that fail
 /// these checks.
-Error checkNodes(const onnx::GraphProto &graph, StringRef path,
-                 int64_t opset) {
+Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
   for (const auto &node : graph.node()) {
     Where where = whereOf(node);
     if (!isDefaultDomain(node.domain()))
@@ -824,12 +828,11 @@ Error checkNodes(const onnx::GraphProto &graph, StringRef path,
         const onnx::OpSchema *at9 = onnx::OpSchemaRegistry::Schema(
             node.op_type(), kMinOpset, node.domain());
         if (!at9 || at9->since_version() != schema->since_version())
-          return makeError(path, where, opset,
-                           "this op changed after opset " +
-                               std::to_string(opset) +
-                               "; dsmp supports opsets " +
-                               std::to_string(kMinOpset) + " to " +
-                               std::to_string(kMaxOpset));
+          return makeError(
+              path, where, opset,
+              "this op changed after opset " + std::to_string(opset) +
+                  "; dsmp supports opsets " + std::to_string(kMinOpset) +
+                  " to " + std::to_string(kMaxOpset));
       }
       try {
         schema->Verify(node);
@@ -852,7 +855,8 @@ Error checkNodes(const onnx::GraphProto &graph, StringRef path,
 /// Parses the protobuf with a size limit that allows models up to 2 GiB.
 Error parseModel(StringRef bytes, StringRef path, onnx::ModelProto &model) {
   if (bytes.size() >= static_cast<size_t>(std::numeric_limits<int>::max()))
-    return makeError(path, {}, 0, "file is larger than the 2 GiB protobuf limit");
+    return makeError(path, {}, 0,
+                     "file is larger than the 2 GiB protobuf limit");
   google::protobuf::io::CodedInputStream stream(
       reinterpret_cast<const uint8_t *>(bytes.data()),
       static_cast<int>(bytes.size()));
@@ -895,8 +899,8 @@ Error checkGraphTensors(const onnx::GraphProto &graph, StringRef path,
 
 Expected<OwningOpRef<ModuleOp>>
 mlir::dsmp::importONNXModelFromBuffer(StringRef bytes, StringRef path,
-                                MLIRContext &context,
-                                const ONNXImportOptions &options) {
+                                      MLIRContext &context,
+                                      const ONNXImportOptions &options) {
   context.loadDialect<DsmpDialect, func::FuncDialect>();
   onnx::ModelProto model;
   if (Error err = parseModel(bytes, path, model))
@@ -935,8 +939,8 @@ mlir::dsmp::importONNXModelFromBuffer(StringRef bytes, StringRef path,
     onnx::ShapeInferenceOptions inference(/*check_type=*/false,
                                           /*error_mode=*/0,
                                           /*enable_data_propagation=*/false);
-    onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
-                                       inference);
+    onnx::shape_inference::InferShapes(
+        model, onnx::OpSchemaRegistry::Instance(), inference);
   } catch (const std::exception &e) {
     return makeError(path, {}, opset,
                      std::string("shape inference failed: ") + e.what());
@@ -948,10 +952,12 @@ mlir::dsmp::importONNXModelFromBuffer(StringRef bytes, StringRef path,
     return module.takeError();
 
   if (importer.hasExternalWeights()) {
-    std::string name = options.weightsName.empty()
-                           ? llvm::sys::path::filename(options.weightsPath).str()
-                           : options.weightsName;
-    (*module)->getOperation()->setAttr("dsmp.weights", StringAttr::get(&context, name));
+    std::string name =
+        options.weightsName.empty()
+            ? llvm::sys::path::filename(options.weightsPath).str()
+            : options.weightsName;
+    (*module)->getOperation()->setAttr("dsmp.weights",
+                                       StringAttr::get(&context, name));
     std::error_code ec;
     llvm::ToolOutputFile out(options.weightsPath, ec, llvm::sys::fs::OF_None);
     if (ec)
@@ -962,7 +968,8 @@ mlir::dsmp::importONNXModelFromBuffer(StringRef bytes, StringRef path,
     out.os().flush();
     if (out.os().has_error())
       return makeError(path, {}, opset,
-                       "cannot write weight file '" + options.weightsPath + "'");
+                       "cannot write weight file '" + options.weightsPath +
+                           "'");
     out.keep();
   }
   return module;
@@ -970,7 +977,7 @@ mlir::dsmp::importONNXModelFromBuffer(StringRef bytes, StringRef path,
 
 Expected<OwningOpRef<ModuleOp>>
 mlir::dsmp::importONNXModel(StringRef path, MLIRContext &context,
-                      const ONNXImportOptions &options) {
+                            const ONNXImportOptions &options) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   if (!buffer)

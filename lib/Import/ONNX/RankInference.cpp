@@ -1,4 +1,5 @@
-//===- RankInference.cpp - Fallback result types for the importer -*- C++ -*-===//
+//===- RankInference.cpp - Fallback result types for the importer -*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -24,10 +25,12 @@ namespace mlir::dsmp::onnx_import {
 namespace {
 
 RankedTensorType rankedOf(Value value) {
-  return dyn_cast_if_present<RankedTensorType>(value ? value.getType() : Type());
+  return dyn_cast_if_present<RankedTensorType>(value ? value.getType()
+                                                     : Type());
 }
 
-std::optional<int64_t> intAttr(const onnx::NodeProto &node, llvm::StringRef name) {
+std::optional<int64_t> intAttr(const onnx::NodeProto &node,
+                               llvm::StringRef name) {
   for (const auto &attr : node.attribute())
     if (attr.name() == name && attr.type() == onnx::AttributeProto::INT)
       return attr.i();
@@ -108,7 +111,8 @@ RankedTensorType inferRankedType(MLIRContext &ctx, llvm::StringRef opName,
       if (!ranked)
         return {};
       SmallVector<int64_t> next;
-      if (!::mlir::OpTrait::util::getBroadcastedShape(shape, ranked.getShape(), next))
+      if (!::mlir::OpTrait::util::getBroadcastedShape(shape, ranked.getShape(),
+                                                      next))
         return {};
       shape = next;
     }
@@ -124,7 +128,9 @@ RankedTensorType inferRankedType(MLIRContext &ctx, llvm::StringRef opName,
   auto operand = [&](size_t i) {
     return i < operands.size() ? rankedOf(operands[i]) : RankedTensorType();
   };
-  auto normalize = [](int64_t axis, int64_t r) { return axis < 0 ? axis + r : axis; };
+  auto normalize = [](int64_t axis, int64_t r) {
+    return axis < 0 ? axis + r : axis;
+  };
   auto axesOf = [&](size_t i) -> std::optional<SmallVector<int64_t>> {
     if (auto values = constantInts(i < operands.size() ? operands[i] : Value()))
       return values;
@@ -191,10 +197,10 @@ RankedTensorType inferRankedType(MLIRContext &ctx, llvm::StringRef opName,
     auto axes = axesOf(1);
     SmallVector<int64_t> out;
     for (int64_t i = 0; i < rank; ++i) {
-      bool drop = axes ? llvm::any_of(*axes, [&](int64_t a) {
-                           return normalize(a, rank) == i;
-                         })
-                       : dims[i] == 1;
+      bool drop =
+          axes ? llvm::any_of(
+                     *axes, [&](int64_t a) { return normalize(a, rank) == i; })
+               : dims[i] == 1;
       if (!axes && ShapedType::isDynamic(dims[i]))
         return {};
       if (!drop)
@@ -273,7 +279,8 @@ RankedTensorType inferRankedType(MLIRContext &ctx, llvm::StringRef opName,
     auto ends = constantInts(operands.size() > 2 ? operands[2] : Value());
     std::optional<SmallVector<int64_t>> axes, steps;
     bool hasAxes = operands.size() > 3 && !isa<NoneType>(operands[3].getType());
-    bool hasSteps = operands.size() > 4 && !isa<NoneType>(operands[4].getType());
+    bool hasSteps =
+        operands.size() > 4 && !isa<NoneType>(operands[4].getType());
     if (hasAxes)
       axes = constantInts(operands[3]);
     if (hasSteps)
@@ -315,7 +322,8 @@ RankedTensorType inferRankedType(MLIRContext &ctx, llvm::StringRef opName,
     auto weight = type.starts_with("Conv") ? operand(1) : RankedTensorType();
     int64_t spatial = rank - 2;
     auto kernel = intsAttr(node, "kernel_shape");
-    if (!kernel && weight && weight.getRank() == rank && weight.hasStaticShape())
+    if (!kernel && weight && weight.getRank() == rank &&
+        weight.hasStaticShape())
       kernel = std::vector<int64_t>(weight.getShape().begin() + 2,
                                     weight.getShape().end());
     auto strides = intsAttr(node, "strides");
@@ -331,7 +339,8 @@ RankedTensorType inferRankedType(MLIRContext &ctx, llvm::StringRef opName,
       out.push_back(weight ? weight.getDimSize(0) : ShapedType::kDynamic);
     else if (type == "ConvTranspose")
       out.push_back(weight && !weight.isDynamicDim(1)
-                        ? weight.getDimSize(1) * intAttr(node, "group").value_or(1)
+                        ? weight.getDimSize(1) *
+                              intAttr(node, "group").value_or(1)
                         : ShapedType::kDynamic);
     else
       out.push_back(dims[1]);

@@ -1,4 +1,5 @@
-//===- RankInference.h - Fallback result types for the importer ---*- C++ -*-===//
+//===- RankInference.h - Fallback result types for the importer ---*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,4 +1,5 @@
-//===- TensorUtils.cpp - ONNX tensors: types, checks, bytes -------*- C++ -*-===//
+//===- TensorUtils.cpp - ONNX tensors: types, checks, bytes -------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -23,8 +24,9 @@ namespace mlir::dsmp::onnx_import {
 
 namespace {
 Error tensorError(const onnx::TensorProto &tensor, const llvm::Twine &message) {
-  return llvm::createStringError(std::make_error_code(std::errc::invalid_argument),
-                                 "tensor '" + tensor.name() + "': " + message);
+  return llvm::createStringError(
+      std::make_error_code(std::errc::invalid_argument),
+      "tensor '" + tensor.name() + "': " + message);
 }
 } // namespace
 
@@ -42,7 +44,8 @@ Error makeError(StringRef file, const Where &where, int64_t opset,
   for (char &c : text)
     if (c == '\n')
       c = ' ';
-  return llvm::createStringError(std::make_error_code(std::errc::invalid_argument), text);
+  return llvm::createStringError(
+      std::make_error_code(std::errc::invalid_argument), text);
 }
 
 Type getElementType(MLIRContext &ctx, int32_t onnxType) {
@@ -153,11 +156,14 @@ unsigned getOnnxElementBytes(int32_t onnxType) {
 
 std::string onnxTypeName(int32_t onnxType) {
   static const char *names[] = {
-      "UNDEFINED", "FLOAT",   "UINT8",     "INT8",     "UINT16",
-      "INT16",     "INT32",   "INT64",     "STRING",   "BOOL",
-      "FLOAT16",   "DOUBLE",  "UINT32",    "UINT64",   "COMPLEX64",
-      "COMPLEX128", "BFLOAT16", "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ",
-      "FLOAT8E5M2", "FLOAT8E5M2FNUZ", "UINT4", "INT4"};
+      "UNDEFINED",      "FLOAT",      "UINT8",
+      "INT8",           "UINT16",     "INT16",
+      "INT32",          "INT64",      "STRING",
+      "BOOL",           "FLOAT16",    "DOUBLE",
+      "UINT32",         "UINT64",     "COMPLEX64",
+      "COMPLEX128",     "BFLOAT16",   "FLOAT8E4M3FN",
+      "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ",
+      "UINT4",          "INT4"};
   if (onnxType >= 0 && onnxType < static_cast<int32_t>(std::size(names)))
     return names[onnxType];
   return "data type " + std::to_string(onnxType);
@@ -166,8 +172,9 @@ std::string onnxTypeName(int32_t onnxType) {
 Expected<std::string> resolveExternalLocation(StringRef location,
                                               StringRef modelDir) {
   if (location.empty())
-    return llvm::createStringError(std::make_error_code(std::errc::invalid_argument),
-                                   "external data has an empty location");
+    return llvm::createStringError(
+        std::make_error_code(std::errc::invalid_argument),
+        "external data has an empty location");
   if (llvm::sys::path::is_absolute(location) ||
       llvm::sys::path::is_absolute(location, llvm::sys::path::Style::windows))
     return llvm::createStringError(
@@ -187,8 +194,9 @@ Expected<std::string> resolveExternalLocation(StringRef location,
   // Follow symlinks and check the real path is still inside the folder.
   llvm::SmallString<256> realDir, realFile;
   if (llvm::sys::fs::real_path(modelDir.empty() ? "." : modelDir, realDir))
-    return llvm::createStringError(std::make_error_code(std::errc::no_such_file_or_directory),
-                                   "cannot resolve the model's folder");
+    return llvm::createStringError(
+        std::make_error_code(std::errc::no_such_file_or_directory),
+        "cannot resolve the model's folder");
   if (std::error_code ec = llvm::sys::fs::real_path(joined, realFile))
     return llvm::createStringError(ec, "external data file '%s' not found",
                                    location.str().c_str());
@@ -289,9 +297,9 @@ Expected<int64_t> checkTensor(const onnx::TensorProto &tensor,
       return tensorError(tensor, "cannot read external data file");
     uint64_t length = ref->length.value_or(bytes);
     if (length != bytes)
-      return tensorError(tensor, "external data length " +
-                                     std::to_string(length) + " != " +
-                                     std::to_string(bytes) + " bytes of dims");
+      return tensorError(tensor,
+                         "external data length " + std::to_string(length) +
+                             " != " + std::to_string(bytes) + " bytes of dims");
     if (ref->offset > fileSize || bytes > fileSize - ref->offset)
       return tensorError(tensor, "external data range lies outside '" +
                                      ref->location + "'");
@@ -299,18 +307,17 @@ Expected<int64_t> checkTensor(const onnx::TensorProto &tensor,
   }
   if (tensor.has_raw_data()) {
     if (tensor.raw_data().size() != bytes)
-      return tensorError(tensor, "raw_data has " +
-                                     std::to_string(tensor.raw_data().size()) +
-                                     " bytes but dims need " +
-                                     std::to_string(bytes));
+      return tensorError(
+          tensor, "raw_data has " + std::to_string(tensor.raw_data().size()) +
+                      " bytes but dims need " + std::to_string(bytes));
     return *count;
   }
   if (tensor.data_type() == onnx::TensorProto::STRING)
     return tensorError(tensor, "string tensors are not supported");
   if (typedFieldSize(tensor) != *count)
-    return tensorError(tensor, "holds " + std::to_string(typedFieldSize(tensor)) +
-                                   " values but dims need " +
-                                   std::to_string(*count));
+    return tensorError(tensor,
+                       "holds " + std::to_string(typedFieldSize(tensor)) +
+                           " values but dims need " + std::to_string(*count));
   return *count;
 }
 
@@ -327,8 +334,8 @@ Expected<std::vector<char>> readTensorBytes(const onnx::TensorProto &tensor,
     auto file = resolveExternalLocation(ref->location, modelDir);
     if (!file)
       return file.takeError();
-    auto buffer = llvm::MemoryBuffer::getFileSlice(*file, bytes.size(),
-                                                   ref->offset);
+    auto buffer =
+        llvm::MemoryBuffer::getFileSlice(*file, bytes.size(), ref->offset);
     if (!buffer)
       return tensorError(tensor, "cannot read external data: " +
                                      buffer.getError().message());

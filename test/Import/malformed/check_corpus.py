@@ -49,4 +49,7 @@ for name, expect in rows:
     else:
         print(f"ok   {name}: {lines[0][len(model) + 2:]}")
 print(f"{count - failures} passed, {failures} failed")
+if count < 30:
+    print(f"FAIL the corpus holds {count} models; it must hold at least 30")
+    failures += 1
 sys.exit(1 if failures else 0)
