@@ -31,6 +31,24 @@ def LoadWeightsPass : Pass<"dsmp-load-weights", "mlir::ModuleOp"> {
   ];
 }
 
+def RefineShapesPass : Pass<"dsmp-refine-shapes", "mlir::func::FuncOp"> {
+  let summary = "Make dynamic dims static where the operands determine them";
+  let description = [{
+    Pre-condition: dsmp ops whose result types may hold dynamic dims (`?`),
+    typically after canonicalization folded shape arithmetic into constants
+    or after the inputs were given static shapes.
+
+    Post-condition: in program order, each ONNX-mapped op's result dims that
+    the operand types, constant operands and attributes determine (the same
+    rules the importer uses, `dialects/Dsmp/IR/ShapeInference.cpp`) are
+    static; known dims never change, and the function's result types follow
+    its returned values. Ops inside If/Loop bodies are refined too.
+  }];
+  let statistics = [
+    Statistic<"numRefined", "num-refined", "Results given more static dims">
+  ];
+}
+
 def TestPrecisionInterfacePass
     : Pass<"dsmp-test-precision-interface", "mlir::func::FuncOp"> {
   let summary = "Test only: report PrecisionOpInterface facts as remarks";

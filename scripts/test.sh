@@ -10,4 +10,9 @@ build="${BUILD_DIR:-$root/build}"
 bash "$root/scripts/setup.sh"
 bash "$root/scripts/build.sh" "$@"
 cd "$build"
-ctest --output-on-failure -j "$(nproc)"
+# lit first, so its per-suite summary is in the log; then the rest of ctest
+# (GoogleTest, docs, install check), whose summary line closes the output.
+status=0
+/usr/lib/llvm-22/bin/lit -sv "$build/test" || status=$?
+ctest --output-on-failure -j "$(nproc)" -E '^lit$' || status=$?
+exit "$status"

@@ -18,9 +18,9 @@
 #include "dsmp/Import/ONNXImporter.h"
 
 #include "ImportUtils.h"
-#include "RankInference.h"
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/OnnxOpRegistry.h"
+#include "dialects/Dsmp/IR/ShapeInference.h"
 #include "dsmp/Support/WeightFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -168,8 +168,8 @@ private:
   RankedTensorType convertType(const onnx::TypeProto &type,
                                int32_t *unsupported);
   Expected<Type> resultType(const onnx::NodeProto &node, int index,
-                            ArrayRef<Value> operands, StringRef opName,
-                            Type elementOverride);
+                            ArrayRef<Value> operands, const OnnxOpInfo &info,
+                            DictionaryAttr attrs, Type elementOverride);
 
   Value getNone() {
     if (!none) {
@@ -256,8 +256,10 @@ RankedTensorType ModelImporter::convertType(const onnx::TypeProto &type,
 
 Expected<Type> ModelImporter::resultType(const onnx::NodeProto &node, int index,
                                          ArrayRef<Value> operands,
-                                         StringRef opNameRef,
+                                         const OnnxOpInfo &info,
+                                         DictionaryAttr attrs,
                                          Type elementOverride) {
+  StringRef opNameRef = info.opName;
   StringRef name = node.output(index);
   int32_t unsupported = 0;
   RankedTensorType type;
@@ -283,8 +285,8 @@ Expected<Type> ModelImporter::resultType(const onnx::NodeProto &node, int index,
   // ONNX's inference loses dims after data-dependent shapes; dsmp's rules
   // often recover them from constant shape arithmetic, so take the more
   // static of the two where both know the rank.
-  RankedTensorType inferred =
-      inferRankedType(ctx, opNameRef, index, operands, node);
+  RankedTensorType inferred = inferResultType(ctx, opNameRef, info.onnxType,
+                                              index, operands, attrs);
   if (!type) {
     type = inferred;
   } else if (inferred && inferred.getRank() == type.getRank()) {
@@ -670,6 +672,10 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
   }
 
   // Results: typed from shape inference, `none` for absent optional ones.
+  SmallVector<NamedAttribute> named;
+  for (auto &entry : attrs)
+    named.emplace_back(b.getStringAttr(entry.getKey()), entry.getValue());
+  DictionaryAttr attrDict = b.getDictionaryAttr(named);
   SmallVector<Type> resultTypes;
   int numOutputs = node.output_size();
   while (numOutputs > 0 && node.output(numOutputs - 1).empty())
@@ -695,7 +701,7 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
       resultTypes.push_back(fromBranches);
       continue;
     }
-    auto type = resultType(node, i, operands, info->opName, castElement);
+    auto type = resultType(node, i, operands, *info, attrDict, castElement);
     if (!type)
       return type.takeError();
     resultTypes.push_back(*type);

@@ -1,5 +1,4 @@
-//===- RankInference.cpp - Fallback result types for the importer -*- C++
-//-*-===//
+//===- ShapeInference.cpp - Result types from operand types -------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -11,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RankInference.h"
+#include "dialects/Dsmp/IR/ShapeInference.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
 
@@ -20,7 +19,7 @@
 
 using namespace mlir;
 
-namespace mlir::dsmp::onnx_import {
+namespace mlir::dsmp {
 
 namespace {
 
@@ -29,19 +28,18 @@ RankedTensorType rankedOf(Value value) {
                                                      : Type());
 }
 
-std::optional<int64_t> intAttr(const onnx::NodeProto &node,
-                               llvm::StringRef name) {
-  for (const auto &attr : node.attribute())
-    if (attr.name() == name && attr.type() == onnx::AttributeProto::INT)
-      return attr.i();
+std::optional<int64_t> intAttr(DictionaryAttr attrs, llvm::StringRef name) {
+  if (auto attr = attrs ? attrs.getAs<IntegerAttr>(name) : IntegerAttr())
+    return attr.getInt();
   return std::nullopt;
 }
 
-std::optional<std::vector<int64_t>> intsAttr(const onnx::NodeProto &node,
+std::optional<std::vector<int64_t>> intsAttr(DictionaryAttr attrs,
                                              llvm::StringRef name) {
-  for (const auto &attr : node.attribute())
-    if (attr.name() == name && attr.type() == onnx::AttributeProto::INTS)
-      return std::vector<int64_t>(attr.ints().begin(), attr.ints().end());
+  if (auto attr = attrs ? attrs.getAs<DenseI64ArrayAttr>(name)
+                        : DenseI64ArrayAttr())
+    return std::vector<int64_t>(attr.asArrayRef().begin(),
+                                attr.asArrayRef().end());
   return std::nullopt;
 }
 
@@ -92,14 +90,14 @@ RankedTensorType inferReshape(ArrayRef<Value> operands) {
 
 } // namespace
 
-RankedTensorType inferRankedType(MLIRContext &ctx, llvm::StringRef opName,
-                                 int index, ArrayRef<Value> operands,
-                                 const onnx::NodeProto &node) {
+RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
+                                 llvm::StringRef type, unsigned index,
+                                 ArrayRef<Value> operands,
+                                 DictionaryAttr node) {
   auto name = RegisteredOperationName::lookup(opName, &ctx);
   if (!name || operands.empty())
     return {};
   auto first = rankedOf(operands[0]);
-  llvm::StringRef type = node.op_type();
 
   if (name->hasTrait<::mlir::OpTrait::SameOperandsAndResultShape>() ||
       name->hasTrait<::mlir::OpTrait::SameOperandsAndResultType>())
@@ -330,9 +328,8 @@ RankedTensorType inferRankedType(MLIRContext &ctx, llvm::StringRef opName,
     auto dilations = intsAttr(node, "dilations");
     auto pads = intsAttr(node, "pads");
     std::string autoPad = "NOTSET";
-    for (const auto &attr : node.attribute())
-      if (attr.name() == "auto_pad")
-        autoPad = attr.s();
+    if (auto attr = node ? node.getAs<StringAttr>("auto_pad") : StringAttr())
+      autoPad = attr.str();
     bool ceilMode = intAttr(node, "ceil_mode").value_or(0) != 0;
     SmallVector<int64_t> out{dims[0]};
     if (type == "Conv")
@@ -419,4 +416,4 @@ RankedTensorType inferRankedType(MLIRContext &ctx, llvm::StringRef opName,
   return {};
 }
 
-} // namespace mlir::dsmp::onnx_import
+} // namespace mlir::dsmp

@@ -1,0 +1,34 @@
+//===- ShapeInference.h - Result types from operand types ---------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Rules that give the result type of an ONNX-mapped op from its operand
+// types, constant operands and attributes. The importer uses them where ONNX
+// shape inference leaves a rank or dims unknown; dsmp-refine-shapes uses
+// them to make dynamic dims static after folding.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_DIALECTS_DSMP_IR_SHAPEINFERENCE_H
+#define DSMP_DIALECTS_DSMP_IR_SHAPEINFERENCE_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Value.h"
+
+namespace mlir::dsmp {
+
+/// The type of result `index` of the ONNX operator `onnxType` given its
+/// operands and attributes (ONNX names; absent ones take ONNX defaults).
+/// Dims the rules cannot tell are dynamic; returns null when even the rank
+/// is unknown. `opName` ("dsmp.add") lets traits such as broadcasting decide.
+RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
+                                 llvm::StringRef onnxType, unsigned index,
+                                 ArrayRef<Value> operands,
+                                 DictionaryAttr attrs);
+
+} // namespace mlir::dsmp
+
+#endif // DSMP_DIALECTS_DSMP_IR_SHAPEINFERENCE_H
