@@ -42,5 +42,8 @@ Operation *DsmpDialect::materializeConstant(OpBuilder &builder, Attribute value,
   if (auto elements = dyn_cast<ElementsAttr>(value))
     if (elements.getType() == type)
       return ConstantOp::create(builder, loc, type, elements);
+  if (auto external = dyn_cast<ExternalAttr>(value))
+    if (external.getType() == type)
+      return ConstantOp::create(builder, loc, type, external);
   return nullptr;
 }

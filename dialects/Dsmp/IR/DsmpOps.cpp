@@ -846,9 +846,10 @@ LogicalResult ConstantOp::verify() {
   return success();
 }
 
-OpFoldResult ConstantOp::fold(FoldAdaptor) {
-  return isa<ElementsAttr>(getValue()) ? getValue() : Attribute();
-}
+// A ConstantLike op must always fold: MLIR's constant uniquing keys on the
+// folded attribute, so external weights fold to their #dsmp.external range
+// (two ranges never merge; folders that need values see no DenseElements).
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 
 //===----------------------------------------------------------------------===//
 // Folders

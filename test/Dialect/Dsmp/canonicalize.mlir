@@ -81,3 +81,20 @@ func.func @cast_keeps_precision(%x: tensor<4xf32>) -> tensor<4xbf16> {
   %y = dsmp.cast %x : (tensor<4xf32>) -> tensor<4xbf16>
   return %y : tensor<4xbf16>
 }
+
+// -----
+
+/// Weights in the weight file are distinct constants even when their types
+/// match: canonicalization must not merge them. Equal inline constants merge.
+// CHECK-LABEL: func.func @external_constants_stay_distinct(
+// CHECK-DAG: %[[A:.+]] = dsmp.constant #dsmp.external<offset = 0, size = 16> : tensor<4xf32>
+// CHECK-DAG: %[[B:.+]] = dsmp.constant #dsmp.external<offset = 64, size = 16> : tensor<4xf32>
+// CHECK-DAG: %[[C:.+]] = dsmp.constant dense<1.000000e+00> : tensor<4xf32>
+// CHECK: return %[[A]], %[[B]], %[[C]], %[[C]]
+func.func @external_constants_stay_distinct() -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %a = dsmp.constant #dsmp.external<offset = 0, size = 16> : tensor<4xf32>
+  %b = dsmp.constant #dsmp.external<offset = 64, size = 16> : tensor<4xf32>
+  %c = dsmp.constant dense<1.0> : tensor<4xf32>
+  %d = dsmp.constant dense<1.0> : tensor<4xf32>
+  return %a, %b, %c, %d : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}

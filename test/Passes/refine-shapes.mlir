@@ -1,0 +1,54 @@
+// RUN: dsmp-opt %s --pass-pipeline='builtin.module(func.func(dsmp-refine-shapes))' --split-input-file | FileCheck %s
+// RUN: dsmp-opt %s --pass-pipeline='builtin.module(canonicalize,func.func(dsmp-refine-shapes))' --split-input-file | FileCheck %s --check-prefix=FOLDED
+
+/// A Reshape whose target shape folds to a constant gets static dims, and
+/// they flow on through Transpose and MatMul into the function's signature.
+// CHECK-LABEL: func.func @reshape_chain(
+// CHECK-SAME: -> tensor<?x?xf32>
+// FOLDED-LABEL: func.func @reshape_chain(
+// FOLDED-SAME: -> tensor<4x6xf32>
+// FOLDED: dsmp.reshape {{.*}} -> tensor<6x4xf32>
+// FOLDED: dsmp.transpose {{.*}} -> tensor<4x6xf32>
+func.func @reshape_chain(%x: tensor<2x3x4xf32>) -> tensor<?x?xf32> {
+  %s = dsmp.shape %x : (tensor<2x3x4xf32>) -> tensor<3xi64>
+  %i = dsmp.constant dense<2> : tensor<1xi64>
+  %last = dsmp.gather %s, %i : (tensor<3xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %m = dsmp.constant dense<-1> : tensor<1xi64>
+  %shape = dsmp.concat %m, %last {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %r = dsmp.reshape %x, %shape : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %t = dsmp.transpose %r : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %t : tensor<?x?xf32>
+}
+
+// -----
+
+/// Conv and pool windows, Gemm and broadcasting give static dims from
+/// static inputs.
+// CHECK-LABEL: func.func @cnn(
+// CHECK: dsmp.conv {{.*}} -> tensor<1x4x8x8xf32>
+// CHECK: dsmp.max_pool {{.*}} -> (tensor<1x4x4x4xf32>, none)
+// CHECK: dsmp.add {{.*}} -> tensor<1x4x4x4xf32>
+// CHECK: dsmp.global_average_pool {{.*}} -> tensor<1x4x1x1xf32>
+// CHECK: dsmp.flatten {{.*}} -> tensor<1x4xf32>
+// CHECK: dsmp.gemm {{.*}} -> tensor<1x10xf32>
+// CHECK: return {{.*}} : tensor<1x10xf32>
+func.func @cnn(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %fc: tensor<10x4xf32>) -> tensor<?x?xf32> {
+  %n = dsmp.none
+  %c = dsmp.conv %x, %w, %n {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, none) -> tensor<?x4x?x?xf32>
+  %p, %i = dsmp.max_pool %c {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<?x4x?x?xf32>) -> (tensor<?x4x?x?xf32>, none)
+  %a = dsmp.add %p, %p : (tensor<?x4x?x?xf32>, tensor<?x4x?x?xf32>) -> tensor<?x4x?x?xf32>
+  %g = dsmp.global_average_pool %a : (tensor<?x4x?x?xf32>) -> tensor<?x4x1x1xf32>
+  %f = dsmp.flatten %g : (tensor<?x4x1x1xf32>) -> tensor<?x?xf32>
+  %y = dsmp.gemm %f, %fc, %n {transB = 1 : i64} : (tensor<?x?xf32>, tensor<10x4xf32>, none) -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
+
+// -----
+
+/// Dims that the inputs leave dynamic stay dynamic.
+// CHECK-LABEL: func.func @dynamic_batch(
+// CHECK: dsmp.relu {{.*}} -> tensor<?x8xf32>
+func.func @dynamic_batch(%x: tensor<?x8xf32>) -> tensor<?x?xf32> {
+  %y = dsmp.relu %x : (tensor<?x8xf32>) -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
