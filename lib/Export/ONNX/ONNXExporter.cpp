@@ -16,6 +16,7 @@
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/OnnxOpRegistry.h"
+#include "dialects/Dsmp/IR/OnnxTypes.h"
 #include "dsmp/Support/WeightFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -46,41 +47,6 @@ Error exportError(Operation *op, const llvm::Twine &message) {
   }
   return llvm::createStringError(
       std::make_error_code(std::errc::invalid_argument), where + message.str());
-}
-
-int32_t onnxDataType(Type type) {
-  if (isa<Float32Type, FloatTF32Type>(type))
-    return onnx::TensorProto::FLOAT;
-  if (isa<Float16Type>(type))
-    return onnx::TensorProto::FLOAT16;
-  if (isa<BFloat16Type>(type))
-    return onnx::TensorProto::BFLOAT16;
-  if (isa<Float64Type>(type))
-    return onnx::TensorProto::DOUBLE;
-  if (isa<Float8E4M3FNType>(type))
-    return 17;
-  if (isa<Float8E4M3FNUZType>(type))
-    return 18;
-  if (isa<Float8E5M2Type>(type))
-    return 19;
-  if (isa<Float8E5M2FNUZType>(type))
-    return 20;
-  if (auto integer = dyn_cast<IntegerType>(type)) {
-    bool u = integer.isUnsigned();
-    switch (integer.getWidth()) {
-    case 1:
-      return onnx::TensorProto::BOOL;
-    case 8:
-      return u ? onnx::TensorProto::UINT8 : onnx::TensorProto::INT8;
-    case 16:
-      return u ? onnx::TensorProto::UINT16 : onnx::TensorProto::INT16;
-    case 32:
-      return u ? onnx::TensorProto::UINT32 : onnx::TensorProto::INT32;
-    case 64:
-      return u ? onnx::TensorProto::UINT64 : onnx::TensorProto::INT64;
-    }
-  }
-  return onnx::TensorProto::UNDEFINED;
 }
 
 std::string locName(Location loc) {
@@ -128,7 +94,7 @@ private:
 
   void setType(onnx::TypeProto &proto, Type type) {
     auto *tensor = proto.mutable_tensor_type();
-    tensor->set_elem_type(onnxDataType(getElementTypeOrSelf(type)));
+    tensor->set_elem_type(getOnnxDataType(getElementTypeOrSelf(type)));
     auto shaped = dyn_cast<RankedTensorType>(type);
     if (!shaped)
       return; // Unranked: ONNX leaves the shape out.
@@ -157,8 +123,8 @@ private:
 Error Exporter::fillTensor(ConstantOp op, onnx::TensorProto &tensor) {
   auto type = cast<RankedTensorType>(op.getType());
   Type element = type.getElementType();
-  int32_t dataType = onnxDataType(element);
-  if (dataType == onnx::TensorProto::UNDEFINED)
+  int32_t dataType = getOnnxDataType(element);
+  if (dataType == kOnnxUndefined)
     return exportError(op, "element type has no ONNX equivalent");
   tensor.set_data_type(dataType);
   for (int64_t dim : type.getShape())
@@ -245,7 +211,7 @@ Error Exporter::convertAttribute(Operation *op, NamedAttribute attr,
   } else if (auto elements = dyn_cast<DenseElementsAttr>(value)) {
     out.set_type(onnx::AttributeProto::TENSOR);
     auto *tensor = out.mutable_t();
-    tensor->set_data_type(onnxDataType(elements.getElementType()));
+    tensor->set_data_type(getOnnxDataType(elements.getElementType()));
     for (int64_t dim : elements.getType().getShape())
       tensor->add_dims(dim);
     if (elements.getElementType().isInteger(1)) {
@@ -305,7 +271,7 @@ Error Exporter::exportOp(Operation *op, onnx::GraphProto &graph,
     auto *to = node->add_attribute();
     to->set_name("to");
     to->set_type(onnx::AttributeProto::INT);
-    to->set_i(onnxDataType(getElementTypeOrSelf(castOp.getType())));
+    to->set_i(getOnnxDataType(getElementTypeOrSelf(castOp.getType())));
     // `saturate` only exists for casts to the f8 types.
     if (castOp.getSaturateAttr() &&
         getElementTypeOrSelf(castOp.getType()).getIntOrFloatBitWidth() == 8 &&

@@ -8,6 +8,7 @@
 #ifndef DSMP_LIB_IMPORT_ONNX_IMPORTUTILS_H
 #define DSMP_LIB_IMPORT_ONNX_IMPORTUTILS_H
 
+#include "dialects/Dsmp/IR/OnnxTypes.h"
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -32,15 +33,6 @@ struct Where {
 /// Builds the importer's one-line error: "FILE: node 'N' (OP, opset K): MSG".
 llvm::Error makeError(llvm::StringRef file, const Where &where, int64_t opset,
                       const llvm::Twine &message);
-
-/// The MLIR element type of an ONNX TensorProto data type, or null.
-mlir::Type getElementType(mlir::MLIRContext &ctx, int32_t onnxType);
-/// The ONNX data type of an MLIR element type, or 0 (UNDEFINED).
-int32_t getOnnxDataType(mlir::Type elementType);
-/// Bytes per element in ONNX raw_data, or 0 for unsupported types.
-unsigned getOnnxElementBytes(int32_t onnxType);
-/// A readable name for an ONNX data type ("FLOAT", "INT64", ...).
-std::string onnxTypeName(int32_t onnxType);
 
 /// Checks a tensor's dims, dtype and data size without reading external
 /// data, and returns its element count. `modelDir` anchors external data.

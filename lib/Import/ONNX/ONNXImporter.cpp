@@ -238,7 +238,7 @@ RankedTensorType ModelImporter::convertType(const onnx::TypeProto &type,
   if (!type.has_tensor_type())
     return {};
   const auto &tensor = type.tensor_type();
-  Type elementType = getElementType(ctx, tensor.elem_type());
+  Type elementType = getElementTypeOfOnnx(ctx, tensor.elem_type());
   if (!elementType) {
     if (unsupported)
       *unsupported = tensor.elem_type();
@@ -277,16 +277,16 @@ Expected<Type> ModelImporter::resultType(const onnx::NodeProto &node, int index,
   if (const onnx::TypeProto *proto = lookupType(name)) {
     type = convertType(*proto, &unsupported);
     if (!elementType && proto->has_tensor_type())
-      elementType = getElementType(ctx, proto->tensor_type().elem_type());
+      elementType = getElementTypeOfOnnx(ctx, proto->tensor_type().elem_type());
   }
   if (unsupported)
     return fail(node, "output '" + name + "' has unsupported dtype " +
-                          onnxTypeName(unsupported));
+                          getOnnxTypeName(unsupported));
   // ONNX's inference loses dims after data-dependent shapes; dsmp's rules
   // often recover them from constant shape arithmetic, so take the more
   // static of the two where both know the rank.
-  RankedTensorType inferred = inferResultType(ctx, opNameRef, info.onnxType,
-                                              index, operands, attrs);
+  RankedTensorType inferred =
+      inferResultType(ctx, opNameRef, info.onnxType, index, operands, attrs);
   if (!type) {
     type = inferred;
   } else if (inferred && inferred.getRank() == type.getRank()) {
@@ -315,10 +315,10 @@ Expected<Type> ModelImporter::resultType(const onnx::NodeProto &node, int index,
 
 Expected<Value> ModelImporter::importTensor(const onnx::TensorProto &tensor,
                                             Location loc) {
-  Type elementType = getElementType(ctx, tensor.data_type());
+  Type elementType = getElementTypeOfOnnx(ctx, tensor.data_type());
   if (!elementType)
     return fail("tensor '" + tensor.name() + "' has unsupported dtype " +
-                onnxTypeName(tensor.data_type()));
+                getOnnxTypeName(tensor.data_type()));
   auto bytes = readTensorBytes(tensor, modelDir, options.maxTensorBytes);
   if (!bytes)
     return fail(llvm::toString(bytes.takeError()));
@@ -359,11 +359,11 @@ ModelImporter::convertAttribute(const onnx::AttributeProto &attr,
     return b.getArrayAttr(strings);
   }
   case onnx::AttributeProto::TENSOR: {
-    Type elementType = getElementType(ctx, attr.t().data_type());
+    Type elementType = getElementTypeOfOnnx(ctx, attr.t().data_type());
     if (!elementType)
       return fail(node, "attribute '" + attr.name() +
                             "' has unsupported dtype " +
-                            onnxTypeName(attr.t().data_type()));
+                            getOnnxTypeName(attr.t().data_type()));
     auto bytes = readTensorBytes(attr.t(), modelDir, options.maxTensorBytes);
     if (!bytes)
       return fail(node, llvm::toString(bytes.takeError()));
@@ -638,9 +638,9 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
     if (it == attrs.end())
       return fail(node, "missing attribute 'to'");
     int32_t to = static_cast<int32_t>(cast<IntegerAttr>(it->second).getInt());
-    castElement = getElementType(ctx, to);
+    castElement = getElementTypeOfOnnx(ctx, to);
     if (!castElement)
-      return fail(node, "cast to unsupported dtype " + onnxTypeName(to));
+      return fail(node, "cast to unsupported dtype " + getOnnxTypeName(to));
     attrs.erase(it);
   } else if (opType == "CastLike") {
     castElement = getElementTypeOrSelf(operands[1].getType());
@@ -757,7 +757,7 @@ ModelImporter::importModel(const onnx::ModelProto &model) {
     RankedTensorType type = convertType(input.type(), &unsupported);
     if (unsupported)
       return fail("graph input '" + input.name() + "' has unsupported dtype " +
-                  onnxTypeName(unsupported));
+                  getOnnxTypeName(unsupported));
     if (!type)
       return fail("graph input '" + input.name() +
                   "' has no tensor type with a known rank");

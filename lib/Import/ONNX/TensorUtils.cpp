@@ -48,127 +48,6 @@ Error makeError(StringRef file, const Where &where, int64_t opset,
       std::make_error_code(std::errc::invalid_argument), text);
 }
 
-Type getElementType(MLIRContext &ctx, int32_t onnxType) {
-  switch (onnxType) {
-  case onnx::TensorProto::FLOAT:
-    return Float32Type::get(&ctx);
-  case onnx::TensorProto::UINT8:
-    return IntegerType::get(&ctx, 8, IntegerType::Unsigned);
-  case onnx::TensorProto::INT8:
-    return IntegerType::get(&ctx, 8);
-  case onnx::TensorProto::UINT16:
-    return IntegerType::get(&ctx, 16, IntegerType::Unsigned);
-  case onnx::TensorProto::INT16:
-    return IntegerType::get(&ctx, 16);
-  case onnx::TensorProto::INT32:
-    return IntegerType::get(&ctx, 32);
-  case onnx::TensorProto::INT64:
-    return IntegerType::get(&ctx, 64);
-  case onnx::TensorProto::BOOL:
-    return IntegerType::get(&ctx, 1);
-  case onnx::TensorProto::FLOAT16:
-    return Float16Type::get(&ctx);
-  case onnx::TensorProto::DOUBLE:
-    return Float64Type::get(&ctx);
-  case onnx::TensorProto::UINT32:
-    return IntegerType::get(&ctx, 32, IntegerType::Unsigned);
-  case onnx::TensorProto::UINT64:
-    return IntegerType::get(&ctx, 64, IntegerType::Unsigned);
-  case onnx::TensorProto::BFLOAT16:
-    return BFloat16Type::get(&ctx);
-  case 17: // FLOAT8E4M3FN (ONNX 1.14+)
-    return Float8E4M3FNType::get(&ctx);
-  case 18: // FLOAT8E4M3FNUZ
-    return Float8E4M3FNUZType::get(&ctx);
-  case 19: // FLOAT8E5M2
-    return Float8E5M2Type::get(&ctx);
-  case 20: // FLOAT8E5M2FNUZ
-    return Float8E5M2FNUZType::get(&ctx);
-  default:
-    return {};
-  }
-}
-
-int32_t getOnnxDataType(Type type) {
-  if (isa<Float32Type, FloatTF32Type>(type))
-    return onnx::TensorProto::FLOAT;
-  if (isa<Float16Type>(type))
-    return onnx::TensorProto::FLOAT16;
-  if (isa<BFloat16Type>(type))
-    return onnx::TensorProto::BFLOAT16;
-  if (isa<Float64Type>(type))
-    return onnx::TensorProto::DOUBLE;
-  if (isa<Float8E4M3FNType>(type))
-    return 17;
-  if (isa<Float8E4M3FNUZType>(type))
-    return 18;
-  if (isa<Float8E5M2Type>(type))
-    return 19;
-  if (isa<Float8E5M2FNUZType>(type))
-    return 20;
-  if (auto integer = dyn_cast<IntegerType>(type)) {
-    bool isUnsigned = integer.isUnsigned();
-    switch (integer.getWidth()) {
-    case 1:
-      return onnx::TensorProto::BOOL;
-    case 8:
-      return isUnsigned ? onnx::TensorProto::UINT8 : onnx::TensorProto::INT8;
-    case 16:
-      return isUnsigned ? onnx::TensorProto::UINT16 : onnx::TensorProto::INT16;
-    case 32:
-      return isUnsigned ? onnx::TensorProto::UINT32 : onnx::TensorProto::INT32;
-    case 64:
-      return isUnsigned ? onnx::TensorProto::UINT64 : onnx::TensorProto::INT64;
-    default:
-      return 0;
-    }
-  }
-  return 0;
-}
-
-unsigned getOnnxElementBytes(int32_t onnxType) {
-  switch (onnxType) {
-  case onnx::TensorProto::UINT8:
-  case onnx::TensorProto::INT8:
-  case onnx::TensorProto::BOOL:
-  case 17:
-  case 18:
-  case 19:
-  case 20:
-    return 1;
-  case onnx::TensorProto::UINT16:
-  case onnx::TensorProto::INT16:
-  case onnx::TensorProto::FLOAT16:
-  case onnx::TensorProto::BFLOAT16:
-    return 2;
-  case onnx::TensorProto::FLOAT:
-  case onnx::TensorProto::INT32:
-  case onnx::TensorProto::UINT32:
-    return 4;
-  case onnx::TensorProto::INT64:
-  case onnx::TensorProto::DOUBLE:
-  case onnx::TensorProto::UINT64:
-    return 8;
-  default:
-    return 0;
-  }
-}
-
-std::string onnxTypeName(int32_t onnxType) {
-  static const char *names[] = {
-      "UNDEFINED",      "FLOAT",      "UINT8",
-      "INT8",           "UINT16",     "INT16",
-      "INT32",          "INT64",      "STRING",
-      "BOOL",           "FLOAT16",    "DOUBLE",
-      "UINT32",         "UINT64",     "COMPLEX64",
-      "COMPLEX128",     "BFLOAT16",   "FLOAT8E4M3FN",
-      "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ",
-      "UINT4",          "INT4"};
-  if (onnxType >= 0 && onnxType < static_cast<int32_t>(std::size(names)))
-    return names[onnxType];
-  return "data type " + std::to_string(onnxType);
-}
-
 Expected<std::string> resolveExternalLocation(StringRef location,
                                               StringRef modelDir) {
   if (location.empty())
@@ -273,7 +152,7 @@ Expected<int64_t> checkTensor(const onnx::TensorProto &tensor,
   unsigned elementBytes = getOnnxElementBytes(tensor.data_type());
   if (elementBytes == 0)
     return tensorError(tensor, "has unsupported dtype " +
-                                   onnxTypeName(tensor.data_type()));
+                                   getOnnxTypeName(tensor.data_type()));
   auto count = elementCount(tensor);
   if (!count)
     return count.takeError();
