@@ -1,4 +1,5 @@
-//===- RefineShapes.cpp - Make dynamic dims static ----------------*- C++ -*-===//
+//===- RefineShapes.cpp - Make dynamic dims static ----------------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -76,8 +77,8 @@ struct RefineShapesPass final
     });
     // Keep the signature in step with what the function returns.
     Operation *ret = func.getBody().front().getTerminator();
-    func.setFunctionType(FunctionType::get(
-        &ctx, func.getArgumentTypes(), ret->getOperandTypes()));
+    func.setFunctionType(FunctionType::get(&ctx, func.getArgumentTypes(),
+                                           ret->getOperandTypes()));
   }
 };
 

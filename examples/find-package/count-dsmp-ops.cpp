@@ -1,4 +1,5 @@
-//===- count-dsmp-ops.cpp - Use the installed dsmp dialect ---------*- C++ -*-===//
+//===- count-dsmp-ops.cpp - Use the installed dsmp dialect ---------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

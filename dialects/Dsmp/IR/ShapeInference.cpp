@@ -1,4 +1,5 @@
-//===- ShapeInference.cpp - Result types from operand types -------*- C++ -*-===//
+//===- ShapeInference.cpp - Result types from operand types -------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -36,8 +37,8 @@ std::optional<int64_t> intAttr(DictionaryAttr attrs, llvm::StringRef name) {
 
 std::optional<std::vector<int64_t>> intsAttr(DictionaryAttr attrs,
                                              llvm::StringRef name) {
-  if (auto attr = attrs ? attrs.getAs<DenseI64ArrayAttr>(name)
-                        : DenseI64ArrayAttr())
+  if (auto attr =
+          attrs ? attrs.getAs<DenseI64ArrayAttr>(name) : DenseI64ArrayAttr())
     return std::vector<int64_t>(attr.asArrayRef().begin(),
                                 attr.asArrayRef().end());
   return std::nullopt;
