@@ -19,7 +19,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.dsmp_tools_dir, append_path=True)
 
-tools = ["dsmp-opt", "dsmp-translate", "dsmp-import-fuzzer"]
+tools = ["dsmp-opt", "dsmp-translate", "dsmp-import-fuzzer", "dsmp-format-convert"]
 llvm_config.add_tool_substitutions(tools, [config.dsmp_tools_dir])
 
 config.substitutions.append(("%dsmp_python", config.python_executable))
@@ -39,6 +39,10 @@ for candidate in [node_tests]:
         config.available_features.add("onnx-node-tests")
         config.substitutions.append(("%onnx_node_tests", candidate))
         break
+
+# Opt-in long runs (the exhaustive 2^32 format check): DSMP_LONG_TESTS=1.
+if os.environ.get("DSMP_LONG_TESTS") == "1":
+    config.available_features.add("long-tests")
 
 for target in config.llvm_targets.split(";"):
     config.available_features.add(target.lower())
