@@ -8,6 +8,11 @@
 #include "OpSummary.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/Format.h"
@@ -16,7 +21,54 @@ using namespace mlir;
 
 namespace mlir::dsmp {
 
+/// A copy of `module` whose inputs have every dynamic dim set to 1 and
+/// whose other types are refined from them, so FLOPs can be counted per
+/// unit of each dynamic dim (per sample, for a dynamic batch).
+static OwningOpRef<ModuleOp> withUnitDynamicDims(ModuleOp module,
+                                                 bool &changed) {
+  OwningOpRef<ModuleOp> copy = module.clone();
+  changed = false;
+  copy->walk([&](func::FuncOp func) {
+    if (func.isExternal())
+      return;
+    SmallVector<Type> inputs;
+    for (BlockArgument arg : func.getArguments()) {
+      auto type = dyn_cast<RankedTensorType>(arg.getType());
+      if (type && !type.hasStaticShape()) {
+        SmallVector<int64_t> dims(type.getShape());
+        for (int64_t &d : dims)
+          if (ShapedType::isDynamic(d))
+            d = 1;
+        arg.setType(RankedTensorType::get(dims, type.getElementType()));
+        changed = true;
+      }
+      inputs.push_back(arg.getType());
+    }
+    func.setFunctionType(
+        FunctionType::get(func.getContext(), inputs, func.getResultTypes()));
+  });
+  if (!changed)
+    return copy;
+  PassManager pm(module.getContext());
+  // Static shapes let the shape arithmetic fold, which gives reshapes
+  // constant targets, which makes more shapes static: a few rounds.
+  for (int round = 0; round < 3; ++round) {
+    pm.addNestedPass<func::FuncOp>(mlir::dsmp::createRefineShapesPass());
+    pm.addPass(createCanonicalizerPass());
+  }
+  pm.addNestedPass<func::FuncOp>(mlir::dsmp::createRefineShapesPass());
+  if (failed(pm.run(*copy)))
+    return nullptr;
+  return copy;
+}
+
 void printOpSummary(ModuleOp module, llvm::raw_ostream &os) {
+  bool changed;
+  OwningOpRef<ModuleOp> unit = withUnitDynamicDims(module, changed);
+  if (unit && changed) {
+    os << "FLOPs with every dynamic input dim set to 1:\n";
+    module = *unit;
+  }
   struct Row {
     int64_t count = 0;
     int64_t flops = 0;
