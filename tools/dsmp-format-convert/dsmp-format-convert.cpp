@@ -1,4 +1,5 @@
-//===- dsmp-format-convert.cpp - Bulk format conversions ----------*- C++ -*-===//
+//===- dsmp-format-convert.cpp - Bulk format conversions ----------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -28,8 +29,9 @@ using namespace dsmp::formats;
 namespace {
 
 int usage() {
-  std::fprintf(stderr, "usage: dsmp-format-convert FORMAT [--saturate|--decode] "
-                       "IN OUT\n");
+  std::fprintf(stderr,
+               "usage: dsmp-format-convert FORMAT [--saturate|--decode] "
+               "IN OUT\n");
   return 2;
 }
 
@@ -83,14 +85,13 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < count; ++i) {
       uint32_t word = buffer[i];
       if (decodeMode) {
-        float value = small ? decode(*small, word)
-                            : format == "bf16"
-                                  ? fromBF16(static_cast<uint16_t>(word))
-                                  : floatOf(word);
+        float value = small              ? decode(*small, word)
+                      : format == "bf16" ? fromBF16(static_cast<uint16_t>(word))
+                                         : floatOf(word);
         buffer[i] = bitsOf(value);
       } else {
         float x = floatOf(word);
-        buffer[i] = small ? encode(*small, x, saturate)
+        buffer[i] = small              ? encode(*small, x, saturate)
                     : format == "bf16" ? toBF16(x)
                                        : bitsOf(roundToTF32(x));
       }

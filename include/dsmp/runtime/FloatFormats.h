@@ -1,4 +1,5 @@
-//===- FloatFormats.h - Exact f32 <-> low-precision conversions ---*- C++ -*-===//
+//===- FloatFormats.h - Exact f32 <-> low-precision conversions ---*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -66,8 +67,8 @@ inline uint32_t nanCode(const SmallFloat &f, uint32_t sign) {
   if (!f.hasNegZero)
     return 1u << (width - 1); // fnuz: the "negative zero" pattern
   uint32_t expMask = ((1u << f.exponentBits) - 1) << f.mantissaBits;
-  uint32_t quiet = f.ieeeNaN ? 1u << (f.mantissaBits - 1)
-                             : (1u << f.mantissaBits) - 1;
+  uint32_t quiet =
+      f.ieeeNaN ? 1u << (f.mantissaBits - 1) : (1u << f.mantissaBits) - 1;
   return (sign << (width - 1)) | expMask | quiet;
 }
 
@@ -124,10 +125,9 @@ inline float decode(const SmallFloat &f, uint32_t code) {
   if (!f.hasNegZero && sign && magnitude == 0)
     return floatOf(0x7FC00000u);
   if (f.hasInf && expField == allOnes)
-    return floatOf((sign << 31) |
-                   (mantissa ? 0x7FC00000u : 0x7F800000u));
-  if (!f.hasInf && f.hasNegZero && magnitude == ((allOnes << f.mantissaBits) |
-                                                 ((1u << f.mantissaBits) - 1)))
+    return floatOf((sign << 31) | (mantissa ? 0x7FC00000u : 0x7F800000u));
+  if (!f.hasInf && f.hasNegZero &&
+      magnitude == ((allOnes << f.mantissaBits) | ((1u << f.mantissaBits) - 1)))
     return floatOf((sign << 31) | 0x7FC00000u);
   float value;
   if (expField == 0) {
@@ -135,8 +135,8 @@ inline float decode(const SmallFloat &f, uint32_t code) {
     for (int i = 0; i < f.bias - 1 + f.mantissaBits; ++i)
       value *= 0.5f;
   } else {
-    uint32_t bits = ((expField - f.bias + 127) << 23) |
-                    (mantissa << (23 - f.mantissaBits));
+    uint32_t bits =
+        ((expField - f.bias + 127) << 23) | (mantissa << (23 - f.mantissaBits));
     value = floatOf(bits);
   }
   return sign ? -value : value;

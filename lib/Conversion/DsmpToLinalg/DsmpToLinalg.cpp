@@ -1,0 +1,554 @@
+//===- DsmpToLinalg.cpp - Lower dsmp ops to linalg ----------------*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The first slice of dsmp's CPU lowering: ops on static shapes become
+// linalg.generic (elementwise with ONNX broadcasting, contractions),
+// linalg.transpose, tensor.reshape and arith.constant. The dsmp ops already
+// use builtin tensor types, so the patterns replace ops one for one with no
+// type conversion.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Conversion/Passes.h"
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <functional>
+
+#define DEBUG_TYPE "dsmp-convert-to-linalg"
+
+namespace mlir::dsmp {
+#define GEN_PASS_DEF_CONVERTDSMPTOLINALGPASS
+#include "lib/Conversion/Passes.h.inc"
+} // namespace mlir::dsmp
+
+using namespace mlir;
+using namespace mlir::dsmp;
+
+namespace {
+
+using BodyFn =
+    std::function<Value(OpBuilder &, Location, ValueRange, Type, Operation *)>;
+
+bool isStatic(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && t.hasStaticShape();
+}
+
+bool isFloat(Type t) { return isa<FloatType>(getElementTypeOrSelf(t)); }
+
+Value floatConst(OpBuilder &b, Location loc, Type type, double v) {
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, v));
+}
+
+/// linalg.generic computing `body` elementwise over `inputs` broadcast (ONNX
+/// multidirectional, right-aligned) to `resultType`.
+Value buildElementwise(OpBuilder &b, Location loc, ValueRange inputs,
+                       RankedTensorType resultType, Operation *op,
+                       const BodyFn &body) {
+  int64_t rank = resultType.getRank();
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps;
+  for (Value input : inputs) {
+    auto type = cast<RankedTensorType>(input.getType());
+    SmallVector<AffineExpr> exprs;
+    for (int64_t i = 0; i < type.getRank(); ++i) {
+      int64_t dim = rank - type.getRank() + i;
+      bool broadcast =
+          type.getDimSize(i) == 1 && resultType.getDimSize(dim) != 1;
+      exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx)
+                                : getAffineDimExpr(dim, ctx));
+    }
+    maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
+                                       resultType.getElementType());
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value v =
+            body(nb, nl, args.drop_back(), resultType.getElementType(), op);
+        linalg::YieldOp::create(nb, nl, v);
+      });
+  return generic.getResult(0);
+}
+
+/// Lowers any elementwise dsmp op named `opName` with `body`. `none`
+/// operands (absent optional inputs) are dropped before the body sees them.
+struct ElementwiseLowering : RewritePattern {
+  ElementwiseLowering(StringRef opName, BodyFn body, MLIRContext *ctx)
+      : RewritePattern(opName, /*benefit=*/1, ctx), body(std::move(body)) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!resultType || !resultType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs a static result shape");
+    SmallVector<Value> inputs;
+    for (Value operand : op->getOperands()) {
+      if (isa<NoneType>(operand.getType()))
+        continue;
+      if (!isStatic(operand))
+        return rewriter.notifyMatchFailure(op, "needs static operand shapes");
+      inputs.push_back(operand);
+    }
+    Value result =
+        buildElementwise(rewriter, op->getLoc(), inputs, resultType, op, body);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  BodyFn body;
+};
+
+/// A binary float/integer op body.
+template <typename FloatOp, typename IntOp> BodyFn binary() {
+  return [](OpBuilder &b, Location loc, ValueRange args, Type t,
+            Operation *) -> Value {
+    if (isa<FloatType>(t))
+      return FloatOp::create(b, loc, args[0], args[1]);
+    return IntOp::create(b, loc, args[0], args[1]);
+  };
+}
+
+/// A left fold of a binary op over all args (Max, Min, Sum).
+template <typename FloatOp, typename IntOp> BodyFn fold() {
+  return [](OpBuilder &b, Location loc, ValueRange args, Type t,
+            Operation *) -> Value {
+    Value acc = args[0];
+    for (Value v : args.drop_front())
+      acc = isa<FloatType>(t) ? Value(FloatOp::create(b, loc, acc, v))
+                              : Value(IntOp::create(b, loc, acc, v));
+    return acc;
+  };
+}
+
+template <typename MathOp> BodyFn unary() {
+  return [](OpBuilder &b, Location loc, ValueRange args, Type,
+            Operation *) -> Value { return MathOp::create(b, loc, args[0]); };
+}
+
+double floatAttr(Operation *op, StringRef name, double fallback) {
+  if (auto attr = op->getAttrOfType<FloatAttr>(name))
+    return attr.getValueAsDouble();
+  return fallback;
+}
+
+template <arith::CmpFPredicate FP, arith::CmpIPredicate IP> BodyFn compare() {
+  return [](OpBuilder &b, Location loc, ValueRange args, Type,
+            Operation *) -> Value {
+    if (isa<FloatType>(args[0].getType()))
+      return arith::CmpFOp::create(b, loc, FP, args[0], args[1]);
+    return arith::CmpIOp::create(b, loc, IP, args[0], args[1]);
+  };
+}
+
+void addElementwisePatterns(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  auto add = [&](StringRef name, BodyFn fn) {
+    patterns.add<ElementwiseLowering>(name, std::move(fn), ctx);
+  };
+  add("dsmp.add", binary<arith::AddFOp, arith::AddIOp>());
+  add("dsmp.sub", binary<arith::SubFOp, arith::SubIOp>());
+  add("dsmp.mul", binary<arith::MulFOp, arith::MulIOp>());
+  add("dsmp.div", binary<arith::DivFOp, arith::DivSIOp>());
+  add("dsmp.max", fold<arith::MaximumFOp, arith::MaxSIOp>());
+  add("dsmp.min", fold<arith::MinimumFOp, arith::MinSIOp>());
+  add("dsmp.sum", fold<arith::AddFOp, arith::AddIOp>());
+  add("dsmp.exp", unary<math::ExpOp>());
+  add("dsmp.log", unary<math::LogOp>());
+  add("dsmp.sqrt", unary<math::SqrtOp>());
+  add("dsmp.tanh", unary<math::TanhOp>());
+  add("dsmp.erf", unary<math::ErfOp>());
+  add("dsmp.sin", unary<math::SinOp>());
+  add("dsmp.cos", unary<math::CosOp>());
+  add("dsmp.floor", unary<math::FloorOp>());
+  add("dsmp.ceil", unary<math::CeilOp>());
+  add("dsmp.abs",
+      [](OpBuilder &b, Location loc, ValueRange a, Type t,
+         Operation *) -> Value {
+        if (isa<FloatType>(t))
+          return math::AbsFOp::create(b, loc, a[0]);
+        return math::AbsIOp::create(b, loc, a[0]);
+      });
+  add("dsmp.neg",
+      [](OpBuilder &b, Location loc, ValueRange a, Type t,
+         Operation *) -> Value {
+        if (isa<FloatType>(t))
+          return arith::NegFOp::create(b, loc, a[0]);
+        Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, 0));
+        return arith::SubIOp::create(b, loc, zero, a[0]);
+      });
+  add("dsmp.relu",
+      [](OpBuilder &b, Location loc, ValueRange a, Type t,
+         Operation *) -> Value {
+        if (isa<FloatType>(t))
+          return arith::MaximumFOp::create(b, loc, a[0],
+                                           floatConst(b, loc, t, 0));
+        Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, 0));
+        return arith::MaxSIOp::create(b, loc, a[0], zero);
+      });
+  add("dsmp.reciprocal",
+      [](OpBuilder &b, Location loc, ValueRange a, Type t,
+         Operation *) -> Value {
+        return arith::DivFOp::create(b, loc, floatConst(b, loc, t, 1), a[0]);
+      });
+  add("dsmp.sigmoid",
+      [](OpBuilder &b, Location loc, ValueRange a, Type t,
+         Operation *) -> Value {
+        Value one = floatConst(b, loc, t, 1);
+        Value e =
+            math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, a[0]));
+        return arith::DivFOp::create(b, loc, one,
+                                     arith::AddFOp::create(b, loc, one, e));
+      });
+  add("dsmp.leaky_relu",
+      [](OpBuilder &b, Location loc, ValueRange a, Type t,
+         Operation *op) -> Value {
+        Value alpha = floatConst(b, loc, t, floatAttr(op, "alpha", 0.01));
+        Value neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                          a[0], floatConst(b, loc, t, 0));
+        return arith::SelectOp::create(
+            b, loc, neg, arith::MulFOp::create(b, loc, alpha, a[0]), a[0]);
+      });
+  add("dsmp.hard_sigmoid",
+      [](OpBuilder &b, Location loc, ValueRange a, Type t,
+         Operation *op) -> Value {
+        Value alpha = floatConst(b, loc, t, floatAttr(op, "alpha", 0.2));
+        Value beta = floatConst(b, loc, t, floatAttr(op, "beta", 0.5));
+        Value y = arith::AddFOp::create(
+            b, loc, arith::MulFOp::create(b, loc, alpha, a[0]), beta);
+        y = arith::MinimumFOp::create(b, loc, y, floatConst(b, loc, t, 1));
+        return arith::MaximumFOp::create(b, loc, y, floatConst(b, loc, t, 0));
+      });
+  add("dsmp.pow",
+      [](OpBuilder &b, Location loc, ValueRange a, Type t, Operation *)
+          -> Value { return math::PowFOp::create(b, loc, a[0], a[1]); });
+  add("dsmp.where",
+      [](OpBuilder &b, Location loc, ValueRange a, Type, Operation *) -> Value {
+        return arith::SelectOp::create(b, loc, a[0], a[1], a[2]);
+      });
+  add("dsmp.clip",
+      [](OpBuilder &b, Location loc, ValueRange a, Type t,
+         Operation *op) -> Value {
+        // Absent bounds were dropped; which of min/max remain tells the op.
+        auto clip = cast<ClipOp>(op);
+        Value y = a[0];
+        unsigned next = 1;
+        if (!isa<NoneType>(clip.getMin().getType()))
+          y = isa<FloatType>(t)
+                  ? Value(arith::MaximumFOp::create(b, loc, y, a[next++]))
+                  : Value(arith::MaxSIOp::create(b, loc, y, a[next++]));
+        if (!isa<NoneType>(clip.getMax().getType()))
+          y = isa<FloatType>(t)
+                  ? Value(arith::MinimumFOp::create(b, loc, y, a[next++]))
+                  : Value(arith::MinSIOp::create(b, loc, y, a[next++]));
+        return y;
+      });
+  add("dsmp.equal",
+      compare<arith::CmpFPredicate::OEQ, arith::CmpIPredicate::eq>());
+  add("dsmp.greater",
+      compare<arith::CmpFPredicate::OGT, arith::CmpIPredicate::sgt>());
+  add("dsmp.greater_or_equal",
+      compare<arith::CmpFPredicate::OGE, arith::CmpIPredicate::sge>());
+  add("dsmp.less",
+      compare<arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt>());
+  add("dsmp.less_or_equal",
+      compare<arith::CmpFPredicate::OLE, arith::CmpIPredicate::sle>());
+  add("dsmp.not",
+      [](OpBuilder &b, Location loc, ValueRange a, Type t,
+         Operation *) -> Value {
+        Value one = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, 1));
+        return arith::XOrIOp::create(b, loc, a[0], one);
+      });
+  add("dsmp.cast",
+      [](OpBuilder &b, Location loc, ValueRange a, Type to,
+         Operation *) -> Value {
+        Value x = a[0];
+        Type from = x.getType();
+        if (from == to)
+          return x;
+        auto fromFloat = dyn_cast<FloatType>(from);
+        auto toFloat = dyn_cast<FloatType>(to);
+        if (fromFloat && toFloat)
+          return fromFloat.getWidth() < toFloat.getWidth()
+                     ? Value(arith::ExtFOp::create(b, loc, to, x))
+                     : Value(arith::TruncFOp::create(b, loc, to, x));
+        if (toFloat) // booleans are 0 and 1, not 0 and -1
+          return from.isUnsignedInteger() || from.isInteger(1)
+                     ? Value(arith::UIToFPOp::create(b, loc, to, x))
+                     : Value(arith::SIToFPOp::create(b, loc, to, x));
+        if (fromFloat)
+          return to.isUnsignedInteger()
+                     ? Value(arith::FPToUIOp::create(b, loc, to, x))
+                     : Value(arith::FPToSIOp::create(b, loc, to, x));
+        unsigned fw = from.getIntOrFloatBitWidth(),
+                 tw = to.getIntOrFloatBitWidth();
+        if (fw > tw)
+          return arith::TruncIOp::create(b, loc, to, x);
+        return from.isUnsignedInteger() || fw == 1
+                   ? Value(arith::ExtUIOp::create(b, loc, to, x))
+                   : Value(arith::ExtSIOp::create(b, loc, to, x));
+      });
+}
+
+/// C[M, N] = alpha * op(A) * op(B) (+ beta * C), as a contraction generic
+/// and, when needed, an elementwise epilogue.
+struct GemmLowering : OpRewritePattern<GemmOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GemmOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getA()) ||
+        !isStatic(op.getB()) || !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+               k = getAffineDimExpr(2, ctx);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(3, 0,
+                       op.getTransA() ? ArrayRef<AffineExpr>{k, m}
+                                      : ArrayRef<AffineExpr>{m, k},
+                       ctx),
+        AffineMap::get(3, 0,
+                       op.getTransB() ? ArrayRef<AffineExpr>{n, k}
+                                      : ArrayRef<AffineExpr>{k, n},
+                       ctx),
+        AffineMap::get(3, 0, {m, n}, ctx)};
+    Type element = resultType.getElementType();
+    Value result =
+        contract(rewriter, loc, op.getA(), op.getB(), maps, resultType, 3);
+    double alpha = op.getAlpha().convertToDouble();
+    double beta = op.getBeta().convertToDouble();
+    bool hasC = !isa<NoneType>(op.getC().getType());
+    if (alpha != 1.0 || hasC) {
+      SmallVector<Value> inputs{result};
+      if (hasC)
+        inputs.push_back(op.getC());
+      result = buildElementwise(
+          rewriter, loc, inputs, resultType, op,
+          [&](OpBuilder &b, Location l, ValueRange a, Type t,
+              Operation *) -> Value {
+            Value y = a[0];
+            if (alpha != 1.0)
+              y = arith::MulFOp::create(b, l, floatConst(b, l, t, alpha), y);
+            if (a.size() > 1) {
+              Value c = a[1];
+              if (beta != 1.0)
+                c = arith::MulFOp::create(b, l, floatConst(b, l, t, beta), c);
+              y = arith::AddFOp::create(b, l, y, c);
+            }
+            return y;
+          });
+    }
+    (void)element;
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  /// A zero-initialised sum of products with the given maps; the last loop
+  /// dim reduces.
+  static Value contract(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                        ArrayRef<AffineMap> maps, RankedTensorType resultType,
+                        unsigned loops) {
+    Type element = resultType.getElementType();
+    Value init =
+        tensor::EmptyOp::create(b, loc, resultType.getShape(), element);
+    Value zero = floatConst(b, loc, element, 0);
+    init = linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{init})
+               .getResult(0);
+    SmallVector<utils::IteratorType> iterators(loops,
+                                               utils::IteratorType::parallel);
+    iterators.back() = utils::IteratorType::reduction;
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{resultType}, ValueRange{lhs, rhs}, ValueRange{init},
+        maps, iterators, [](OpBuilder &nb, Location nl, ValueRange args) {
+          Value product = arith::MulFOp::create(nb, nl, args[0], args[1]);
+          linalg::YieldOp::create(
+              nb, nl, Value(arith::AddFOp::create(nb, nl, args[2], product)));
+        });
+    return generic.getResult(0);
+  }
+};
+
+/// numpy matmul of operands of rank >= 2, batch dims broadcast.
+struct MatMulLowering : OpRewritePattern<MatMulOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MatMulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getA()) ||
+        !isStatic(op.getB()) || !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    auto a = cast<RankedTensorType>(op.getA().getType());
+    auto b = cast<RankedTensorType>(op.getB().getType());
+    if (a.getRank() < 2 || b.getRank() < 2)
+      return rewriter.notifyMatchFailure(op, "1-D operands not lowered yet");
+    MLIRContext *ctx = getContext();
+    int64_t rank = resultType.getRank(); // batch dims + M + N
+    unsigned loops = rank + 1;           // + K
+    AffineExpr k = getAffineDimExpr(rank, ctx);
+    auto operandMap = [&](RankedTensorType t, bool isLhs) {
+      SmallVector<AffineExpr> exprs;
+      int64_t batch = t.getRank() - 2;
+      for (int64_t i = 0; i < batch; ++i) {
+        int64_t dim = rank - 2 - batch + i;
+        exprs.push_back(t.getDimSize(i) == 1 && resultType.getDimSize(dim) != 1
+                            ? getAffineConstantExpr(0, ctx)
+                            : getAffineDimExpr(dim, ctx));
+      }
+      if (isLhs) {
+        exprs.push_back(getAffineDimExpr(rank - 2, ctx));
+        exprs.push_back(k);
+      } else {
+        exprs.push_back(k);
+        exprs.push_back(getAffineDimExpr(rank - 1, ctx));
+      }
+      return AffineMap::get(loops, 0, exprs, ctx);
+    };
+    SmallVector<AffineMap> maps = {
+        operandMap(a, true), operandMap(b, false),
+        AffineMap::getMultiDimIdentityMap(loops, ctx).getMajorSubMap(rank)};
+    Value result = GemmLowering::contract(rewriter, op.getLoc(), op.getA(),
+                                          op.getB(), maps, resultType, loops);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct TransposeLowering : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (!resultType || !resultType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    SmallVector<int64_t> perm;
+    if (auto given = op.getPerm())
+      perm.assign(given->begin(), given->end());
+    else
+      for (int64_t i = resultType.getRank() - 1; i >= 0; --i)
+        perm.push_back(i);
+    Value init =
+        tensor::EmptyOp::create(rewriter, op.getLoc(), resultType.getShape(),
+                                resultType.getElementType());
+    auto transpose = linalg::TransposeOp::create(rewriter, op.getLoc(),
+                                                 op.getData(), init, perm);
+    rewriter.replaceOp(op, transpose->getResult(0));
+    return success();
+  }
+};
+
+/// Reshape, Flatten, Squeeze and Unsqueeze with a static result: a
+/// tensor.reshape to that shape (their shape operands are not needed).
+struct StaticReshapeLowering : RewritePattern {
+  StaticReshapeLowering(StringRef opName, MLIRContext *ctx)
+      : RewritePattern(opName, 1, ctx) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!resultType || !resultType.hasStaticShape() ||
+        !isStatic(op->getOperand(0)))
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Location loc = op->getLoc();
+    auto shapeType =
+        RankedTensorType::get({resultType.getRank()}, rewriter.getI64Type());
+    Value shape = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseIntElementsAttr::get(shapeType, resultType.getShape()));
+    rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, resultType,
+                                                   op->getOperand(0), shape);
+    return success();
+  }
+};
+
+struct ConstantLowering : OpRewritePattern<ConstantOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConstantOp op,
+                                PatternRewriter &rewriter) const override {
+    auto value = dyn_cast<ElementsAttr>(op.getValue());
+    if (!value)
+      return rewriter.notifyMatchFailure(
+          op, "weights still in the weight file: run dsmp-load-weights");
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, cast<TypedAttr>(value));
+    return success();
+  }
+};
+
+struct IdentityLowering : OpRewritePattern<IdentityOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(IdentityOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, op.getInput());
+    return success();
+  }
+};
+
+struct ConvertDsmpToLinalgPass final
+    : mlir::dsmp::impl::ConvertDsmpToLinalgPassBase<ConvertDsmpToLinalgPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    addElementwisePatterns(patterns);
+    patterns.add<GemmLowering, MatMulLowering, TransposeLowering,
+                 ConstantLowering, IdentityLowering>(ctx);
+    for (StringRef name :
+         {"dsmp.reshape", "dsmp.flatten", "dsmp.squeeze", "dsmp.unsqueeze"})
+      patterns.add<StaticReshapeLowering>(name, ctx);
+    int64_t before = 0;
+    getOperation().walk([&](Operation *op) {
+      if (isa<DsmpDialect>(op->getDialect()))
+        ++before;
+    });
+    // Folding is off: it would fold dsmp ops before they are lowered.
+    GreedyRewriteConfig config;
+    config.enableFolding(false);
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns), config);
+    bool failedAny = false;
+    int64_t after = 0;
+    getOperation().walk([&](Operation *op) {
+      if (!isa<DsmpDialect>(op->getDialect()))
+        return;
+      ++after;
+      if (isa<NoneOp>(op)) // a placeholder; its users are what matter
+        return;
+      op->emitOpError("is not lowered to linalg yet (static shapes and the "
+                      "ops listed in the pass description only)");
+      failedAny = true;
+    });
+    numLowered += before - after;
+    if (failedAny)
+      return signalPassFailure();
+    // Drop the `none` placeholders the lowered ops no longer use.
+    getOperation().walk([](NoneOp op) {
+      if (op->use_empty())
+        op->erase();
+    });
+  }
+};
+
+} // namespace

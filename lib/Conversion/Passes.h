@@ -1,0 +1,28 @@
+//===- Passes.h - dsmp conversion passes --------------------------*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_LIB_CONVERSION_PASSES_H
+#define DSMP_LIB_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::dsmp {
+
+#define GEN_PASS_DECL
+#include "lib/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "lib/Conversion/Passes.h.inc"
+
+} // namespace mlir::dsmp
+
+#endif // DSMP_LIB_CONVERSION_PASSES_H

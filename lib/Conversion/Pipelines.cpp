@@ -1,0 +1,48 @@
+//===- Pipelines.cpp - dsmp lowering pipelines --------------------*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Conversion/Pipelines.h"
+
+#include "lib/Conversion/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+
+namespace mlir::dsmp {
+
+LogicalResult
+buildLowerToLLVMPipeline(OpPassManager &pm,
+                         const LowerToLLVMPipelineOptions &options) {
+  (void)options;
+  // dsmp ops become linalg/tensor/arith/math on the same tensors.
+  pm.addNestedPass<func::FuncOp>(createConvertDsmpToLinalgPass());
+  // Upstream from here; by name, so the steps read like mlir-opt's.
+  return parsePassPipeline(
+      // Tensors become buffers, across function boundaries too.
+      "one-shot-bufferize{bufferize-function-boundaries},"
+      // Plain loops: the first slice does not tile or vectorize yet.
+      "convert-linalg-to-loops,convert-scf-to-cf,"
+      // Memref metadata and affine maps that bufferization leaves.
+      "expand-strided-metadata,lower-affine,"
+      // Everything to the LLVM dialect.
+      // Math ops without an LLVM intrinsic (erf, ...) call libm.
+      "finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,"
+      "convert-arith-to-llvm,"
+      "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts",
+      pm);
+}
+
+void registerDsmpConversionPipelines() {
+  PassPipelineRegistration<LowerToLLVMPipelineOptions>(
+      "dsmp-lower-to-llvm",
+      "Lower dsmp (static shapes) through linalg and bufferization to the "
+      "LLVM dialect",
+      [](OpPassManager &pm, const LowerToLLVMPipelineOptions &options) {
+        (void)buildLowerToLLVMPipeline(pm, options);
+      });
+}
+
+} // namespace mlir::dsmp

@@ -1,0 +1,74 @@
+// RUN: dsmp-opt %s --split-input-file --verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(func.func(dsmp-convert-to-linalg))' | FileCheck %s
+
+/// Broadcasting: a size-1 or missing dim reads index 0 / is left out.
+// CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[ROW:.+]] = affine_map<(d0, d1, d2) -> (d2)>
+// CHECK-DAG: #[[ONE:.+]] = affine_map<(d0, d1, d2) -> (d0, 0, d2)>
+// CHECK-LABEL: func.func @broadcast_add(
+// CHECK-SAME: %[[A:.+]]: tensor<2x3x4xf32>, %[[B:.+]]: tensor<4xf32>, %[[C:.+]]: tensor<2x1x4xf32>
+// CHECK: %[[E1:.+]] = tensor.empty() : tensor<2x3x4xf32>
+// CHECK: %[[S:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]]
+// CHECK-SAME: ins(%[[A]], %[[B]] : tensor<2x3x4xf32>, tensor<4xf32>) outs(%[[E1]] : tensor<2x3x4xf32>)
+// CHECK: arith.addf
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[ONE]], #[[ID]]]
+// CHECK-SAME: ins(%[[S]], %[[C]]
+// CHECK: arith.mulf
+func.func @broadcast_add(%a: tensor<2x3x4xf32>, %b: tensor<4xf32>, %c: tensor<2x1x4xf32>) -> tensor<2x3x4xf32> {
+  %s = dsmp.add %a, %b : (tensor<2x3x4xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
+  %m = dsmp.mul %s, %c : (tensor<2x3x4xf32>, tensor<2x1x4xf32>) -> tensor<2x3x4xf32>
+  return %m : tensor<2x3x4xf32>
+}
+
+// -----
+
+/// Gemm with transB: a zero-filled contraction over k, B read as (n, k),
+/// then the bias added.
+// CHECK-DAG: #[[A_MAP:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[B_MAP:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[C_MAP:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @gemm(
+// CHECK: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[INIT:.+]] = linalg.fill ins(%[[ZERO]] : f32)
+// CHECK: linalg.generic {indexing_maps = [#[[A_MAP]], #[[B_MAP]], #[[C_MAP]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK-SAME: outs(%[[INIT]] : tensor<3x4xf32>)
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: linalg.generic
+// CHECK: arith.addf
+// CHECK-NOT: dsmp.
+func.func @gemm(%a: tensor<3x5xf32>, %b: tensor<4x5xf32>, %c: tensor<4xf32>) -> tensor<3x4xf32> {
+  %y = dsmp.gemm %a, %b, %c {transB = 1 : i64} : (tensor<3x5xf32>, tensor<4x5xf32>, tensor<4xf32>) -> tensor<3x4xf32>
+  return %y : tensor<3x4xf32>
+}
+
+// -----
+
+/// Static reshapes become tensor.reshape to the result shape; constants
+/// become arith.constant.
+// CHECK-LABEL: func.func @flatten(
+// CHECK: %[[SHAPE:.+]] = arith.constant dense<[6, 4]> : tensor<2xi64>
+// CHECK: tensor.reshape %{{.+}}(%[[SHAPE]]) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<6x4xf32>
+func.func @flatten(%x: tensor<2x3x4xf32>) -> tensor<6x4xf32> {
+  %y = dsmp.flatten %x {axis = 2 : i64} : (tensor<2x3x4xf32>) -> tensor<6x4xf32>
+  return %y : tensor<6x4xf32>
+}
+
+// -----
+
+/// Ops the first slice does not lower yet fail with a clear error.
+func.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  %n = dsmp.none
+  // expected-error @+1 {{is not lowered to linalg yet}}
+  %y = dsmp.conv %x, %w, %n : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, none) -> tensor<1x4x6x6xf32>
+  return %y : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+/// Dynamic shapes are not lowered yet.
+func.func @dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  // expected-error @+1 {{is not lowered to linalg yet}}
+  %y = dsmp.relu %x : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %y : tensor<?x4xf32>
+}
