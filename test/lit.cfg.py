@@ -19,7 +19,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.dsmp_tools_dir, append_path=True)
 
-tools = ["dsmp-opt", "dsmp-translate", "dsmp-import-fuzzer", "dsmp-format-convert"]
+tools = ["dsmp-opt", "dsmp-translate", "dsmp-import-fuzzer", "dsmp-format-convert", "dsmp-run"]
 llvm_config.add_tool_substitutions(tools, [config.dsmp_tools_dir])
 
 config.substitutions.append(("%dsmp_python", config.python_executable))

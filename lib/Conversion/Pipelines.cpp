@@ -9,29 +9,46 @@
 
 #include "lib/Conversion/Passes.h"
 
+#include "passes/Passes.h"
+
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 namespace mlir::dsmp {
+
+void buildRefineShapesPipeline(OpPassManager &pm) {
+  for (int round = 0; round < 3; ++round) {
+    pm.addNestedPass<func::FuncOp>(createRefineShapesPass());
+    pm.addPass(createCanonicalizerPass());
+  }
+  pm.addNestedPass<func::FuncOp>(createRefineShapesPass());
+}
 
 LogicalResult
 buildLowerToLLVMPipeline(OpPassManager &pm,
                          const LowerToLLVMPipelineOptions &options) {
-  (void)options;
   // dsmp ops become linalg/tensor/arith/math on the same tensors.
   pm.addNestedPass<func::FuncOp>(createConvertDsmpToLinalgPass());
   // Upstream from here; by name, so the steps read like mlir-opt's.
+  std::string outParams =
+      options.resultsToOutParams
+          ? "buffer-results-to-out-params{modify-public-functions},"
+          : "";
   return parsePassPipeline(
-      // Tensors become buffers, across function boundaries too.
-      "one-shot-bufferize{bufferize-function-boundaries},"
-      // Plain loops: the first slice does not tile or vectorize yet.
-      "convert-linalg-to-loops,convert-scf-to-cf,"
-      // Memref metadata and affine maps that bufferization leaves.
-      "expand-strided-metadata,lower-affine,"
-      // Everything to the LLVM dialect.
-      // Math ops without an LLVM intrinsic (erf, ...) call libm.
-      "finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,"
-      "convert-arith-to-llvm,"
-      "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts",
+      // Tensors become buffers, across function boundaries too, with plain
+      // row-major layouts at the boundary.
+      "one-shot-bufferize{bufferize-function-boundaries "
+      "function-boundary-type-conversion=identity-layout-map}," +
+          outParams +
+          // Plain loops: the first slice does not tile or vectorize yet.
+          "convert-linalg-to-loops,convert-scf-to-cf,"
+          // Memref metadata and affine maps that bufferization leaves.
+          "expand-strided-metadata,lower-affine,"
+          // Everything to the LLVM dialect.
+          // Math ops without an LLVM intrinsic (erf, ...) call libm.
+          "finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,"
+          "convert-arith-to-llvm,"
+          "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts",
       pm);
 }
 

@@ -14,7 +14,19 @@
 namespace mlir::dsmp {
 
 struct LowerToLLVMPipelineOptions
-    : public PassPipelineOptions<LowerToLLVMPipelineOptions> {};
+    : public PassPipelineOptions<LowerToLLVMPipelineOptions> {
+  PassOptions::Option<bool> resultsToOutParams{
+      *this, "results-to-out-params",
+      llvm::cl::desc("Return results through caller-allocated buffers (for "
+                     "calls from C and the JIT)"),
+      llvm::cl::init(false)};
+};
+
+/// Makes dynamic dims static where the operands tell them: a few rounds of
+/// dsmp-refine-shapes and canonicalize (static shapes let shape arithmetic
+/// fold, which gives reshapes constant targets, which makes more shapes
+/// static).
+void buildRefineShapesPipeline(OpPassManager &pm);
 
 /// dsmp (static shapes, weights loaded) -> linalg -> buffers -> loops ->
 /// the LLVM dialect, ready for mlir-runner or translation to LLVM IR.

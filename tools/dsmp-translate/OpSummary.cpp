@@ -8,11 +8,10 @@
 #include "OpSummary.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
-#include "passes/Passes.h"
+#include "lib/Conversion/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Transforms/Passes.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/Format.h"
@@ -50,13 +49,7 @@ static OwningOpRef<ModuleOp> withUnitDynamicDims(ModuleOp module,
   if (!changed)
     return copy;
   PassManager pm(module.getContext());
-  // Static shapes let the shape arithmetic fold, which gives reshapes
-  // constant targets, which makes more shapes static: a few rounds.
-  for (int round = 0; round < 3; ++round) {
-    pm.addNestedPass<func::FuncOp>(mlir::dsmp::createRefineShapesPass());
-    pm.addPass(createCanonicalizerPass());
-  }
-  pm.addNestedPass<func::FuncOp>(mlir::dsmp::createRefineShapesPass());
+  mlir::dsmp::buildRefineShapesPipeline(pm);
   if (failed(pm.run(*copy)))
     return nullptr;
   return copy;
