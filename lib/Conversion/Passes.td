@@ -19,12 +19,14 @@ def ConvertDsmpToLinalgPass
 
     Post-condition: the supported ops (elementwise arithmetic and
     activations with ONNX broadcasting, comparisons, Where, Clip, Cast,
-    Gemm, MatMul, Transpose, the static reshapes, Identity, constants) are
-    linalg.generic / linalg.transpose / tensor.reshape / arith.constant on
-    the same tensor types, computing in the tensors' element type. An op it
-    cannot lower yet fails the pass with an error naming it. This is the
-    first slice of the CPU lowering; Conv, pooling, reductions,
-    normalizations and dynamic shapes are not lowered yet.
+    Gemm, MatMul, grouped N-d Conv, MaxPool, AveragePool,
+    GlobalAveragePool, Softmax, Transpose, the static reshapes, Identity,
+    constants) are linalg.generic / linalg.transpose / tensor.pad /
+    tensor.reshape / arith.constant on the same tensor types, computing in
+    the tensors' element type. An op it cannot lower yet fails the pass with
+    an error naming it. Not lowered yet: reductions, normalizations,
+    Gather/Slice/Concat/Pad/Resize, ConvTranspose, RNNs, control flow,
+    SAME auto_pad, ceil_mode, and dynamic shapes.
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect",

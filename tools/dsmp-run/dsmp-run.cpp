@@ -278,6 +278,9 @@ int main(int argc, char **argv) {
   auto optimize = makeOptimizingTransformer(2, 0, nullptr);
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = optimize;
+  // Strided copies (padding) call memrefCopy from MLIR's C runner utils.
+  SmallVector<StringRef> libs = {MLIR_C_RUNNER_UTILS_PATH};
+  engineOptions.sharedLibPaths = libs;
   auto engine = ExecutionEngine::create(*module, engineOptions);
   if (!engine)
     return fail("JIT: " + llvm::toString(engine.takeError()));

@@ -26,6 +26,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <functional>
+#include <limits>
 
 #define DEBUG_TYPE "dsmp-convert-to-linalg"
 
@@ -506,6 +507,337 @@ struct IdentityLowering : OpRewritePattern<IdentityOp> {
   }
 };
 
+/// Pads the spatial dims of an NC... tensor with `value` (ONNX pads are
+/// [begin..., end...] over the spatial dims).
+Value padSpatial(OpBuilder &b, Location loc, Value input,
+                 ArrayRef<int64_t> pads, double value) {
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t spatial = type.getRank() - 2;
+  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
+    return input;
+  SmallVector<OpFoldResult> low(2, b.getIndexAttr(0)),
+      high(2, b.getIndexAttr(0));
+  SmallVector<int64_t> shape(type.getShape());
+  for (int64_t i = 0; i < spatial; ++i) {
+    low.push_back(b.getIndexAttr(pads[i]));
+    high.push_back(b.getIndexAttr(pads[i + spatial]));
+    shape[2 + i] += pads[i] + pads[i + spatial];
+  }
+  auto padded = RankedTensorType::get(shape, type.getElementType());
+  Value padValue = floatConst(b, loc, type.getElementType(), value);
+  return tensor::PadOp::create(b, loc, padded, input, low, high, padValue)
+      .getResult();
+}
+
+/// The window attributes with ONNX defaults; fails on auto_pad other than
+/// NOTSET/VALID (SAME_* needs the output-size-dependent split).
+struct Window {
+  SmallVector<int64_t> kernel, strides, dilations, pads;
+};
+
+FailureOr<Window> windowOf(Operation *op, int64_t spatial,
+                           ArrayRef<int64_t> weightKernel = {}) {
+  Window w;
+  auto ints = [&](StringRef name, int64_t size,
+                  int64_t fallback) -> SmallVector<int64_t> {
+    if (auto attr = op->getAttrOfType<DenseI64ArrayAttr>(name))
+      return SmallVector<int64_t>(attr.asArrayRef());
+    return SmallVector<int64_t>(size, fallback);
+  };
+  auto autoPad = op->getAttrOfType<StringAttr>("auto_pad");
+  if (autoPad && autoPad.getValue() != "NOTSET" &&
+      autoPad.getValue() != "VALID")
+    return failure();
+  w.kernel = weightKernel.empty() ? ints("kernel_shape", spatial, 1)
+                                  : SmallVector<int64_t>(weightKernel);
+  if (auto attr = op->getAttrOfType<DenseI64ArrayAttr>("kernel_shape"))
+    w.kernel.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
+  w.strides = ints("strides", spatial, 1);
+  w.dilations = ints("dilations", spatial, 1);
+  w.pads = ints("pads", 2 * spatial, 0);
+  if (autoPad && autoPad.getValue() == "VALID")
+    w.pads.assign(2 * spatial, 0);
+  return w;
+}
+
+/// Grouped N-d convolution as one linalg.generic over (n, m, out spatial...,
+/// c, kernel...), the input channel being (m floordiv M/group) * C/group + c,
+/// then the bias.
+struct ConvLowering : OpRewritePattern<ConvOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getX()) ||
+        !isStatic(op.getW()) || !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    auto wType = cast<RankedTensorType>(op.getW().getType());
+    int64_t spatial = resultType.getRank() - 2;
+    auto window = windowOf(op, spatial, wType.getShape().drop_front(2));
+    if (failed(window))
+      return rewriter.notifyMatchFailure(op, "SAME auto_pad not lowered yet");
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    Value input = padSpatial(rewriter, loc, op.getX(), window->pads, 0.0);
+    int64_t group = op.getGroup();
+    int64_t mPerGroup = resultType.getDimSize(1) / group;
+    int64_t cPerGroup = wType.getDimSize(1);
+    // Loops: n, m, o_0..o_s-1, c, k_0..k_s-1.
+    unsigned loops = 3 + 2 * spatial;
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    AffineExpr n = d(0), m = d(1), c = d(2 + spatial);
+    SmallVector<AffineExpr> inExprs{n, m.floorDiv(mPerGroup) * cPerGroup + c};
+    SmallVector<AffineExpr> wExprs{m, c};
+    SmallVector<AffineExpr> outExprs{n, m};
+    for (int64_t i = 0; i < spatial; ++i) {
+      AffineExpr o = d(2 + i), k = d(3 + spatial + i);
+      inExprs.push_back(o * window->strides[i] + k * window->dilations[i]);
+      wExprs.push_back(k);
+      outExprs.push_back(o);
+    }
+    SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, inExprs, ctx),
+                                   AffineMap::get(loops, 0, wExprs, ctx),
+                                   AffineMap::get(loops, 0, outExprs, ctx)};
+    SmallVector<utils::IteratorType> iterators(loops,
+                                               utils::IteratorType::reduction);
+    for (unsigned i = 0; i < 2 + spatial; ++i)
+      iterators[i] = utils::IteratorType::parallel;
+    Type element = resultType.getElementType();
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), element);
+    init = linalg::FillOp::create(
+               rewriter, loc, ValueRange{floatConst(rewriter, loc, element, 0)},
+               ValueRange{init})
+               .getResult(0);
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{resultType}, ValueRange{input, op.getW()},
+            ValueRange{init}, maps, iterators,
+            [](OpBuilder &b, Location l, ValueRange args) {
+              Value product = arith::MulFOp::create(b, l, args[0], args[1]);
+              linalg::YieldOp::create(
+                  b, l, Value(arith::AddFOp::create(b, l, args[2], product)));
+            })
+            .getResult(0);
+    if (!isa<NoneType>(op.getB().getType())) {
+      // The bias [M] broadcasts along dim 1.
+      SmallVector<AffineMap> biasMaps = {
+          AffineMap::getMultiDimIdentityMap(resultType.getRank(), ctx),
+          AffineMap::get(resultType.getRank(), 0, {d(1)}, ctx),
+          AffineMap::getMultiDimIdentityMap(resultType.getRank(), ctx)};
+      Value out = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                          element);
+      result =
+          linalg::GenericOp::create(
+              rewriter, loc, TypeRange{resultType},
+              ValueRange{result, op.getB()}, ValueRange{out}, biasMaps,
+              SmallVector<utils::IteratorType>(resultType.getRank(),
+                                               utils::IteratorType::parallel),
+              [](OpBuilder &b, Location l, ValueRange args) {
+                linalg::YieldOp::create(
+                    b, l, Value(arith::AddFOp::create(b, l, args[0], args[1])));
+              })
+              .getResult(0);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// A windowed reduction over the spatial dims: MaxPool (pads with -inf) and
+/// AveragePool (zero pads counted only with count_include_pad, so pads need
+/// it or must be zero).
+template <typename PoolOp, bool IsMax>
+struct PoolLowering : OpRewritePattern<PoolOp> {
+  using OpRewritePattern<PoolOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(PoolOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getX()) ||
+        !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    if (op->getNumResults() > 1 && !isa<NoneType>(op->getResult(1).getType()))
+      return rewriter.notifyMatchFailure(op, "MaxPool indices not lowered");
+    if (op.getCeilMode())
+      return rewriter.notifyMatchFailure(op, "ceil_mode not lowered yet");
+    int64_t spatial = resultType.getRank() - 2;
+    auto window = windowOf(op, spatial);
+    if (failed(window))
+      return rewriter.notifyMatchFailure(op, "SAME auto_pad not lowered yet");
+    bool padded = llvm::any_of(window->pads, [](int64_t p) { return p; });
+    if constexpr (!IsMax) {
+      if (padded &&
+          !op->template getAttrOfType<IntegerAttr>("count_include_pad"))
+        return rewriter.notifyMatchFailure(op, "padded average not lowered");
+    }
+    Location loc = op.getLoc();
+    MLIRContext *ctx = this->getContext();
+    Type element = resultType.getElementType();
+    double padValue = IsMax ? -std::numeric_limits<double>::infinity() : 0.0;
+    Value input = padSpatial(rewriter, loc, op.getX(), window->pads, padValue);
+    unsigned loops = 2 + 2 * spatial;
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> inExprs{d(0), d(1)}, outExprs{d(0), d(1)},
+        kernelExprs;
+    for (int64_t i = 0; i < spatial; ++i) {
+      AffineExpr o = d(2 + i), k = d(2 + spatial + i);
+      inExprs.push_back(o * window->strides[i] + k * window->dilations[i]);
+      outExprs.push_back(o);
+      kernelExprs.push_back(k);
+    }
+    // The kernel window is an operand whose shape gives the loop bounds.
+    Value kernel =
+        tensor::EmptyOp::create(rewriter, loc, window->kernel, element);
+    SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, inExprs, ctx),
+                                   AffineMap::get(loops, 0, kernelExprs, ctx),
+                                   AffineMap::get(loops, 0, outExprs, ctx)};
+    SmallVector<utils::IteratorType> iterators(loops,
+                                               utils::IteratorType::reduction);
+    for (unsigned i = 0; i < 2 + spatial; ++i)
+      iterators[i] = utils::IteratorType::parallel;
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), element);
+    init = linalg::FillOp::create(
+               rewriter, loc,
+               ValueRange{floatConst(rewriter, loc, element, padValue)},
+               ValueRange{init})
+               .getResult(0);
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{resultType}, ValueRange{input, kernel},
+            ValueRange{init}, maps, iterators,
+            [](OpBuilder &b, Location l, ValueRange args) {
+              Value v =
+                  IsMax
+                      ? Value(arith::MaximumFOp::create(b, l, args[2], args[0]))
+                      : Value(arith::AddFOp::create(b, l, args[2], args[0]));
+              linalg::YieldOp::create(b, l, v);
+            })
+            .getResult(0);
+    if constexpr (!IsMax) {
+      int64_t count = 1;
+      for (int64_t k : window->kernel)
+        count *= k;
+      result = buildElementwise(
+          rewriter, loc, ValueRange{result}, resultType, op,
+          [count](OpBuilder &b, Location l, ValueRange a, Type t,
+                  Operation *) -> Value {
+            return arith::DivFOp::create(b, l, a[0],
+                                         floatConst(b, l, t, double(count)));
+          });
+    }
+    SmallVector<Value> replacements{result};
+    if (op->getNumResults() > 1)
+      replacements.push_back(op->getResult(1)); // `none`, unused
+    rewriter.replaceOp(op, replacements);
+    return success();
+  }
+};
+
+/// Sums (or maxes) over `axes` of `input` into a keepdims-shaped tensor.
+Value reduceKeepDims(OpBuilder &b, Location loc, Value input,
+                     ArrayRef<int64_t> axes, bool isMax) {
+  auto type = cast<RankedTensorType>(input.getType());
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> shape(type.getShape());
+  SmallVector<AffineExpr> outExprs;
+  SmallVector<utils::IteratorType> iterators;
+  for (int64_t i = 0; i < rank; ++i) {
+    bool reduced = llvm::is_contained(axes, i);
+    if (reduced)
+      shape[i] = 1;
+    outExprs.push_back(reduced ? getAffineConstantExpr(0, ctx)
+                               : getAffineDimExpr(i, ctx));
+    iterators.push_back(reduced ? utils::IteratorType::reduction
+                                : utils::IteratorType::parallel);
+  }
+  auto outType = RankedTensorType::get(shape, type.getElementType());
+  double initValue = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
+  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  init = linalg::FillOp::create(
+             b, loc,
+             ValueRange{floatConst(b, loc, type.getElementType(), initValue)},
+             ValueRange{init})
+             .getResult(0);
+  SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
+                                 AffineMap::get(rank, 0, outExprs, ctx)};
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{outType}, ValueRange{input}, ValueRange{init},
+             maps, iterators,
+             [isMax](OpBuilder &nb, Location l, ValueRange args) {
+               Value v =
+                   isMax
+                       ? Value(
+                             arith::MaximumFOp::create(nb, l, args[1], args[0]))
+                       : Value(arith::AddFOp::create(nb, l, args[1], args[0]));
+               linalg::YieldOp::create(nb, l, v);
+             })
+      .getResult(0);
+}
+
+struct GlobalAveragePoolLowering : OpRewritePattern<GlobalAveragePoolOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GlobalAveragePoolOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getX()) ||
+        !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    auto inType = cast<RankedTensorType>(op.getX().getType());
+    SmallVector<int64_t> axes;
+    int64_t count = 1;
+    for (int64_t i = 2; i < inType.getRank(); ++i) {
+      axes.push_back(i);
+      count *= inType.getDimSize(i);
+    }
+    Value sum = reduceKeepDims(rewriter, op.getLoc(), op.getX(), axes, false);
+    Value mean =
+        buildElementwise(rewriter, op.getLoc(), ValueRange{sum}, resultType, op,
+                         [count](OpBuilder &b, Location l, ValueRange a, Type t,
+                                 Operation *) -> Value {
+                           return arith::DivFOp::create(
+                               b, l, a[0], floatConst(b, l, t, double(count)));
+                         });
+    rewriter.replaceOp(op, mean);
+    return success();
+  }
+};
+
+/// Softmax along one axis: exp(x - max) / sum(exp(x - max)).
+struct SoftmaxLowering : OpRewritePattern<SoftmaxOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SoftmaxOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape() || !isFloat(type))
+      return rewriter.notifyMatchFailure(op, "needs a static float shape");
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += type.getRank();
+    Location loc = op.getLoc();
+    Value max = reduceKeepDims(rewriter, loc, op.getInput(), {axis}, true);
+    auto sub = [](OpBuilder &b, Location l, ValueRange a, Type,
+                  Operation *) -> Value {
+      return math::ExpOp::create(b, l, arith::SubFOp::create(b, l, a[0], a[1]));
+    };
+    Value e = buildElementwise(rewriter, loc, ValueRange{op.getInput(), max},
+                               type, op, sub);
+    Value sum = reduceKeepDims(rewriter, loc, e, {axis}, false);
+    Value result = buildElementwise(
+        rewriter, loc, ValueRange{e, sum}, type, op,
+        [](OpBuilder &b, Location l, ValueRange a, Type, Operation *) -> Value {
+          return arith::DivFOp::create(b, l, a[0], a[1]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct ConvertDsmpToLinalgPass final
     : mlir::dsmp::impl::ConvertDsmpToLinalgPassBase<ConvertDsmpToLinalgPass> {
   using Base::Base;
@@ -514,8 +846,11 @@ struct ConvertDsmpToLinalgPass final
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     addElementwisePatterns(patterns);
-    patterns.add<GemmLowering, MatMulLowering, TransposeLowering,
-                 ConstantLowering, IdentityLowering>(ctx);
+    patterns
+        .add<GemmLowering, MatMulLowering, TransposeLowering, ConstantLowering,
+             IdentityLowering, ConvLowering, PoolLowering<MaxPoolOp, true>,
+             PoolLowering<AveragePoolOp, false>, GlobalAveragePoolLowering,
+             SoftmaxLowering>(ctx);
     for (StringRef name :
          {"dsmp.reshape", "dsmp.flatten", "dsmp.squeeze", "dsmp.unsqueeze"})
       patterns.add<StaticReshapeLowering>(name, ctx);

@@ -57,11 +57,26 @@ func.func @flatten(%x: tensor<2x3x4xf32>) -> tensor<6x4xf32> {
 // -----
 
 /// Ops the first slice does not lower yet fail with a clear error.
-func.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
-  %n = dsmp.none
+func.func @reduce(%x: tensor<2x8xf32>, %a: tensor<1xi64>) -> tensor<2x1xf32> {
   // expected-error @+1 {{is not lowered to linalg yet}}
-  %y = dsmp.conv %x, %w, %n : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, none) -> tensor<1x4x6x6xf32>
-  return %y : tensor<1x4x6x6xf32>
+  %y = dsmp.reduce_mean %x, %a : (tensor<2x8xf32>, tensor<1xi64>) -> tensor<2x1xf32>
+  return %y : tensor<2x1xf32>
+}
+
+// -----
+
+/// Conv: one generic over (n, m, oh, ow, c, kh, kw) on the zero-padded
+/// input; the grouped input channel is (m floordiv M/group) * C/group + c.
+// CHECK-DAG: #[[IN:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, (d1 floordiv 2) * 2 + d4, d2 * 2 + d5, d3 * 2 + d6)>
+// CHECK-DAG: #[[W:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+// CHECK-LABEL: func.func @grouped_conv(
+// CHECK: %[[PADDED:.+]] = tensor.pad %{{.+}} low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[W]], {{.+}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK-SAME: ins(%[[PADDED]], %{{.+}} : tensor<1x4x10x10xf32>, tensor<4x2x3x3xf32>)
+func.func @grouped_conv(%x: tensor<1x4x8x8xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x4x4xf32> {
+  %n = dsmp.none
+  %y = dsmp.conv %x, %w, %n {group = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>, tensor<4x2x3x3xf32>, none) -> tensor<1x4x4x4xf32>
+  return %y : tensor<1x4x4x4xf32>
 }
 
 // -----
