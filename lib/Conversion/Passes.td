@@ -20,13 +20,16 @@ def ConvertDsmpToLinalgPass
     Post-condition: the supported ops (elementwise arithmetic and
     activations with ONNX broadcasting, comparisons, Where, Clip, Cast,
     Gemm, MatMul, grouped N-d Conv, MaxPool, AveragePool,
-    GlobalAveragePool, Softmax, Transpose, the static reshapes, Identity,
-    constants) are linalg.generic / linalg.transpose / tensor.pad /
+    GlobalAveragePool, Softmax, ReduceSum/Mean/Max over constant axes,
+    BatchNormalization, LayerNormalization, Concat, Slice (constant bounds,
+    positive steps), Gather, Expand, ConstantOfShape, Transpose, the static
+    reshapes, Identity, constants) are linalg.generic / linalg.transpose /
+    tensor.pad / tensor.insert_slice / tensor.extract_slice /
     tensor.reshape / arith.constant on the same tensor types, computing in
     the tensors' element type. An op it cannot lower yet fails the pass with
-    an error naming it. Not lowered yet: reductions, normalizations,
-    Gather/Slice/Concat/Pad/Resize, ConvTranspose, RNNs, control flow,
-    SAME auto_pad, ceil_mode, and dynamic shapes.
+    an error naming it. Not lowered yet: Pad, Resize, ConvTranspose, RNNs,
+    control flow, the other reductions, SAME auto_pad, ceil_mode, and
+    dynamic shapes.
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect",

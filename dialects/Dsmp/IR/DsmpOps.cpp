@@ -966,5 +966,112 @@ OpFoldResult UnsqueezeOp::fold(FoldAdaptor adaptor) {
   return data.reshape(type);
 }
 
+/// Folds integer shape arithmetic on small constants (a scalar or equal
+/// shapes): the Mul/Div/Add/Sub chains exporters put between Shape and
+/// Reshape. Float math is never folded here: its rounding is a precision
+/// decision.
+static OpFoldResult foldIntBinary(
+    Operation *op, Attribute lhsAttr, Attribute rhsAttr,
+    function_ref<std::optional<APInt>(const APInt &, const APInt &)> fn) {
+  auto lhs = constantElements(lhsAttr);
+  auto rhs = constantElements(rhsAttr);
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!lhs || !rhs || !type || !type.hasStaticShape() ||
+      !isa<IntegerType>(type.getElementType()) || type.getNumElements() > 64)
+    return {};
+  int64_t n = type.getNumElements();
+  auto at = [&](DenseElementsAttr attr, int64_t i) {
+    return attr.isSplat() ? attr.getSplatValue<APInt>()
+                          : attr.getValues<APInt>()[i];
+  };
+  if ((!lhs.isSplat() && lhs.getNumElements() != n) ||
+      (!rhs.isSplat() && rhs.getNumElements() != n))
+    return {};
+  SmallVector<APInt> values;
+  for (int64_t i = 0; i < n; ++i) {
+    auto v = fn(at(lhs, i), at(rhs, i));
+    if (!v)
+      return {};
+    values.push_back(*v);
+  }
+  return DenseElementsAttr::get(type, values);
+}
+
+OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
+  return foldIntBinary(
+      *this, adaptor.getA(), adaptor.getB(),
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a + b;
+      });
+}
+OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
+  return foldIntBinary(
+      *this, adaptor.getA(), adaptor.getB(),
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a - b;
+      });
+}
+OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
+  return foldIntBinary(
+      *this, adaptor.getA(), adaptor.getB(),
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a * b;
+      });
+}
+OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
+  // ONNX integer Div truncates toward zero, as sdiv does.
+  return foldIntBinary(
+      *this, adaptor.getA(), adaptor.getB(),
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        if (b.isZero())
+          return std::nullopt;
+        return a.sdiv(b);
+      });
+}
+OpFoldResult ModOp::fold(FoldAdaptor) { return {}; }
+
+OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
+  // A constant 1-D integer vector sliced with constant bounds (shape
+  // arithmetic); the result type already holds the sliced length.
+  auto data = constantElements(adaptor.getData());
+  auto starts = constantElements(adaptor.getStarts());
+  auto type = dyn_cast<RankedTensorType>(getType());
+  if (!data || !starts || !type || type.getRank() != 1 ||
+      !type.hasStaticShape() || !isa<IntegerType>(data.getElementType()) ||
+      starts.getNumElements() != 1)
+    return {};
+  int64_t step = 1;
+  if (!isNone(getSteps())) {
+    auto steps = constantElements(adaptor.getSteps());
+    if (!steps || steps.getNumElements() != 1)
+      return {};
+    step = steps.getValues<APInt>()[0].getSExtValue();
+  }
+  if (step <= 0)
+    return {};
+  int64_t size = data.getNumElements();
+  int64_t start = starts.getValues<APInt>()[0].getSExtValue();
+  if (start < 0)
+    start += size;
+  start = std::clamp<int64_t>(start, 0, size);
+  auto values = llvm::to_vector(data.getValues<APInt>());
+  SmallVector<APInt> result;
+  for (int64_t i = 0; i < type.getDimSize(0); ++i) {
+    int64_t k = start + i * step;
+    if (k >= size)
+      return {};
+    result.push_back(values[k]);
+  }
+  return DenseElementsAttr::get(type, result);
+}
+
+OpFoldResult SqueezeOp::fold(FoldAdaptor adaptor) {
+  auto data = constantElements(adaptor.getData());
+  auto type = dyn_cast<RankedTensorType>(getType());
+  if (!data || !type || !type.hasStaticShape())
+    return {};
+  return data.reshape(type);
+}
+
 #define GET_OP_CLASSES
 #include "dialects/Dsmp/IR/DsmpOps.cpp.inc"

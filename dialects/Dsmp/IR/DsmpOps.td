@@ -182,6 +182,7 @@ class Dsmp_BinaryOp<string mnemonic, string onnxName, string formula,
     : Dsmp_OnnxOp<mnemonic, cls, !con((ins T:$A, T:$B), attrs), (outs T:$C),
                   [Pure, ResultsBroadcastableShape,
                    SameOperandsAndResultElementType]> {
+  let hasFolder = 1;
   let summary = "ONNX " # onnxName # ": c = " # formula;
   let description = "Computes `" # formula # "` elementwise with ONNX "
     # "multidirectional (numpy) broadcasting of `A` and `B` (ONNX `"
@@ -998,6 +999,7 @@ def Dsmp_SliceOp : Dsmp_OnnxOp<"slice", Dsmp_DataMovementClass,
     ```
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Dsmp_SpaceToDepthOp : Dsmp_OnnxOp<"space_to_depth", Dsmp_DataMovementClass,
@@ -1036,6 +1038,7 @@ def Dsmp_SqueezeOp : Dsmp_OnnxOp<"squeeze", Dsmp_DataMovementClass,
     ```
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Dsmp_TileOp : Dsmp_OnnxOp<"tile", Dsmp_DataMovementClass,

@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -729,8 +730,8 @@ struct PoolLowering : OpRewritePattern<PoolOp> {
           });
     }
     SmallVector<Value> replacements{result};
-    if (op->getNumResults() > 1)
-      replacements.push_back(op->getResult(1)); // `none`, unused
+    if (op->getNumResults() > 1) // Indices is absent (`none`)
+      replacements.push_back(NoneOp::create(rewriter, loc));
     rewriter.replaceOp(op, replacements);
     return success();
   }
@@ -838,6 +839,363 @@ struct SoftmaxLowering : OpRewritePattern<SoftmaxOp> {
   }
 };
 
+/// `value` reshaped to the static `type` (same element count).
+Value reshapeTo(OpBuilder &b, Location loc, Value value,
+                RankedTensorType type) {
+  if (value.getType() == type)
+    return value;
+  auto shapeType = RankedTensorType::get({type.getRank()}, b.getI64Type());
+  Value shape = arith::ConstantOp::create(
+      b, loc, DenseIntElementsAttr::get(shapeType, type.getShape()));
+  return tensor::ReshapeOp::create(b, loc, type, value, shape);
+}
+
+/// The integer values of a constant operand.
+std::optional<SmallVector<int64_t>> constantInts(Value value) {
+  DenseIntElementsAttr attr;
+  if (!value || !matchPattern(value, m_Constant(&attr)))
+    return std::nullopt;
+  SmallVector<int64_t> out;
+  for (const APInt &v : attr.getValues<APInt>())
+    out.push_back(v.getSExtValue());
+  return out;
+}
+
+/// ReduceMean/ReduceMax/ReduceSum over constant axes.
+template <typename ReduceOp, int Kind> // 0 sum, 1 mean, 2 max
+struct ReduceLowering : OpRewritePattern<ReduceOp> {
+  using OpRewritePattern<ReduceOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    auto inType = dyn_cast<RankedTensorType>(op.getData().getType());
+    if (!resultType || !resultType.hasStaticShape() || !inType ||
+        !inType.hasStaticShape() || !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    int64_t rank = inType.getRank();
+    SmallVector<int64_t> axes;
+    if (isa<NoneType>(op.getAxes().getType())) {
+      if (op.getNoopWithEmptyAxes())
+        return rewriter.notifyMatchFailure(op, "noop reductions not lowered");
+      for (int64_t i = 0; i < rank; ++i)
+        axes.push_back(i);
+    } else {
+      auto values = constantInts(op.getAxes());
+      if (!values)
+        return rewriter.notifyMatchFailure(op, "needs constant axes");
+      for (int64_t a : *values)
+        axes.push_back(a < 0 ? a + rank : a);
+      if (axes.empty())
+        for (int64_t i = 0; i < rank; ++i)
+          axes.push_back(i);
+    }
+    Location loc = op.getLoc();
+    Value reduced =
+        reduceKeepDims(rewriter, loc, op.getData(), axes, Kind == 2);
+    if (Kind == 1) {
+      int64_t count = 1;
+      for (int64_t a : axes)
+        count *= inType.getDimSize(a);
+      reduced = buildElementwise(rewriter, loc, ValueRange{reduced},
+                                 cast<RankedTensorType>(reduced.getType()), op,
+                                 [count](OpBuilder &b, Location l, ValueRange a,
+                                         Type t, Operation *) -> Value {
+                                   return arith::DivFOp::create(
+                                       b, l, a[0],
+                                       floatConst(b, l, t, double(count)));
+                                 });
+    }
+    rewriter.replaceOp(op, reshapeTo(rewriter, loc, reduced, resultType));
+    return success();
+  }
+};
+
+/// Inference BatchNormalization: (x - mean) * scale / sqrt(var + eps) + B,
+/// the per-channel parameters read along dim 1.
+struct BatchNormLowering : OpRewritePattern<BatchNormalizationOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(BatchNormalizationOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape() || !isStatic(op.getX()) ||
+        !isFloat(type))
+      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    MLIRContext *ctx = getContext();
+    int64_t rank = type.getRank();
+    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    AffineMap channel =
+        AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
+    double eps = op.getEpsilon().convertToDouble();
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
+                                         type.getElementType());
+    auto generic = linalg::GenericOp::create(
+        rewriter, op.getLoc(), TypeRange{type},
+        ValueRange{op.getX(), op.getScale(), op.getB(), op.getInputMean(),
+                   op.getInputVar()},
+        ValueRange{init}, {id, channel, channel, channel, channel, id},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [eps](OpBuilder &b, Location l, ValueRange a) {
+          Type t = a[0].getType();
+          Value centered = arith::SubFOp::create(b, l, a[0], a[3]);
+          Value std = math::SqrtOp::create(
+              b, l,
+              arith::AddFOp::create(b, l, a[4], floatConst(b, l, t, eps)));
+          Value scaled = arith::DivFOp::create(
+              b, l, arith::MulFOp::create(b, l, centered, a[1]), std);
+          linalg::YieldOp::create(
+              b, l, Value(arith::AddFOp::create(b, l, scaled, a[2])));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// LayerNormalization (Y only): normalize over the dims from `axis` on.
+struct LayerNormLowering : OpRewritePattern<LayerNormalizationOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(LayerNormalizationOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getY().getType());
+    if (!type || !type.hasStaticShape() || !isStatic(op.getX()) ||
+        !isFloat(type) || !isa<NoneType>(op.getMean().getType()) ||
+        !isa<NoneType>(op.getInvStdDev().getType()))
+      return rewriter.notifyMatchFailure(op, "needs static shapes, Y only");
+    int64_t rank = type.getRank();
+    int64_t axis = static_cast<int64_t>(op.getAxis()); // I64Attr: uint64_t
+    if (axis < 0)
+      axis += rank;
+    SmallVector<int64_t> axes;
+    int64_t count = 1;
+    for (int64_t i = axis; i < rank; ++i) {
+      axes.push_back(i);
+      count *= type.getDimSize(i);
+    }
+    Location loc = op.getLoc();
+    auto divide = [count](OpBuilder &b, Location l, ValueRange a, Type t,
+                          Operation *) -> Value {
+      return arith::DivFOp::create(b, l, a[0],
+                                   floatConst(b, l, t, double(count)));
+    };
+    Value sum = reduceKeepDims(rewriter, loc, op.getX(), axes, false);
+    auto keptType = cast<RankedTensorType>(sum.getType());
+    Value mean =
+        buildElementwise(rewriter, loc, ValueRange{sum}, keptType, op, divide);
+    Value centered = buildElementwise(
+        rewriter, loc, ValueRange{op.getX(), mean}, type, op,
+        [](OpBuilder &b, Location l, ValueRange a, Type, Operation *) -> Value {
+          return arith::SubFOp::create(b, l, a[0], a[1]);
+        });
+    Value squares = buildElementwise(
+        rewriter, loc, ValueRange{centered}, type, op,
+        [](OpBuilder &b, Location l, ValueRange a, Type, Operation *) -> Value {
+          return arith::MulFOp::create(b, l, a[0], a[0]);
+        });
+    Value variance = buildElementwise(
+        rewriter, loc,
+        ValueRange{reduceKeepDims(rewriter, loc, squares, axes, false)},
+        keptType, op, divide);
+    double eps = op.getEpsilon().convertToDouble();
+    SmallVector<Value> inputs{centered, variance, op.getScale()};
+    bool hasBias = !isa<NoneType>(op.getB().getType());
+    if (hasBias)
+      inputs.push_back(op.getB());
+    Value y = buildElementwise(
+        rewriter, loc, inputs, type, op,
+        [eps, hasBias](OpBuilder &b, Location l, ValueRange a, Type t,
+                       Operation *) -> Value {
+          Value std = math::SqrtOp::create(
+              b, l,
+              arith::AddFOp::create(b, l, a[1], floatConst(b, l, t, eps)));
+          Value v = arith::MulFOp::create(
+              b, l, arith::DivFOp::create(b, l, a[0], std), a[2]);
+          return hasBias ? Value(arith::AddFOp::create(b, l, v, a[3])) : v;
+        });
+    // Mean and InvStdDev are absent (`none`): fresh placeholders stand in.
+    Value none = NoneOp::create(rewriter, loc);
+    SmallVector<Value> results{y, none, none};
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// Concat: each input inserted at its offset along the axis.
+struct ConcatLowering : OpRewritePattern<ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConcatOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape() ||
+        !llvm::all_of(op.getInputs(), isStatic))
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    int64_t rank = type.getRank();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    if (axis < 0)
+      axis += rank;
+    Location loc = op.getLoc();
+    Value result = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                           type.getElementType());
+    int64_t offset = 0;
+    for (Value input : op.getInputs()) {
+      auto inType = cast<RankedTensorType>(input.getType());
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
+      offsets[axis] = rewriter.getIndexAttr(offset);
+      for (int64_t d : inType.getShape())
+        sizes.push_back(rewriter.getIndexAttr(d));
+      result = tensor::InsertSliceOp::create(rewriter, loc, input, result,
+                                             offsets, sizes, strides);
+      offset += inType.getDimSize(axis);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Slice with constant starts/ends/axes and positive steps.
+struct SliceLowering : OpRewritePattern<SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto inType = dyn_cast<RankedTensorType>(op.getData().getType());
+    if (!type || !type.hasStaticShape() || !inType || !inType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    auto starts = constantInts(op.getStarts());
+    auto ends = constantInts(op.getEnds());
+    std::optional<SmallVector<int64_t>> axes, steps;
+    if (!isa<NoneType>(op.getAxes().getType()))
+      axes = constantInts(op.getAxes());
+    if (!isa<NoneType>(op.getSteps().getType()))
+      steps = constantInts(op.getSteps());
+    if (!starts || !ends || (!isa<NoneType>(op.getAxes().getType()) && !axes) ||
+        (!isa<NoneType>(op.getSteps().getType()) && !steps))
+      return rewriter.notifyMatchFailure(op, "needs constant slice operands");
+    int64_t rank = inType.getRank();
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)),
+        strides(rank, rewriter.getIndexAttr(1)), sizes;
+    for (int64_t d : type.getShape())
+      sizes.push_back(rewriter.getIndexAttr(d));
+    for (size_t i = 0; i < starts->size(); ++i) {
+      int64_t axis = axes ? (*axes)[i] : static_cast<int64_t>(i);
+      if (axis < 0)
+        axis += rank;
+      int64_t step = steps ? (*steps)[i] : 1;
+      if (step <= 0)
+        return rewriter.notifyMatchFailure(op, "negative steps not lowered");
+      int64_t size = inType.getDimSize(axis);
+      int64_t start = (*starts)[i] < 0 ? (*starts)[i] + size : (*starts)[i];
+      offsets[axis] =
+          rewriter.getIndexAttr(std::clamp<int64_t>(start, 0, size));
+      strides[axis] = rewriter.getIndexAttr(step);
+    }
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, type, op.getData(), offsets, sizes, strides);
+    return success();
+  }
+};
+
+/// Gather along `axis`: a generic over the output that reads the index and
+/// extracts from the data (negative indices count from the end).
+struct GatherLowering : OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto dataType = dyn_cast<RankedTensorType>(op.getData().getType());
+    auto indexType = dyn_cast<RankedTensorType>(op.getIndices().getType());
+    if (!type || !type.hasStaticShape() || !dataType ||
+        !dataType.hasStaticShape() || !indexType || !indexType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    MLIRContext *ctx = getContext();
+    int64_t rank = type.getRank(), q = indexType.getRank();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    if (axis < 0)
+      axis += dataType.getRank();
+    SmallVector<AffineExpr> indexExprs;
+    for (int64_t i = 0; i < q; ++i)
+      indexExprs.push_back(getAffineDimExpr(axis + i, ctx));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank, 0, indexExprs, ctx),
+        AffineMap::getMultiDimIdentityMap(rank, ctx)};
+    Value data = op.getData();
+    int64_t axisSize = dataType.getDimSize(axis);
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
+                                         type.getElementType());
+    auto generic = linalg::GenericOp::create(
+        rewriter, op.getLoc(), TypeRange{type}, ValueRange{op.getIndices()},
+        ValueRange{init}, maps,
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value index =
+              arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
+          Value size = arith::ConstantIndexOp::create(b, l, axisSize);
+          Value zero = arith::ConstantIndexOp::create(b, l, 0);
+          Value negative = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::slt, index, zero);
+          index = arith::SelectOp::create(
+              b, l, negative, arith::AddIOp::create(b, l, index, size), index);
+          SmallVector<Value> coords;
+          for (int64_t i = 0; i < axis; ++i)
+            coords.push_back(linalg::IndexOp::create(b, l, i));
+          coords.push_back(index);
+          for (int64_t i = axis + q; i < rank; ++i)
+            coords.push_back(linalg::IndexOp::create(b, l, i));
+          linalg::YieldOp::create(
+              b, l, Value(tensor::ExtractOp::create(b, l, data, coords)));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// Expand: broadcast to the static result shape.
+struct ExpandLowering : OpRewritePattern<ExpandOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ExpandOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape() || !isStatic(op.getInput()))
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), ValueRange{op.getInput()}, type, op,
+        [](OpBuilder &, Location, ValueRange a, Type, Operation *) -> Value {
+          return a[0];
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// ConstantOfShape with a static result: a filled tensor.
+struct ConstantOfShapeLowering : OpRewritePattern<ConstantOfShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConstantOfShapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    TypedAttr fill;
+    if (auto value = op.getValue())
+      fill = cast<TypedAttr>(
+          cast<DenseElementsAttr>(*value).getSplatValue<Attribute>());
+    else
+      fill = rewriter.getZeroAttr(type.getElementType());
+    if (fill.getType() != type.getElementType())
+      return rewriter.notifyMatchFailure(op, "value type mismatch");
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, DenseElementsAttr::get(type, fill));
+    return success();
+  }
+};
+
 struct ConvertDsmpToLinalgPass final
     : mlir::dsmp::impl::ConvertDsmpToLinalgPassBase<ConvertDsmpToLinalgPass> {
   using Base::Base;
@@ -846,11 +1204,14 @@ struct ConvertDsmpToLinalgPass final
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     addElementwisePatterns(patterns);
-    patterns
-        .add<GemmLowering, MatMulLowering, TransposeLowering, ConstantLowering,
-             IdentityLowering, ConvLowering, PoolLowering<MaxPoolOp, true>,
-             PoolLowering<AveragePoolOp, false>, GlobalAveragePoolLowering,
-             SoftmaxLowering>(ctx);
+    patterns.add<
+        GemmLowering, MatMulLowering, TransposeLowering, ConstantLowering,
+        IdentityLowering, ConvLowering, PoolLowering<MaxPoolOp, true>,
+        PoolLowering<AveragePoolOp, false>, GlobalAveragePoolLowering,
+        SoftmaxLowering, ReduceLowering<ReduceSumOp, 0>,
+        ReduceLowering<ReduceMeanOp, 1>, ReduceLowering<ReduceMaxOp, 2>,
+        BatchNormLowering, LayerNormLowering, ConcatLowering, SliceLowering,
+        GatherLowering, ExpandLowering, ConstantOfShapeLowering>(ctx);
     for (StringRef name :
          {"dsmp.reshape", "dsmp.flatten", "dsmp.squeeze", "dsmp.unsqueeze"})
       patterns.add<StaticReshapeLowering>(name, ctx);

@@ -98,3 +98,24 @@ func.func @external_constants_stay_distinct() -> (tensor<4xf32>, tensor<4xf32>, 
   %d = dsmp.constant dense<1.0> : tensor<4xf32>
   return %a, %b, %c, %d : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+/// Integer shape arithmetic folds (Slice of a shape, Mul by a constant,
+/// Squeeze of a constant); float arithmetic never does.
+// CHECK-LABEL: func.func @int_shape_math(
+// CHECK-DAG: %[[C:.+]] = dsmp.constant dense<[8, 20]> : tensor<2xi64>
+// CHECK-DAG: %[[F:.+]] = dsmp.mul
+// CHECK: return %[[C]], %[[F]]
+func.func @int_shape_math(%x: tensor<2x4x5xf32>) -> (tensor<2xi64>, tensor<f32>) {
+  %s = dsmp.shape %x : (tensor<2x4x5xf32>) -> tensor<3xi64>
+  %b = dsmp.constant dense<1> : tensor<1xi64>
+  %e = dsmp.constant dense<3> : tensor<1xi64>
+  %n = dsmp.none
+  %t = dsmp.slice %s, %b, %e, %n, %n : (tensor<3xi64>, tensor<1xi64>, tensor<1xi64>, none, none) -> tensor<2xi64>
+  %two = dsmp.constant dense<[2, 4]> : tensor<2xi64>
+  %m = dsmp.mul %t, %two : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %f1 = dsmp.constant dense<1.5> : tensor<f32>
+  %f = dsmp.mul %f1, %f1 : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %m, %f : tensor<2xi64>, tensor<f32>
+}
