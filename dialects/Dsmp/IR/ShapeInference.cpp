@@ -44,17 +44,6 @@ std::optional<std::vector<int64_t>> intsAttr(DictionaryAttr attrs,
   return std::nullopt;
 }
 
-/// The values of a constant 1-D integer operand.
-std::optional<SmallVector<int64_t>> constantInts(Value value) {
-  DenseIntElementsAttr attr;
-  if (!value || !matchPattern(value, m_Constant(&attr)))
-    return std::nullopt;
-  SmallVector<int64_t> values;
-  for (const APInt &v : attr.getValues<APInt>())
-    values.push_back(v.getSExtValue());
-  return values;
-}
-
 RankedTensorType dynamicOfRank(int64_t rank, Type elementType) {
   return RankedTensorType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
                                elementType);
@@ -67,7 +56,7 @@ RankedTensorType inferReshape(ArrayRef<Value> operands) {
       shapeType.isDynamicDim(0))
     return {};
   int64_t rank = shapeType.getDimSize(0);
-  auto target = constantInts(operands[1]);
+  auto target = getConstantInts(operands[1]);
   if (!target)
     return dynamicOfRank(rank, data.getElementType());
   SmallVector<int64_t> dims;
@@ -90,6 +79,16 @@ RankedTensorType inferReshape(ArrayRef<Value> operands) {
 }
 
 } // namespace
+
+std::optional<SmallVector<int64_t>> getConstantInts(Value value) {
+  DenseIntElementsAttr attr;
+  if (!value || !matchPattern(value, m_Constant(&attr)))
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  for (const APInt &v : attr.getValues<APInt>())
+    values.push_back(v.getSExtValue());
+  return values;
+}
 
 RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
                                  llvm::StringRef type, unsigned index,
@@ -131,7 +130,8 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
     return axis < 0 ? axis + r : axis;
   };
   auto axesOf = [&](size_t i) -> std::optional<SmallVector<int64_t>> {
-    if (auto values = constantInts(i < operands.size() ? operands[i] : Value()))
+    if (auto values =
+            getConstantInts(i < operands.size() ? operands[i] : Value()))
       return values;
     if (auto attr = intsAttr(node, "axes"))
       return SmallVector<int64_t>(attr->begin(), attr->end());
@@ -224,7 +224,7 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
     if (!shape || shape.getRank() != 1 || shape.isDynamicDim(0))
       return {};
     SmallVector<int64_t> target(shape.getDimSize(0), ShapedType::kDynamic);
-    if (auto values = constantInts(operands[1]))
+    if (auto values = getConstantInts(operands[1]))
       for (auto [i, v] : llvm::enumerate(*values))
         target[i] = v;
     SmallVector<int64_t> out;
@@ -236,7 +236,7 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
     if (rank != 1 || first.isDynamicDim(0))
       return {};
     SmallVector<int64_t> out(first.getDimSize(0), ShapedType::kDynamic);
-    if (auto values = constantInts(operands[0]))
+    if (auto values = getConstantInts(operands[0]))
       out.assign(values->begin(), values->end());
     return RankedTensorType::get(out, Float32Type::get(&ctx));
   }
@@ -274,16 +274,16 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
   }
   if (type == "Slice") {
     // Exact when starts/ends (and axes/steps, if given) are constants.
-    auto starts = constantInts(operands.size() > 1 ? operands[1] : Value());
-    auto ends = constantInts(operands.size() > 2 ? operands[2] : Value());
+    auto starts = getConstantInts(operands.size() > 1 ? operands[1] : Value());
+    auto ends = getConstantInts(operands.size() > 2 ? operands[2] : Value());
     std::optional<SmallVector<int64_t>> axes, steps;
     bool hasAxes = operands.size() > 3 && !isa<NoneType>(operands[3].getType());
     bool hasSteps =
         operands.size() > 4 && !isa<NoneType>(operands[4].getType());
     if (hasAxes)
-      axes = constantInts(operands[3]);
+      axes = getConstantInts(operands[3]);
     if (hasSteps)
-      steps = constantInts(operands[4]);
+      steps = getConstantInts(operands[4]);
     SmallVector<int64_t> out(dims);
     if (!starts || !ends || (hasAxes && !axes) || (hasSteps && !steps) ||
         starts->size() != ends->size()) {

@@ -30,6 +30,10 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
                                  ArrayRef<Value> operands,
                                  DictionaryAttr attrs);
 
+/// The values of an integer constant operand (dsmp.constant or any other
+/// constant-like op), or std::nullopt.
+std::optional<SmallVector<int64_t>> getConstantInts(Value value);
+
 } // namespace mlir::dsmp
 
 #endif // DSMP_DIALECTS_DSMP_IR_SHAPEINFERENCE_H

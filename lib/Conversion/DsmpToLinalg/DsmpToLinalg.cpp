@@ -16,6 +16,7 @@
 #include "lib/Conversion/Passes.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/ShapeInference.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -850,17 +851,6 @@ Value reshapeTo(OpBuilder &b, Location loc, Value value,
   return tensor::ReshapeOp::create(b, loc, type, value, shape);
 }
 
-/// The integer values of a constant operand.
-std::optional<SmallVector<int64_t>> constantInts(Value value) {
-  DenseIntElementsAttr attr;
-  if (!value || !matchPattern(value, m_Constant(&attr)))
-    return std::nullopt;
-  SmallVector<int64_t> out;
-  for (const APInt &v : attr.getValues<APInt>())
-    out.push_back(v.getSExtValue());
-  return out;
-}
-
 /// ReduceMean/ReduceMax/ReduceSum over constant axes.
 template <typename ReduceOp, int Kind> // 0 sum, 1 mean, 2 max
 struct ReduceLowering : OpRewritePattern<ReduceOp> {
@@ -881,7 +871,7 @@ struct ReduceLowering : OpRewritePattern<ReduceOp> {
       for (int64_t i = 0; i < rank; ++i)
         axes.push_back(i);
     } else {
-      auto values = constantInts(op.getAxes());
+      auto values = getConstantInts(op.getAxes());
       if (!values)
         return rewriter.notifyMatchFailure(op, "needs constant axes");
       for (int64_t a : *values)
@@ -1013,7 +1003,7 @@ struct LayerNormLowering : OpRewritePattern<LayerNormalizationOp> {
               b, l, arith::DivFOp::create(b, l, a[0], std), a[2]);
           return hasBias ? Value(arith::AddFOp::create(b, l, v, a[3])) : v;
         });
-    // Mean and InvStdDev are absent (`none`): fresh placeholders stand in.
+    // Mean and InvStdDev are absent (`none`): fresh `none` values stand in.
     Value none = NoneOp::create(rewriter, loc);
     SmallVector<Value> results{y, none, none};
     rewriter.replaceOp(op, results);
@@ -1065,13 +1055,13 @@ struct SliceLowering : OpRewritePattern<SliceOp> {
     auto inType = dyn_cast<RankedTensorType>(op.getData().getType());
     if (!type || !type.hasStaticShape() || !inType || !inType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs static shapes");
-    auto starts = constantInts(op.getStarts());
-    auto ends = constantInts(op.getEnds());
+    auto starts = getConstantInts(op.getStarts());
+    auto ends = getConstantInts(op.getEnds());
     std::optional<SmallVector<int64_t>> axes, steps;
     if (!isa<NoneType>(op.getAxes().getType()))
-      axes = constantInts(op.getAxes());
+      axes = getConstantInts(op.getAxes());
     if (!isa<NoneType>(op.getSteps().getType()))
-      steps = constantInts(op.getSteps());
+      steps = getConstantInts(op.getSteps());
     if (!starts || !ends || (!isa<NoneType>(op.getAxes().getType()) && !axes) ||
         (!isa<NoneType>(op.getSteps().getType()) && !steps))
       return rewriter.notifyMatchFailure(op, "needs constant slice operands");
@@ -1230,7 +1220,7 @@ struct ConvertDsmpToLinalgPass final
       if (!isa<DsmpDialect>(op->getDialect()))
         return;
       ++after;
-      if (isa<NoneOp>(op)) // a placeholder; its users are what matter
+      if (isa<NoneOp>(op)) // stands for an absent value; its users matter
         return;
       op->emitOpError("is not lowered to linalg yet (static shapes and the "
                       "ops listed in the pass description only)");
@@ -1239,7 +1229,7 @@ struct ConvertDsmpToLinalgPass final
     numLowered += before - after;
     if (failedAny)
       return signalPassFailure();
-    // Drop the `none` placeholders the lowered ops no longer use.
+    // Drop the `none` values the lowered ops no longer use.
     getOperation().walk([](NoneOp op) {
       if (op->use_empty())
         op->erase();
