@@ -17,7 +17,7 @@
 namespace mlir::dsmp {
 
 void buildRefineShapesPipeline(OpPassManager &pm) {
-  for (int round = 0; round < 3; ++round) {
+  for (int round = 0; round < 5; ++round) {
     pm.addNestedPass<func::FuncOp>(createRefineShapesPass());
     pm.addPass(createCanonicalizerPass());
   }

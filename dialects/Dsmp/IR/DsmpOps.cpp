@@ -1073,5 +1073,80 @@ OpFoldResult SqueezeOp::fold(FoldAdaptor adaptor) {
   return data.reshape(type);
 }
 
+OpFoldResult ConstantOfShapeOp::fold(FoldAdaptor) {
+  // A small static integer fill (shape arithmetic); big or float fills stay
+  // ops so they are not materialised in the IR.
+  auto type = dyn_cast<RankedTensorType>(getType());
+  if (!type || !type.hasStaticShape() || type.getNumElements() > 64 ||
+      !isa<IntegerType>(type.getElementType()))
+    return {};
+  if (auto value = getValue())
+    return DenseElementsAttr::get(
+        type, cast<DenseElementsAttr>(*value).getSplatValue<Attribute>());
+  return {};
+}
+
+OpFoldResult RangeOp::fold(FoldAdaptor adaptor) {
+  // Integer ranges of known length (position ids) become constants.
+  auto start = constantElements(adaptor.getStart());
+  auto limit = constantElements(adaptor.getLimit());
+  auto delta = constantElements(adaptor.getDelta());
+  auto type = dyn_cast<RankedTensorType>(getType());
+  if (!start || !limit || !delta || !type || !type.hasStaticShape() ||
+      !isa<IntegerType>(type.getElementType()) || type.getNumElements() > 4096)
+    return {};
+  APInt value = start.getSplatValue<APInt>();
+  APInt step = delta.getSplatValue<APInt>();
+  SmallVector<APInt> values;
+  for (int64_t i = 0; i < type.getNumElements(); ++i, value += step)
+    values.push_back(value);
+  return DenseElementsAttr::get(type, values);
+}
+
+OpFoldResult EqualOp::fold(FoldAdaptor adaptor) {
+  auto lhs = constantElements(adaptor.getA());
+  auto rhs = constantElements(adaptor.getB());
+  auto type = dyn_cast<RankedTensorType>(getType());
+  if (!lhs || !rhs || !type || !type.hasStaticShape() ||
+      !isa<IntegerType>(lhs.getElementType()) || type.getNumElements() > 64)
+    return {};
+  int64_t n = type.getNumElements();
+  if ((!lhs.isSplat() && lhs.getNumElements() != n) ||
+      (!rhs.isSplat() && rhs.getNumElements() != n))
+    return {};
+  SmallVector<bool> values;
+  for (int64_t i = 0; i < n; ++i) {
+    APInt a =
+        lhs.isSplat() ? lhs.getSplatValue<APInt>() : lhs.getValues<APInt>()[i];
+    APInt b =
+        rhs.isSplat() ? rhs.getSplatValue<APInt>() : rhs.getValues<APInt>()[i];
+    values.push_back(a == b);
+  }
+  return DenseElementsAttr::get(type, values);
+}
+
+OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
+  auto cond = constantElements(adaptor.getCondition());
+  auto x = constantElements(adaptor.getX());
+  auto y = constantElements(adaptor.getY());
+  auto type = dyn_cast<RankedTensorType>(getType());
+  if (!cond || !x || !y || !type || !type.hasStaticShape() ||
+      !isa<IntegerType>(type.getElementType()) || type.getNumElements() > 64)
+    return {};
+  int64_t n = type.getNumElements();
+  for (DenseElementsAttr attr : {cond, x, y})
+    if (!attr.isSplat() && attr.getNumElements() != n)
+      return {};
+  SmallVector<APInt> values;
+  for (int64_t i = 0; i < n; ++i) {
+    bool c =
+        cond.isSplat() ? cond.getSplatValue<bool>() : cond.getValues<bool>()[i];
+    DenseElementsAttr pick = c ? x : y;
+    values.push_back(pick.isSplat() ? pick.getSplatValue<APInt>()
+                                    : pick.getValues<APInt>()[i]);
+  }
+  return DenseElementsAttr::get(type, values);
+}
+
 #define GET_OP_CLASSES
 #include "dialects/Dsmp/IR/DsmpOps.cpp.inc"

@@ -239,7 +239,9 @@ class Dsmp_CompareOp<string mnemonic, string onnxName, string formula,
 }
 
 def Dsmp_AndOp : Dsmp_CompareOp<"and", "And", "a && b", Dsmp_BoolTensor, "i1">;
-def Dsmp_EqualOp : Dsmp_CompareOp<"equal", "Equal", "a == b">;
+def Dsmp_EqualOp : Dsmp_CompareOp<"equal", "Equal", "a == b"> {
+  let hasFolder = 1;
+}
 def Dsmp_GreaterOp : Dsmp_CompareOp<"greater", "Greater", "a > b">;
 def Dsmp_GreaterOrEqualOp : Dsmp_CompareOp<"greater_or_equal", "GreaterOrEqual", "a >= b">;
 def Dsmp_LessOp : Dsmp_CompareOp<"less", "Less", "a < b">;
@@ -270,6 +272,7 @@ def Dsmp_WhereOp : Dsmp_OnnxOp<"where", Dsmp_ElementwiseClass,
     (outs Dsmp_Tensor:$output),
     [Pure, ResultsBroadcastableShape, AllElementTypesMatch<["X", "Y", "output"]>]> {
   let summary = "ONNX Where: select X where condition holds, else Y";
+  let hasFolder = 1;
   let description = [{
     Selects elementwise between `X` and `Y`, with all three inputs broadcast
     together.
@@ -774,6 +777,7 @@ def Dsmp_ConstantOfShapeOp : Dsmp_OnnxOp<"constant_of_shape", Dsmp_DataMovementC
     ```
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Dsmp_DepthToSpaceOp : Dsmp_OnnxOp<"depth_to_space", Dsmp_DataMovementClass,
@@ -910,6 +914,7 @@ def Dsmp_RangeOp : Dsmp_OnnxOp<"range", Dsmp_DataMovementClass,
     ```
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Dsmp_ReshapeOp : Dsmp_OnnxOp<"reshape", Dsmp_DataMovementClass,

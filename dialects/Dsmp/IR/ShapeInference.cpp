@@ -18,6 +18,8 @@
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Matchers.h"
 
+#include <cmath>
+
 using namespace mlir;
 
 namespace mlir::dsmp {
@@ -240,8 +242,27 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
       out.assign(values->begin(), values->end());
     return RankedTensorType::get(out, Float32Type::get(&ctx));
   }
-  if (type == "Range")
-    return RankedTensorType::get({ShapedType::kDynamic}, element);
+  if (type == "Range") {
+    // Length max(ceil((limit - start) / delta), 0) when all are constants.
+    auto scalar = [&](size_t i) -> std::optional<double> {
+      if (i >= operands.size())
+        return std::nullopt;
+      DenseElementsAttr attr;
+      if (!matchPattern(operands[i], m_Constant(&attr)) ||
+          attr.getNumElements() != 1)
+        return std::nullopt;
+      if (isa<FloatType>(attr.getElementType()))
+        return (*attr.getValues<APFloat>().begin()).convertToDouble();
+      return static_cast<double>(
+          (*attr.getValues<APInt>().begin()).getSExtValue());
+    };
+    auto start = scalar(0), limit = scalar(1), delta = scalar(2);
+    int64_t length = ShapedType::kDynamic;
+    if (start && limit && delta && *delta != 0)
+      length = std::max<int64_t>(
+          0, static_cast<int64_t>(std::ceil((*limit - *start) / *delta)));
+    return RankedTensorType::get({length}, element);
+  }
   if (type == "MatMul") {
     auto second = operand(1);
     if (!second || rank < 2 || second.getRank() < 2)

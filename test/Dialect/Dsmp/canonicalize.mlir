@@ -119,3 +119,25 @@ func.func @int_shape_math(%x: tensor<2x4x5xf32>) -> (tensor<2xi64>, tensor<f32>)
   %f = dsmp.mul %f1, %f1 : (tensor<f32>, tensor<f32>) -> tensor<f32>
   return %m, %f : tensor<2xi64>, tensor<f32>
 }
+
+// -----
+
+/// Position ids and mask shapes fold: Range, ConstantOfShape, Equal and
+/// Where on small integer constants.
+// CHECK-LABEL: func.func @mask_shape_math(
+// CHECK-DAG: %[[R:.+]] = dsmp.constant dense<[0, 2, 4, 6]> : tensor<4xi64>
+// CHECK-DAG: %[[W:.+]] = dsmp.constant dense<[1, 5, 1]> : tensor<3xi64>
+// CHECK: return %[[R]], %[[W]]
+func.func @mask_shape_math() -> (tensor<4xi64>, tensor<3xi64>) {
+  %start = dsmp.constant dense<0> : tensor<i64>
+  %limit = dsmp.constant dense<8> : tensor<i64>
+  %delta = dsmp.constant dense<2> : tensor<i64>
+  %r = dsmp.range %start, %limit, %delta : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<4xi64>
+  %s = dsmp.constant dense<3> : tensor<1xi64>
+  %ones = dsmp.constant_of_shape %s {value = dense<1> : tensor<1xi64>} : (tensor<1xi64>) -> tensor<3xi64>
+  %x = dsmp.constant dense<[-1, 5, -1]> : tensor<3xi64>
+  %m = dsmp.constant dense<-1> : tensor<i64>
+  %eq = dsmp.equal %x, %m : (tensor<3xi64>, tensor<i64>) -> tensor<3xi1>
+  %w = dsmp.where %eq, %ones, %x : (tensor<3xi1>, tensor<3xi64>, tensor<3xi64>) -> tensor<3xi64>
+  return %r, %w : tensor<4xi64>, tensor<3xi64>
+}
