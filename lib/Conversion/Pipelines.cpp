@@ -40,6 +40,8 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
       "one-shot-bufferize{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map}," +
           outParams +
+          // Free every intermediate buffer (ownership-based deallocation).
+          "buffer-deallocation-pipeline,"
           // Plain loops: the first slice does not tile or vectorize yet.
           "convert-linalg-to-loops,convert-scf-to-cf,"
           // Memref metadata and affine maps that bufferization leaves.
