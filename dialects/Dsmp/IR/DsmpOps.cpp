@@ -958,12 +958,18 @@ OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
   return DenseElementsAttr::get(type, result);
 }
 
-OpFoldResult UnsqueezeOp::fold(FoldAdaptor adaptor) {
-  auto data = constantElements(adaptor.getData());
-  auto type = dyn_cast<RankedTensorType>(getType());
+/// A constant whose dims only change (Squeeze, Unsqueeze) folds to the
+/// same elements in the result shape.
+static OpFoldResult foldConstantReshape(Attribute input, Type resultType) {
+  auto data = constantElements(input);
+  auto type = dyn_cast<RankedTensorType>(resultType);
   if (!data || !type || !type.hasStaticShape())
     return {};
   return data.reshape(type);
+}
+
+OpFoldResult UnsqueezeOp::fold(FoldAdaptor adaptor) {
+  return foldConstantReshape(adaptor.getData(), getType());
 }
 
 /// Folds integer shape arithmetic on small constants (a scalar or equal
@@ -1066,11 +1072,7 @@ OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult SqueezeOp::fold(FoldAdaptor adaptor) {
-  auto data = constantElements(adaptor.getData());
-  auto type = dyn_cast<RankedTensorType>(getType());
-  if (!data || !type || !type.hasStaticShape())
-    return {};
-  return data.reshape(type);
+  return foldConstantReshape(adaptor.getData(), getType());
 }
 
 OpFoldResult ConstantOfShapeOp::fold(FoldAdaptor) {
