@@ -40,4 +40,46 @@ def ConvertDsmpToLinalgPass
   ];
 }
 
+def WeightsToArgumentsPass
+    : Pass<"dsmp-weights-to-arguments", "mlir::func::FuncOp"> {
+  let summary = "Turn #dsmp.external weights into read-only function arguments";
+  let description = [{
+    Pre-condition: constants hold `#dsmp.external<offset, size>` references
+    into the module's weight file (as the importer writes them).
+
+    Post-condition: each distinct weight range is a new trailing argument of
+    the function, read by every constant that named it; the argument carries
+    `dsmp.weight_offset` (its byte offset in the weight file) and
+    `bufferization.writable = false`, so the lowered code reads the weights
+    in place from a mapped file instead of embedding them. Every other
+    argument is marked read-only too: the caller's input buffers are never
+    written.
+  }];
+  let statistics = [
+    Statistic<"numWeights", "num-weights", "Weights turned into arguments">
+  ];
+}
+
+def EmitEntryPointPass : Pass<"dsmp-emit-entry-point", "mlir::ModuleOp"> {
+  let summary = "Add the artifact's C entry point to a lowered module";
+  let description = [{
+    Pre-condition: the module is in the LLVM dialect and its attribute
+    `dsmp.entry_layout` lists, in the order of `@main_graph`'s memref
+    arguments, each argument as `{kind = "io"|"weight", slot = N,
+    type = memref<...>}` (static shapes; `slot` is the index in the io
+    array or the byte offset in the weight file).
+
+    Post-condition: `void ENTRY(void *const *io, const void *weights)`
+    (`entry-name`, default `dsmp_model_run`) exists with external linkage; it builds each memref
+    descriptor (identity layout) from `io[slot]` or `weights + slot` and
+    calls `@main_graph`, which becomes internal. The layout attribute is
+    removed.
+  }];
+  let options = [
+    Option<"entryName", "entry-name", "std::string",
+           /*default=*/"\"dsmp_model_run\"", "Name of the C entry point">
+  ];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 #endif // DSMP_CONVERSION_PASSES_TD

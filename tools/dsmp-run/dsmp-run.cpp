@@ -5,7 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-//   dsmp-run MODEL.onnx|MODEL.mlir --inputs DIR [--compare] [--rtol R]
+//   dsmp-run MODEL.onnx|MODEL.mlir|ARTIFACT_DIR --inputs DIR [--compare]
+//            [--rtol R] [--save-outputs DIR] [--repeat N]
+//
+// An artifact folder (from dsmp-compile) runs through libdsmprt, exactly as
+// dsmprt-run runs it. A model file runs through the JIT:
 //
 // Binds DIR/input_*.pb to the graph inputs by name, specializes the model to
 // those shapes (dsmp-refine-shapes + canonicalize), lowers it with
@@ -23,6 +27,7 @@
 #include "dsmp/Import/ONNXImporter.h"
 #include "dsmp/InitAll.h"
 #include "lib/Conversion/Pipelines.h"
+#include "runtime/tools/RunArtifact.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
@@ -71,6 +76,13 @@ llvm::cl::opt<bool>
 llvm::cl::opt<double> rtol("rtol",
                            llvm::cl::desc("Relative tolerance for --compare"),
                            llvm::cl::init(1e-5));
+llvm::cl::opt<std::string>
+    saveOutputs("save-outputs",
+                llvm::cl::desc("Artifacts: write output_K.pb to this folder"));
+llvm::cl::opt<int> repeat("repeat",
+                          llvm::cl::desc("Artifacts: run N times, print the "
+                                         "median time"),
+                          llvm::cl::init(1));
 
 int fail(const Twine &message) {
   llvm::errs() << "dsmp-run: error: " << message << "\n";
@@ -162,11 +174,21 @@ int32_t onnxTypeOf(Type t) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::cl::ParseCommandLineOptions(argc, argv, "dsmp host runner\n");
+  if (llvm::sys::fs::is_directory(modelPath)) {
+    ::dsmp::runtime::RunOptions options;
+    options.artifactDir = modelPath;
+    options.inputsDir = inputsDir;
+    options.compare = compare;
+    options.rtol = rtol;
+    options.saveDir = saveOutputs;
+    options.repeat = repeat;
+    return ::dsmp::runtime::runArtifact(options, "dsmp-run");
+  }
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
 
   DialectRegistry registry;
-  dsmp::registerAllDialects(registry);
+  mlir::dsmp::registerAllDialects(registry);
   registry.insert<arith::ArithDialect, bufferization::BufferizationDialect,
                   linalg::LinalgDialect, tensor::TensorDialect>();
   arith::registerBufferizableOpInterfaceExternalModels(registry);
@@ -184,7 +206,7 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module;
   bool isOnnx = StringRef(modelPath).ends_with(".onnx");
   if (isOnnx) {
-    auto imported = dsmp::importONNXModel(modelPath, context);
+    auto imported = mlir::dsmp::importONNXModel(modelPath, context);
     if (!imported)
       return fail(llvm::toString(imported.takeError()));
     module = std::move(*imported);
@@ -240,11 +262,11 @@ int main(int argc, char **argv) {
   PassManager pm(&context);
   if (!isOnnx) {
     std::string dir = llvm::sys::path::parent_path(modelPath).str();
-    dsmp::LoadWeightsPassOptions load;
+    mlir::dsmp::LoadWeightsPassOptions load;
     load.weightsDir = dir.empty() ? "." : dir;
-    pm.addPass(dsmp::createLoadWeightsPass(load));
+    pm.addPass(mlir::dsmp::createLoadWeightsPass(load));
   }
-  dsmp::buildRefineShapesPipeline(pm);
+  mlir::dsmp::buildRefineShapesPipeline(pm);
   if (failed(pm.run(*module)))
     return fail("specializing the model to the input shapes failed");
   SmallVector<RankedTensorType> resultTypes;
@@ -268,9 +290,9 @@ int main(int argc, char **argv) {
   func->setAttr("llvm.emit_c_interface", UnitAttr::get(&context));
 
   PassManager lower(&context);
-  dsmp::LowerToLLVMPipelineOptions options;
+  mlir::dsmp::LowerToLLVMPipelineOptions options;
   options.resultsToOutParams = true;
-  if (failed(dsmp::buildLowerToLLVMPipeline(lower, options)) ||
+  if (failed(mlir::dsmp::buildLowerToLLVMPipeline(lower, options)) ||
       failed(lower.run(*module)))
     return fail("lowering failed (see the errors above)");
 

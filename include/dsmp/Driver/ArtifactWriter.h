@@ -1,0 +1,44 @@
+//===- ArtifactWriter.h - manifest.txt and model.h of an artifact --*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_DRIVER_ARTIFACTWRITER_H
+#define DSMP_DRIVER_ARTIFACTWRITER_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlir::dsmp {
+
+/// The model compiled for one set of input shapes, callable as `entry`.
+struct ArtifactVariant {
+  std::string entry;
+  std::vector<std::pair<std::string, RankedTensorType>> inputs, outputs;
+};
+
+struct ArtifactDescription {
+  std::string target;
+  std::string source;
+  std::vector<ArtifactVariant> variants;
+};
+
+/// The manifest dtype of an element type ("f32", "i64", ...), or "" when
+/// the runtime has no name for it.
+std::string manifestDType(Type elementType);
+
+/// Writes manifest.txt (with the size and hash of model.so and weights.bin,
+/// which must exist already) and model.h into `dir`.
+llvm::Error writeArtifactFiles(llvm::StringRef dir,
+                               const ArtifactDescription &description);
+
+} // namespace mlir::dsmp
+
+#endif // DSMP_DRIVER_ARTIFACTWRITER_H

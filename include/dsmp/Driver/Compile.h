@@ -1,0 +1,81 @@
+//===- Compile.h - The pipelines dsmp-compile and dsmp-run drive ---*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_DRIVER_COMPILE_H
+#define DSMP_DRIVER_COMPILE_H
+
+#include "dsmp/Target/CPUTarget.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace mlir::dsmp {
+
+using InputShapes = llvm::StringMap<SmallVector<int64_t>>;
+
+/// Every dialect, interface model and translation the driver's pipelines
+/// need, from import to the LLVM dialect.
+void registerDriverDialects(DialectRegistry &registry);
+
+/// Registers dsmp's and the upstream passes: the lowering pipeline names
+/// upstream passes, as mlir-opt would. Call once before compiling.
+void registerDriverPasses();
+
+/// A loaded model: the module, and the weight file its #dsmp.external
+/// constants point into (empty when every constant is inline).
+struct LoadedModel {
+  OwningOpRef<ModuleOp> module;
+  std::string weightsPath;
+};
+
+/// Imports a .onnx file (large weights go to `onnxWeightsPath`, or stay
+/// inline if it is empty) or parses a .mlir file (whose weight file is
+/// resolved beside it).
+llvm::Expected<LoadedModel> loadModel(llvm::StringRef path,
+                                      MLIRContext &context,
+                                      llvm::StringRef onnxWeightsPath = "");
+
+/// The name of argument or result `index` of the graph (its ONNX name).
+std::string graphInputName(func::FuncOp graph, unsigned index);
+std::string graphOutputName(func::FuncOp graph, unsigned index);
+
+/// Gives @main_graph's inputs static shapes: dims named in `shapes` (by
+/// input name) must agree with the model's static dims; the other dynamic
+/// dims become `defaultDim`. Then refines shapes through the graph and
+/// checks that every output is a static tensor of a type the host runs.
+llvm::Error specializeGraph(ModuleOp module, const InputShapes &shapes,
+                            int64_t defaultDim = 1);
+
+struct CompileOptions {
+  CPUTargetSpec target;
+  /// One variant per entry (the model specialized to those input shapes;
+  /// inputs not named get `defaultDim` for their dynamic dims). Empty: one
+  /// variant with every dynamic dim `defaultDim`.
+  std::vector<InputShapes> variants;
+  int64_t defaultDim = 1;
+};
+
+/// The input shapes of DIR/input_*.pb (by tensor name).
+llvm::Expected<InputShapes> readInputShapes(llvm::StringRef dir);
+
+/// Compiles a model file into an artifact folder: model.so, model.h (one C
+/// entry point per variant), weights.bin and manifest.txt (what libdsmprt
+/// reads). The folder appears whole or not at all.
+llvm::Error compileArtifact(llvm::StringRef modelPath,
+                            llvm::StringRef outputDir,
+                            const CompileOptions &options,
+                            MLIRContext &context);
+
+} // namespace mlir::dsmp
+
+#endif // DSMP_DRIVER_COMPILE_H

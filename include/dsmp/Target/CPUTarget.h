@@ -1,0 +1,50 @@
+//===- CPUTarget.h - LLVM dialect to a host or cross CPU library ---*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_TARGET_CPUTARGET_H
+#define DSMP_TARGET_CPUTARGET_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::dsmp {
+
+/// One CPU the artifact runs on: an LLVM triple, CPU and features.
+struct CPUTargetSpec {
+  std::string name; // "x86_64" or "aarch64", as the user and manifest say
+  std::string triple;
+  std::string cpu;
+  std::string features;
+};
+
+/// The spec for a target name, or nullopt when dsmp has no CPU target of
+/// that name. `cpu` "native" means the host CPU where the host is that
+/// target, and a portable baseline otherwise.
+std::optional<CPUTargetSpec> lookupCPUTarget(llvm::StringRef name,
+                                             llvm::StringRef cpu = "native");
+
+/// The CPU targets lookupCPUTarget knows, for error messages.
+llvm::StringRef knownCPUTargets();
+
+/// Translates an LLVM-dialect module to LLVM IR, optimizes it at -O3 for
+/// the target and writes an ELF object file to `objectPath`.
+llvm::Error emitObjectFile(ModuleOp module, const CPUTargetSpec &target,
+                           llvm::StringRef objectPath);
+
+/// Links object files into a shared library for the target with clang and
+/// lld (the cross C library for AArch64 comes from Debian's packages).
+llvm::Error linkSharedLibrary(llvm::ArrayRef<std::string> objectPaths,
+                              llvm::StringRef libraryPath,
+                              const CPUTargetSpec &target);
+
+} // namespace mlir::dsmp
+
+#endif // DSMP_TARGET_CPUTARGET_H

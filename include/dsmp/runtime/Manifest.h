@@ -1,0 +1,262 @@
+//===- Manifest.h - The manifest of a compiled dsmp artifact -------*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// An artifact folder holds model.so (the generated code), model.h (its C
+// entry point), weights.bin and manifest.txt, which this header writes and
+// reads. Plain C++ only: dsmp-compile writes it and libdsmprt, which must
+// not depend on MLIR or LLVM, reads it.
+//
+//   dsmp-artifact 1
+//   target x86_64
+//   source resnet18.onnx
+//   library model.so <bytes> <fnv1a-64 hex>
+//   weights weights.bin <bytes> <fnv1a-64 hex>
+//   variant <entry point symbol>
+//   input <name> <dtype> <rank> <dims...>
+//   output <name> <dtype> <rank> <dims...>
+//   variant ...
+//
+// Each variant is the model compiled for one set of static input shapes;
+// every variant has the same input and output names and dtypes, in the
+// same order.
+// Names are percent-encoded (anything but [A-Za-z0-9_.:/-]). The sizes and
+// hashes let the runtime refuse a truncated or altered artifact before it
+// maps any code.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_RUNTIME_MANIFEST_H
+#define DSMP_RUNTIME_MANIFEST_H
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace dsmp::artifact {
+
+inline constexpr const char *kManifestName = "manifest.txt";
+inline constexpr const char *kLibraryName = "model.so";
+inline constexpr const char *kWeightsName = "weights.bin";
+inline constexpr const char *kHeaderName = "model.h";
+inline constexpr const char *kEntryPrefix = "dsmp_model_run_";
+inline constexpr int kVersion = 1;
+
+struct TensorSpec {
+  std::string name;
+  std::string dtype; // f32 f64 f16 bf16 i64 i32 i16 i8 u8 bool
+  std::vector<int64_t> dims;
+};
+
+struct FileSpec {
+  std::string name;
+  uint64_t size = 0;
+  uint64_t hash = 0;
+};
+
+struct Variant {
+  std::string entry;
+  std::vector<TensorSpec> inputs, outputs;
+};
+
+struct Manifest {
+  std::string target; // x86_64 | aarch64
+  std::string source;
+  FileSpec library, weights;
+  std::vector<Variant> variants;
+};
+
+/// Bytes per element of a manifest dtype, 0 if unknown.
+inline unsigned dtypeSize(const std::string &dtype) {
+  if (dtype == "f64" || dtype == "i64")
+    return 8;
+  if (dtype == "f32" || dtype == "i32")
+    return 4;
+  if (dtype == "f16" || dtype == "bf16" || dtype == "i16")
+    return 2;
+  if (dtype == "i8" || dtype == "u8" || dtype == "bool")
+    return 1;
+  return 0;
+}
+
+/// FNV-1a, 64-bit: cheap enough for the weights, and any truncation or
+/// bit flip changes it.
+inline uint64_t fnv1a(const void *data, size_t size,
+                      uint64_t hash = 0xcbf29ce484222325ull) {
+  const unsigned char *bytes = static_cast<const unsigned char *>(data);
+  for (size_t i = 0; i < size; ++i) {
+    hash ^= bytes[i];
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+inline std::string encodeName(const std::string &name) {
+  std::string out;
+  for (unsigned char c : name) {
+    bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                 (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':' ||
+                 c == '/' || c == '-';
+    if (plain) {
+      out += static_cast<char>(c);
+    } else {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", c);
+      out += buf;
+    }
+  }
+  return out.empty() ? "%" : out; // "%" alone: the empty name
+}
+
+inline bool decodeName(const std::string &text, std::string &name) {
+  name.clear();
+  if (text == "%")
+    return true;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '%') {
+      name += text[i];
+      continue;
+    }
+    if (i + 2 >= text.size())
+      return false;
+    unsigned value = 0;
+    if (std::sscanf(text.substr(i + 1, 2).c_str(), "%2X", &value) != 1)
+      return false;
+    name += static_cast<char>(value);
+    i += 2;
+  }
+  return true;
+}
+
+inline std::string writeManifest(const Manifest &m) {
+  std::ostringstream os;
+  os << "dsmp-artifact " << kVersion << "\n";
+  os << "target " << m.target << "\n";
+  os << "source " << encodeName(m.source) << "\n";
+  auto file = [&](const char *kind, const FileSpec &f) {
+    char hash[17];
+    std::snprintf(hash, sizeof hash, "%016llx",
+                  static_cast<unsigned long long>(f.hash));
+    os << kind << " " << f.name << " " << f.size << " " << hash << "\n";
+  };
+  file("library", m.library);
+  file("weights", m.weights);
+  auto tensor = [&](const char *kind, const TensorSpec &t) {
+    os << kind << " " << encodeName(t.name) << " " << t.dtype << " "
+       << t.dims.size();
+    for (int64_t d : t.dims)
+      os << " " << d;
+    os << "\n";
+  };
+  for (const Variant &v : m.variants) {
+    os << "variant " << v.entry << "\n";
+    for (const TensorSpec &t : v.inputs)
+      tensor("input", t);
+    for (const TensorSpec &t : v.outputs)
+      tensor("output", t);
+  }
+  return os.str();
+}
+
+/// Parses manifest text; on failure returns false and says why in `error`.
+inline bool parseManifest(const std::string &text, Manifest &m,
+                          std::string &error) {
+  std::istringstream lines(text);
+  std::string line;
+  int lineNo = 0;
+  bool sawHeader = false, sawLibrary = false, sawWeights = false;
+  auto fail = [&](const std::string &why) {
+    error = "manifest line " + std::to_string(lineNo) + ": " + why;
+    return false;
+  };
+  while (std::getline(lines, line)) {
+    ++lineNo;
+    if (line.empty())
+      continue;
+    std::istringstream fields(line);
+    std::string kind;
+    fields >> kind;
+    if (!sawHeader) {
+      int version = 0;
+      if (kind != "dsmp-artifact" || !(fields >> version))
+        return fail("not a dsmp artifact manifest");
+      if (version != kVersion)
+        return fail("artifact version " + std::to_string(version) +
+                    ", this runtime reads version " +
+                    std::to_string(kVersion));
+      sawHeader = true;
+    } else if (kind == "target") {
+      if (!(fields >> m.target))
+        return fail("missing target");
+    } else if (kind == "source") {
+      std::string encoded;
+      if (!(fields >> encoded) || !decodeName(encoded, m.source))
+        return fail("bad source name");
+    } else if (kind == "library" || kind == "weights") {
+      FileSpec &f = kind == "library" ? m.library : m.weights;
+      std::string hash;
+      if (!(fields >> f.name >> f.size >> hash) || hash.size() != 16 ||
+          hash.find_first_not_of("0123456789abcdef") != std::string::npos)
+        return fail("bad " + kind + " entry");
+      f.hash = std::strtoull(hash.c_str(), nullptr, 16);
+      (kind == "library" ? sawLibrary : sawWeights) = true;
+    } else if (kind == "variant") {
+      Variant v;
+      if (!(fields >> v.entry))
+        return fail("missing entry point");
+      m.variants.push_back(std::move(v));
+    } else if (kind == "input" || kind == "output") {
+      if (m.variants.empty())
+        return fail(kind + " before any variant");
+      TensorSpec t;
+      std::string encoded;
+      size_t rank = 0;
+      if (!(fields >> encoded >> t.dtype >> rank) ||
+          !decodeName(encoded, t.name) || dtypeSize(t.dtype) == 0 ||
+          rank > 64)
+        return fail("bad " + kind + " entry");
+      for (size_t i = 0; i < rank; ++i) {
+        int64_t d = -1;
+        if (!(fields >> d) || d < 0)
+          return fail("bad dims for " + kind + " '" + t.name + "'");
+        t.dims.push_back(d);
+      }
+      Variant &v = m.variants.back();
+      (kind == "input" ? v.inputs : v.outputs).push_back(std::move(t));
+    } else {
+      return fail("unknown entry '" + kind + "'");
+    }
+  }
+  if (!sawHeader)
+    return fail("empty manifest");
+  if (!sawLibrary || !sawWeights || m.target.empty() || m.variants.empty())
+    return fail("the library, weights, target or variant entry is missing");
+  // Variants differ in shapes only.
+  const Variant &first = m.variants.front();
+  for (const Variant &v : m.variants) {
+    bool same = v.inputs.size() == first.inputs.size() &&
+                v.outputs.size() == first.outputs.size();
+    for (size_t i = 0; same && i < v.inputs.size(); ++i)
+      same = v.inputs[i].name == first.inputs[i].name &&
+             v.inputs[i].dtype == first.inputs[i].dtype &&
+             v.inputs[i].dims.size() == first.inputs[i].dims.size();
+    for (size_t i = 0; same && i < v.outputs.size(); ++i)
+      same = v.outputs[i].name == first.outputs[i].name &&
+             v.outputs[i].dtype == first.outputs[i].dtype &&
+             v.outputs[i].dims.size() == first.outputs[i].dims.size();
+    if (!same)
+      return fail("variant '" + v.entry +
+                  "' differs from the first in names, dtypes or ranks");
+  }
+  return true;
+}
+
+} // namespace dsmp::artifact
+
+#endif // DSMP_RUNTIME_MANIFEST_H

@@ -1,0 +1,98 @@
+/*===- dsmprt.h - The dsmp runtime's C API ---------------------------*- C -*-===
+ *
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
+ *===----------------------------------------------------------------------===
+ *
+ * Load an artifact folder written by dsmp-compile, bind inputs and outputs
+ * by name, run. No MLIR or LLVM at run time.
+ *
+ *   dsmp_model *m;
+ *   if (dsmp_model_load("resnet18.dsmp", &m) != 0)
+ *     fprintf(stderr, "%s\n", dsmp_last_error());
+ *   int64_t dims[4] = {1, 3, 224, 224};
+ *   dsmp_bind_input(m, "data", DSMP_F32, dims, 4, image, sizeof image);
+ *   dsmp_run(m);
+ *   const float *logits = dsmp_output_data(m, "resnetv15_dense0_fwd");
+ *   dsmp_model_free(m);
+ *
+ * Every function that can fail returns 0 on success and -1 on failure,
+ * with a message naming the artifact, tensor and reason in
+ * dsmp_last_error() (per thread). A model is used by one thread at a time.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef DSMP_RUNTIME_DSMPRT_H
+#define DSMP_RUNTIME_DSMPRT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Element types, numbered as ONNX's TensorProto.DataType. */
+typedef enum dsmp_dtype {
+  DSMP_F32 = 1,
+  DSMP_U8 = 2,
+  DSMP_I8 = 3,
+  DSMP_I16 = 5,
+  DSMP_I32 = 6,
+  DSMP_I64 = 7,
+  DSMP_BOOL = 9,
+  DSMP_F16 = 10,
+  DSMP_F64 = 11,
+  DSMP_BF16 = 16
+} dsmp_dtype;
+
+typedef struct dsmp_model dsmp_model;
+
+/* The last error on this thread ("" if none). */
+const char *dsmp_last_error(void);
+
+/* Loads and checks an artifact folder (manifest, library, weights). */
+int dsmp_model_load(const char *artifact_dir, dsmp_model **model);
+void dsmp_model_free(dsmp_model *model);
+
+/* The artifact's target ("x86_64", "aarch64"). */
+const char *dsmp_model_target(const dsmp_model *model);
+
+size_t dsmp_num_inputs(const dsmp_model *model);
+size_t dsmp_num_outputs(const dsmp_model *model);
+/* Name, element type and shape of input/output i (NULL/0 if out of range).
+ */
+const char *dsmp_input_name(const dsmp_model *model, size_t i);
+const char *dsmp_output_name(const dsmp_model *model, size_t i);
+dsmp_dtype dsmp_input_dtype(const dsmp_model *model, size_t i);
+dsmp_dtype dsmp_output_dtype(const dsmp_model *model, size_t i);
+size_t dsmp_input_rank(const dsmp_model *model, size_t i);
+size_t dsmp_output_rank(const dsmp_model *model, size_t i);
+const int64_t *dsmp_input_dims(const dsmp_model *model, size_t i);
+const int64_t *dsmp_output_dims(const dsmp_model *model, size_t i);
+
+/* Binds caller memory to an input; it must stay valid until dsmp_run
+ * returns and is never written. The dtype, shape and byte count must be
+ * those the artifact was compiled for. */
+int dsmp_bind_input(dsmp_model *model, const char *name, dsmp_dtype dtype,
+                    const int64_t *dims, size_t rank, const void *data,
+                    size_t bytes);
+
+/* Optional: writes an output into caller memory instead of the model's
+ * own buffer. */
+int dsmp_bind_output(dsmp_model *model, const char *name, dsmp_dtype dtype,
+                     const int64_t *dims, size_t rank, void *data,
+                     size_t bytes);
+
+/* Runs the model; fails if an input is unbound. */
+int dsmp_run(dsmp_model *model);
+
+/* An output's data after dsmp_run (the bound buffer or the model's own),
+ * NULL if there is no output of that name. */
+const void *dsmp_output_data(const dsmp_model *model, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DSMP_RUNTIME_DSMPRT_H */

@@ -1,0 +1,354 @@
+//===- Compile.cpp - The pipelines dsmp-compile and dsmp-run drive -*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsmp/Driver/Compile.h"
+
+#include "dsmp/Driver/ArtifactWriter.h"
+#include "dsmp/Import/ONNXImporter.h"
+#include "dsmp/InitAll.h"
+#include "dsmp/Support/WeightFile.h"
+#include "dsmp/runtime/Manifest.h"
+#include "dsmp/runtime/TensorFile.h"
+#include "lib/Conversion/Passes.h"
+#include "lib/Conversion/Pipelines.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using llvm::Error;
+using llvm::Expected;
+using llvm::StringRef;
+using llvm::Twine;
+
+namespace mlir::dsmp {
+
+namespace {
+Error makeError(const Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+std::string typeText(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+/// Runs `pm` on `module`; the diagnostics the passes emit are collected
+/// into the returned error.
+Error runPipeline(PassManager &pm, ModuleOp module, StringRef what) {
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error)
+      diagnostics += "\n  " + diag.str();
+    return success();
+  });
+  if (failed(pm.run(module)))
+    return makeError(what + " failed" + diagnostics);
+  return Error::success();
+}
+} // namespace
+
+void registerDriverDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registry.insert<affine::AffineDialect, arith::ArithDialect,
+                  bufferization::BufferizationDialect, cf::ControlFlowDialect,
+                  LLVM::LLVMDialect, linalg::LinalgDialect, math::MathDialect,
+                  memref::MemRefDialect, scf::SCFDialect,
+                  tensor::TensorDialect, vector::VectorDialect>();
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
+      registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  vector::registerBufferizableOpInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+}
+
+void registerDriverPasses() {
+  registerAllPasses();
+  registerDsmpConversionPasses();
+  mlir::registerAllPasses();
+}
+
+Expected<LoadedModel> loadModel(StringRef path, MLIRContext &context,
+                                StringRef onnxWeightsPath) {
+  LoadedModel loaded;
+  if (path.ends_with(".onnx")) {
+    ONNXImportOptions options;
+    options.weightsPath = onnxWeightsPath.str();
+    auto imported = importONNXModel(path, context, options);
+    if (!imported)
+      return imported.takeError();
+    loaded.module = std::move(*imported);
+    loaded.weightsPath = onnxWeightsPath.str();
+  } else {
+    std::string diagnostics;
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+      diagnostics += "\n  " + diag.str();
+      return success();
+    });
+    loaded.module = parseSourceFile<ModuleOp>(path, &context);
+    if (!loaded.module)
+      return makeError(path + ": cannot parse" + diagnostics);
+    if (auto name =
+            (*loaded.module)->getAttrOfType<StringAttr>("dsmp.weights"))
+      loaded.weightsPath = resolveWeightsPath(path, name.getValue());
+  }
+  if (!(*loaded.module).lookupSymbol<func::FuncOp>("main_graph"))
+    return makeError(path + ": the model has no @main_graph");
+  return loaded;
+}
+
+std::string graphInputName(func::FuncOp graph, unsigned index) {
+  auto name = graph.getArgAttrOfType<StringAttr>(index, "dsmp.name");
+  return name ? name.str() : "input_" + std::to_string(index);
+}
+
+std::string graphOutputName(func::FuncOp graph, unsigned index) {
+  auto name = graph.getResultAttrOfType<StringAttr>(index, "dsmp.name");
+  return name ? name.str() : "output_" + std::to_string(index);
+}
+
+Expected<InputShapes> readInputShapes(StringRef dir) {
+  InputShapes shapes;
+  for (int k = 0;; ++k) {
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, "input_" + Twine(k) + ".pb");
+    if (!llvm::sys::fs::exists(path))
+      break;
+    ::dsmp::runtime::HostTensor tensor;
+    std::string error;
+    if (!::dsmp::runtime::readTensorFile(std::string(path), tensor, error))
+      return makeError(error);
+    shapes[tensor.name] = SmallVector<int64_t>(tensor.dims.begin(), tensor.dims.end());
+  }
+  if (shapes.empty())
+    return makeError("'" + dir + "' holds no input_*.pb");
+  return shapes;
+}
+
+Error specializeGraph(ModuleOp module, const InputShapes &shapes,
+                      int64_t defaultDim) {
+  auto graph = module.lookupSymbol<func::FuncOp>("main_graph");
+  llvm::StringSet<llvm::MallocAllocator> used;
+  SmallVector<Type> argTypes;
+  for (unsigned i = 0; i < graph.getNumArguments(); ++i) {
+    std::string name = graphInputName(graph, i);
+    auto type = dyn_cast<RankedTensorType>(graph.getArgument(i).getType());
+    if (!type)
+      return makeError("input '" + name + "' has no rank");
+    SmallVector<int64_t> dims(type.getShape());
+    auto given = shapes.find(name);
+    if (given != shapes.end()) {
+      used.insert(name);
+      if (given->second.size() != dims.size())
+        return makeError("input '" + name + "' has rank " +
+                         Twine(dims.size()) + ", the given shape rank " +
+                         Twine(given->second.size()));
+      for (auto [want, got] : llvm::zip(dims, given->second)) {
+        if (got < 0 || (!ShapedType::isDynamic(want) && want != got))
+          return makeError("input '" + name + "' has shape " +
+                           typeText(type) + "; the given shape does not fit");
+        want = got;
+      }
+    } else {
+      for (int64_t &d : dims)
+        if (ShapedType::isDynamic(d))
+          d = defaultDim;
+    }
+    auto concrete = RankedTensorType::get(dims, type.getElementType());
+    graph.getArgument(i).setType(concrete);
+    argTypes.push_back(concrete);
+  }
+  for (auto &entry : shapes)
+    if (!used.contains(entry.getKey()))
+      return makeError("'" + entry.getKey() + "' is not an input of the model");
+  graph.setFunctionType(FunctionType::get(module.getContext(), argTypes,
+                                          graph.getResultTypes()));
+
+  PassManager pm(module.getContext());
+  buildRefineShapesPipeline(pm);
+  if (Error err = runPipeline(pm, module, "specializing the shapes"))
+    return err;
+  for (unsigned i = 0; i < graph.getNumResults(); ++i) {
+    auto type = dyn_cast<RankedTensorType>(graph.getResultTypes()[i]);
+    if (!type || !type.hasStaticShape())
+      return makeError("output '" + graphOutputName(graph, i) + "' has type " +
+                       typeText(graph.getResultTypes()[i]) +
+                       " after specialization; the host runs static shapes");
+  }
+  return Error::success();
+}
+
+/// Specializes one copy of the model to `shapes`, moves its weights to
+/// arguments and lowers it to the LLVM dialect with the C entry point
+/// `spec.entry`; fills in the variant's inputs and outputs.
+static Error lowerVariant(ModuleOp module, const InputShapes &shapes,
+                          const CompileOptions &options,
+                          ArtifactVariant &spec) {
+  MLIRContext &context = *module.getContext();
+  if (Error err = specializeGraph(module, shapes, options.defaultDim))
+    return err;
+  auto graph = module.lookupSymbol<func::FuncOp>("main_graph");
+
+  PassManager weights(&context);
+  weights.addNestedPass<func::FuncOp>(createWeightsToArgumentsPass());
+  if (Error err = runPipeline(weights, module, "moving weights to arguments"))
+    return err;
+
+  // The io array holds the inputs, then the outputs; weights are offsets.
+  SmallVector<Attribute> layout;
+  Builder b(&context);
+  auto entry = [&](StringRef kind, int64_t slot, Type type) {
+    layout.push_back(b.getDictionaryAttr(
+        {b.getNamedAttr("kind", b.getStringAttr(kind)),
+         b.getNamedAttr("slot", b.getI64IntegerAttr(slot)),
+         b.getNamedAttr("type", TypeAttr::get(type))}));
+  };
+  unsigned numInputs = 0;
+  for (unsigned i = 0; i < graph.getNumArguments(); ++i) {
+    Type type = graph.getArgument(i).getType();
+    if (auto offset =
+            graph.getArgAttrOfType<IntegerAttr>(i, "dsmp.weight_offset")) {
+      entry("weight", offset.getInt(), type);
+      continue;
+    }
+    spec.inputs.push_back(
+        {graphInputName(graph, i), cast<RankedTensorType>(type)});
+    entry("io", numInputs++, type);
+  }
+  for (unsigned i = 0; i < graph.getNumResults(); ++i) {
+    Type type = graph.getResultTypes()[i];
+    spec.outputs.push_back(
+        {graphOutputName(graph, i), cast<RankedTensorType>(type)});
+    entry("io", numInputs + i, type);
+  }
+  module->setAttr("dsmp.entry_layout", b.getArrayAttr(layout));
+
+  PassManager lower(&context);
+  LowerToLLVMPipelineOptions lowerOptions;
+  lowerOptions.resultsToOutParams = true;
+  if (failed(buildLowerToLLVMPipeline(lower, lowerOptions)))
+    return makeError("cannot build the lowering pipeline");
+  EmitEntryPointPassOptions entryOptions;
+  entryOptions.entryName = spec.entry;
+  lower.addPass(createEmitEntryPointPass(entryOptions));
+  return runPipeline(lower, module, "lowering");
+}
+
+Error compileArtifact(StringRef modelPath, StringRef outputDir,
+                      const CompileOptions &options, MLIRContext &context) {
+  // Build in a sibling temporary folder and rename it at the end, so a
+  // failed compile leaves no partial artifact.
+  llvm::SmallString<256> staging(outputDir);
+  staging += ".partial";
+  (void)llvm::sys::fs::remove_directories(staging);
+  if (std::error_code ec = llvm::sys::fs::create_directories(staging))
+    return makeError("cannot create '" + staging + "': " + ec.message());
+  llvm::scope_exit cleanup(
+      [&] { (void)llvm::sys::fs::remove_directories(staging); });
+  auto inStaging = [&](StringRef name) {
+    llvm::SmallString<256> path(staging);
+    llvm::sys::path::append(path, name);
+    return std::string(path);
+  };
+
+  std::string weightsPath = inStaging("weights.bin");
+  auto loaded = loadModel(modelPath, context, weightsPath);
+  if (!loaded)
+    return loaded.takeError();
+  ModuleOp module = *loaded->module;
+  if (loaded->weightsPath != weightsPath) {
+    // A .mlir model: its weights travel with the artifact.
+    if (!loaded->weightsPath.empty()) {
+      if (std::error_code ec =
+              llvm::sys::fs::copy_file(loaded->weightsPath, weightsPath))
+        return makeError("cannot copy '" + loaded->weightsPath +
+                         "': " + ec.message());
+    }
+  }
+  if (!llvm::sys::fs::exists(weightsPath)) {
+    std::error_code ec;
+    llvm::raw_fd_ostream empty(weightsPath, ec);
+    if (ec)
+      return makeError("cannot write '" + weightsPath + "': " + ec.message());
+  }
+
+  ArtifactDescription description;
+  description.target = options.target.name;
+  description.source = llvm::sys::path::filename(modelPath).str();
+  std::vector<InputShapes> variants = options.variants;
+  if (variants.empty())
+    variants.emplace_back();
+  SmallVector<std::string> objects;
+  for (auto [index, shapes] : llvm::enumerate(variants)) {
+    OwningOpRef<ModuleOp> variant(module.clone());
+    ArtifactVariant spec;
+    spec.entry = ::dsmp::artifact::kEntryPrefix + std::to_string(index);
+    if (Error err = lowerVariant(*variant, shapes, options, spec))
+      return makeError(modelPath + ": " + llvm::toString(std::move(err)));
+    std::string objectPath = inStaging("model_" + std::to_string(index) + ".o");
+    if (Error err = emitObjectFile(*variant, options.target, objectPath))
+      return err;
+    objects.push_back(objectPath);
+    description.variants.push_back(std::move(spec));
+  }
+  if (Error err = linkSharedLibrary(objects, inStaging("model.so"),
+                                    options.target))
+    return err;
+  for (const std::string &object : objects)
+    (void)llvm::sys::fs::remove(object);
+  if (Error err = writeArtifactFiles(staging, description))
+    return err;
+
+  // Replace an earlier artifact, never anything else.
+  if (llvm::sys::fs::exists(outputDir)) {
+    llvm::SmallString<256> manifest(outputDir);
+    llvm::sys::path::append(manifest, "manifest.txt");
+    std::error_code ec;
+    bool empty = llvm::sys::fs::directory_iterator(outputDir, ec) ==
+                 llvm::sys::fs::directory_iterator();
+    if (!empty && !llvm::sys::fs::exists(manifest))
+      return makeError("'" + outputDir +
+                       "' exists and is not a dsmp artifact; not replacing it");
+    (void)llvm::sys::fs::remove_directories(outputDir);
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(staging, outputDir))
+    return makeError("cannot move the artifact to '" + outputDir +
+                     "': " + ec.message());
+  cleanup.release();
+  return Error::success();
+}
+
+} // namespace mlir::dsmp

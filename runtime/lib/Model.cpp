@@ -1,0 +1,469 @@
+//===- Model.cpp - libdsmprt: load, bind and run an artifact -------*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsmp/runtime/Manifest.h"
+#include "dsmp/runtime/dsmprt.h"
+
+#include <algorithm>
+#include <cstring>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <memory>
+#include <string>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+namespace art = dsmp::artifact;
+
+namespace {
+thread_local std::string lastError;
+
+int fail(const std::string &message) {
+  lastError = message;
+  return -1;
+}
+
+#if defined(__x86_64__)
+constexpr const char *kHostTarget = "x86_64";
+constexpr uint16_t kHostMachine = 62; // EM_X86_64
+#elif defined(__aarch64__)
+constexpr const char *kHostTarget = "aarch64";
+constexpr uint16_t kHostMachine = 183; // EM_AARCH64
+#else
+constexpr const char *kHostTarget = "unknown";
+constexpr uint16_t kHostMachine = 0;
+#endif
+
+/// A whole file, read or mapped read-only.
+class FileBytes {
+public:
+  ~FileBytes() {
+    if (mapped)
+      munmap(mapped, size);
+  }
+  bool open(const std::string &path, std::string &error) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      error = "cannot open '" + path + "': " + std::strerror(errno);
+      return false;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      ::close(fd);
+      error = "'" + path + "' is not a regular file";
+      return false;
+    }
+    size = static_cast<size_t>(st.st_size);
+    if (size) {
+      mapped = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (mapped == MAP_FAILED) {
+        mapped = nullptr;
+        ::close(fd);
+        error = "cannot map '" + path + "': " + std::strerror(errno);
+        return false;
+      }
+    }
+    ::close(fd);
+    return true;
+  }
+  const unsigned char *data() const {
+    return static_cast<const unsigned char *>(mapped);
+  }
+  size_t size = 0;
+
+private:
+  void *mapped = nullptr;
+};
+
+bool readText(const std::string &path, std::string &text, std::string &error) {
+  FileBytes file;
+  if (!file.open(path, error))
+    return false;
+  if (file.size > (1u << 24)) {
+    error = "'" + path + "' is too large for a manifest";
+    return false;
+  }
+  text.assign(reinterpret_cast<const char *>(file.data()), file.size);
+  return true;
+}
+
+/// Checks the bytes against the manifest's size and hash.
+bool checkFile(const FileBytes &file, const art::FileSpec &spec,
+               const std::string &path, std::string &error) {
+  if (file.size != spec.size) {
+    error = "'" + path + "' has " + std::to_string(file.size) +
+            " bytes, the manifest says " + std::to_string(spec.size) +
+            " (truncated or replaced?)";
+    return false;
+  }
+  if (art::fnv1a(file.data(), file.size) != spec.hash) {
+    error = "'" + path + "' does not match the manifest's checksum";
+    return false;
+  }
+  return true;
+}
+
+/// A shared object for this machine: ELF64, little-endian, this CPU.
+bool checkElf(const FileBytes &file, const std::string &path,
+              std::string &error) {
+  const unsigned char *d = file.data();
+  if (file.size < 64 || std::memcmp(d, "\x7f"
+                                       "ELF",
+                                    4) != 0) {
+    error = "'" + path + "' is not an ELF shared library";
+    return false;
+  }
+  uint16_t machine = static_cast<uint16_t>(d[18] | (d[19] << 8));
+  if (d[4] != 2 || d[5] != 1 || machine != kHostMachine) {
+    error = "'" + path + "' holds code for another CPU (ELF machine " +
+            std::to_string(machine) + "); this runtime runs on " +
+            kHostTarget;
+    return false;
+  }
+  return true;
+}
+
+dsmp_dtype dtypeCode(const std::string &dtype) {
+  if (dtype == "f32")
+    return DSMP_F32;
+  if (dtype == "f64")
+    return DSMP_F64;
+  if (dtype == "f16")
+    return DSMP_F16;
+  if (dtype == "bf16")
+    return DSMP_BF16;
+  if (dtype == "i64")
+    return DSMP_I64;
+  if (dtype == "i32")
+    return DSMP_I32;
+  if (dtype == "i16")
+    return DSMP_I16;
+  if (dtype == "i8")
+    return DSMP_I8;
+  if (dtype == "u8")
+    return DSMP_U8;
+  return DSMP_BOOL;
+}
+
+std::string dimsText(const int64_t *dims, size_t rank) {
+  std::string text = "[";
+  for (size_t i = 0; i < rank; ++i)
+    text += (i ? "x" : "") + std::to_string(dims[i]);
+  return text + "]";
+}
+
+using EntryPoint = void (*)(void *const *, const void *);
+} // namespace
+
+namespace {
+/// Caller memory bound to an input or output.
+struct Binding {
+  void *data = nullptr;
+  std::vector<int64_t> dims;
+  bool bound = false;
+};
+
+std::string shapesText(const std::vector<art::Variant> &variants,
+                       size_t input, bool isInput) {
+  std::string text;
+  for (const art::Variant &v : variants) {
+    const art::TensorSpec &t = isInput ? v.inputs[input] : v.outputs[input];
+    text += (text.empty() ? "" : " or ") +
+            dimsText(t.dims.data(), t.dims.size());
+  }
+  return text;
+}
+
+size_t byteSize(const art::TensorSpec &t) {
+  size_t bytes = art::dtypeSize(t.dtype);
+  for (int64_t d : t.dims)
+    bytes *= static_cast<size_t>(d);
+  return bytes;
+}
+} // namespace
+
+struct dsmp_model {
+  std::string dir;
+  art::Manifest manifest;
+  FileBytes weights;
+  void *library = nullptr;
+  std::vector<EntryPoint> entries; // one per variant
+  std::vector<Binding> inputs, outputs;
+  // Each variant's own output buffers, allocated on its first run.
+  std::vector<std::vector<std::vector<unsigned char>>> ownOutputs;
+  size_t selected = 0; // the variant the bound inputs select (or last ran)
+  std::vector<void *> io;
+  alignas(64) unsigned char emptyWeights[64] = {};
+
+  ~dsmp_model() {
+    if (library)
+      dlclose(library);
+  }
+
+  const art::Variant &first() const { return manifest.variants.front(); }
+  std::string path(const char *name) const { return dir + "/" + name; }
+
+  int findTensor(const std::vector<art::TensorSpec> &list,
+                 const char *name) const {
+    for (size_t i = 0; i < list.size(); ++i)
+      if (list[i].name == name)
+        return static_cast<int>(i);
+    return -1;
+  }
+
+  /// Checks a caller's tensor against the variants', naming what differs.
+  int checkTensor(bool isInput, size_t index, dsmp_dtype dtype,
+                  const int64_t *dims, size_t rank, const void *data,
+                  size_t bytes) const {
+    const art::TensorSpec &spec =
+        isInput ? first().inputs[index] : first().outputs[index];
+    std::string what = std::string(isInput ? "input" : "output") + " '" +
+                       spec.name + "' of '" + dir + "'";
+    if (dtype != dtypeCode(spec.dtype))
+      return fail(what + " is " + spec.dtype + ", got dtype code " +
+                  std::to_string(dtype));
+    if (rank && !dims)
+      return fail(what + ": dims is NULL");
+    const art::TensorSpec *match = nullptr;
+    for (const art::Variant &v : manifest.variants) {
+      const art::TensorSpec &t = isInput ? v.inputs[index] : v.outputs[index];
+      if (t.dims.size() == rank && std::equal(t.dims.begin(), t.dims.end(), dims))
+        match = &t;
+    }
+    if (!match)
+      return fail(what + " has shape " +
+                  shapesText(manifest.variants, index, isInput) + ", got " +
+                  dimsText(dims, rank) +
+                  " (the artifact was compiled for those shapes)");
+    if (bytes != byteSize(*match))
+      return fail(what + " needs " + std::to_string(byteSize(*match)) +
+                  " bytes, got " + std::to_string(bytes));
+    if (!data && bytes)
+      return fail(what + ": data is NULL");
+    return 0;
+  }
+
+  /// The variant whose input shapes are the bound ones, or -1.
+  int matchVariant() const {
+    for (size_t v = 0; v < manifest.variants.size(); ++v) {
+      bool all = true;
+      for (size_t i = 0; all && i < inputs.size(); ++i)
+        all = inputs[i].dims == manifest.variants[v].inputs[i].dims;
+      if (all)
+        return static_cast<int>(v);
+    }
+    return -1;
+  }
+};
+
+extern "C" {
+
+const char *dsmp_last_error(void) { return lastError.c_str(); }
+
+int dsmp_model_load(const char *artifactDir, dsmp_model **out) {
+  if (!out)
+    return fail("dsmp_model_load: model pointer is NULL");
+  *out = nullptr;
+  if (!artifactDir)
+    return fail("dsmp_model_load: artifact folder is NULL");
+  auto model = std::make_unique<dsmp_model>();
+  model->dir = artifactDir;
+  std::string error, text;
+  std::string manifestPath = model->path(art::kManifestName);
+  if (!readText(manifestPath, text, error))
+    return fail(error + " (is '" + model->dir + "' a dsmp artifact?)");
+  if (!art::parseManifest(text, model->manifest, error))
+    return fail(manifestPath + ": " + error);
+  const art::Manifest &m = model->manifest;
+  if (m.target != kHostTarget)
+    return fail("'" + model->dir + "' was compiled for " + m.target +
+                "; this runtime runs on " + kHostTarget);
+  if (m.library.name != art::kLibraryName ||
+      m.weights.name != art::kWeightsName)
+    return fail(manifestPath + ": unexpected file names");
+  for (const art::Variant &v : m.variants)
+    for (const auto *list : {&v.inputs, &v.outputs})
+      for (const art::TensorSpec &t : *list) {
+        size_t elements = 1;
+        for (int64_t d : t.dims) {
+          if (d != 0 && elements > (size_t(1) << 38) / static_cast<size_t>(d))
+            return fail(manifestPath + ": tensor '" + t.name +
+                        "' is too large");
+          elements *= static_cast<size_t>(d);
+        }
+      }
+
+  std::string libraryPath = model->path(art::kLibraryName);
+  {
+    FileBytes library;
+    if (!library.open(libraryPath, error) ||
+        !checkFile(library, m.library, libraryPath, error) ||
+        !checkElf(library, libraryPath, error))
+      return fail(error);
+  }
+  std::string weightsPath = model->path(art::kWeightsName);
+  if (!model->weights.open(weightsPath, error) ||
+      !checkFile(model->weights, m.weights, weightsPath, error))
+    return fail(error);
+
+  model->library = dlopen(libraryPath.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!model->library)
+    return fail("cannot load '" + libraryPath + "': " + dlerror());
+  for (const art::Variant &v : m.variants) {
+    auto entry =
+        reinterpret_cast<EntryPoint>(dlsym(model->library, v.entry.c_str()));
+    if (!entry)
+      return fail("'" + libraryPath + "' has no entry point " + v.entry);
+    model->entries.push_back(entry);
+  }
+  model->inputs.resize(m.variants.front().inputs.size());
+  model->outputs.resize(m.variants.front().outputs.size());
+  model->ownOutputs.resize(m.variants.size());
+  *out = model.release();
+  lastError.clear();
+  return 0;
+}
+
+void dsmp_model_free(dsmp_model *model) { delete model; }
+
+const char *dsmp_model_target(const dsmp_model *model) {
+  return model ? model->manifest.target.c_str() : nullptr;
+}
+
+size_t dsmp_num_inputs(const dsmp_model *model) {
+  return model ? model->inputs.size() : 0;
+}
+size_t dsmp_num_outputs(const dsmp_model *model) {
+  return model ? model->outputs.size() : 0;
+}
+
+// Names and dtypes are the same in every variant; shapes are those of the
+// variant the bound inputs select.
+#define DSMP_TENSOR_QUERIES(kind, list)                                        \
+  const char *dsmp_##kind##_name(const dsmp_model *model, size_t i) {          \
+    return model && i < model->list.size()                                     \
+               ? model->first().list[i].name.c_str()                           \
+               : nullptr;                                                      \
+  }                                                                            \
+  dsmp_dtype dsmp_##kind##_dtype(const dsmp_model *model, size_t i) {          \
+    return model && i < model->list.size()                                     \
+               ? dtypeCode(model->first().list[i].dtype)                       \
+               : static_cast<dsmp_dtype>(0);                                   \
+  }                                                                            \
+  size_t dsmp_##kind##_rank(const dsmp_model *model, size_t i) {               \
+    return model && i < model->list.size()                                     \
+               ? model->first().list[i].dims.size()                            \
+               : 0;                                                            \
+  }                                                                            \
+  const int64_t *dsmp_##kind##_dims(const dsmp_model *model, size_t i) {       \
+    if (!model || i >= model->list.size())                                     \
+      return nullptr;                                                          \
+    int v = model->matchVariant();                                             \
+    size_t variant = v >= 0 ? static_cast<size_t>(v) : model->selected;       \
+    return model->manifest.variants[variant].list[i].dims.data();              \
+  }
+DSMP_TENSOR_QUERIES(input, inputs)
+DSMP_TENSOR_QUERIES(output, outputs)
+#undef DSMP_TENSOR_QUERIES
+
+int dsmp_bind_input(dsmp_model *model, const char *name, dsmp_dtype dtype,
+                    const int64_t *dims, size_t rank, const void *data,
+                    size_t bytes) {
+  if (!model || !name)
+    return fail("dsmp_bind_input: model or name is NULL");
+  int index = model->findTensor(model->first().inputs, name);
+  if (index < 0) {
+    std::string known;
+    for (const art::TensorSpec &t : model->first().inputs)
+      known += (known.empty() ? "'" : ", '") + t.name + "'";
+    return fail("'" + model->dir + "' has no input '" + name +
+                "' (inputs: " + known + ")");
+  }
+  if (model->checkTensor(true, index, dtype, dims, rank, data, bytes))
+    return -1;
+  Binding &b = model->inputs[index];
+  b.data = const_cast<void *>(data);
+  b.dims.assign(dims, dims + rank);
+  b.bound = true;
+  return 0;
+}
+
+int dsmp_bind_output(dsmp_model *model, const char *name, dsmp_dtype dtype,
+                     const int64_t *dims, size_t rank, void *data,
+                     size_t bytes) {
+  if (!model || !name)
+    return fail("dsmp_bind_output: model or name is NULL");
+  int index = model->findTensor(model->first().outputs, name);
+  if (index < 0)
+    return fail("'" + model->dir + "' has no output '" + name + "'");
+  if (model->checkTensor(false, index, dtype, dims, rank, data, bytes))
+    return -1;
+  Binding &b = model->outputs[index];
+  b.data = data;
+  b.dims.assign(dims, dims + rank);
+  b.bound = true;
+  return 0;
+}
+
+int dsmp_run(dsmp_model *model) {
+  if (!model)
+    return fail("dsmp_run: model is NULL");
+  std::string missing;
+  for (size_t i = 0; i < model->inputs.size(); ++i)
+    if (!model->inputs[i].bound)
+      missing += (missing.empty() ? "'" : ", '") +
+                 model->first().inputs[i].name + "'";
+  if (!missing.empty())
+    return fail("'" + model->dir + "': missing input " + missing);
+  int variant = model->matchVariant();
+  if (variant < 0) {
+    std::string got;
+    for (const Binding &b : model->inputs)
+      got += (got.empty() ? "" : ", ") + dimsText(b.dims.data(), b.dims.size());
+    return fail("'" + model->dir +
+                "' was not compiled for these input shapes together: " + got);
+  }
+  const art::Variant &v = model->manifest.variants[variant];
+  auto &own = model->ownOutputs[variant];
+  if (own.empty())
+    for (const art::TensorSpec &t : v.outputs)
+      own.emplace_back(std::max<size_t>(byteSize(t), 1));
+  model->io.clear();
+  for (const Binding &b : model->inputs)
+    model->io.push_back(b.data);
+  for (size_t i = 0; i < v.outputs.size(); ++i) {
+    const Binding &b = model->outputs[i];
+    if (b.bound && b.dims != v.outputs[i].dims)
+      return fail("output '" + v.outputs[i].name + "' of '" + model->dir +
+                  "' is bound with shape " +
+                  dimsText(b.dims.data(), b.dims.size()) +
+                  ", these inputs give " +
+                  dimsText(v.outputs[i].dims.data(), v.outputs[i].dims.size()));
+    model->io.push_back(b.bound ? b.data : own[i].data());
+  }
+  const void *weights =
+      model->weights.size ? model->weights.data() : model->emptyWeights;
+  model->entries[variant](model->io.data(), weights);
+  model->selected = static_cast<size_t>(variant);
+  return 0;
+}
+
+const void *dsmp_output_data(const dsmp_model *model, const char *name) {
+  if (!model || !name)
+    return nullptr;
+  int index = model->findTensor(model->first().outputs, name);
+  if (index < 0)
+    return nullptr;
+  if (model->outputs[index].bound)
+    return model->outputs[index].data;
+  const auto &own = model->ownOutputs[model->selected];
+  return own.empty() ? nullptr : own[index].data();
+}
+
+} // extern "C"

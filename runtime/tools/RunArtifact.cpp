@@ -1,0 +1,158 @@
+//===- RunArtifact.cpp - Run an artifact on .pb inputs, compare ----*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/tools/RunArtifact.h"
+
+#include "dsmp/runtime/TensorFile.h"
+#include "dsmp/runtime/dsmprt.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <sys/stat.h>
+#include <vector>
+
+namespace dsmp::runtime {
+
+namespace {
+bool exists(const std::string &path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+std::string pbPath(const std::string &dir, const char *prefix, size_t k) {
+  return dir + "/" + prefix + "_" + std::to_string(k) + ".pb";
+}
+
+std::string shapeText(const std::vector<int64_t> &dims) {
+  std::string text;
+  for (int64_t d : dims)
+    text += (text.empty() ? "" : "x") + std::to_string(d);
+  return text.empty() ? "scalar" : text;
+}
+} // namespace
+
+int runArtifact(const RunOptions &options, const char *tool) {
+  auto fail = [&](const std::string &message) {
+    std::fprintf(stderr, "%s: error: %s\n", tool, message.c_str());
+    return 1;
+  };
+  dsmp_model *model = nullptr;
+  if (dsmp_model_load(options.artifactDir.c_str(), &model) != 0)
+    return fail(dsmp_last_error());
+  struct Free {
+    dsmp_model *m;
+    ~Free() { dsmp_model_free(m); }
+  } freeModel{model};
+
+  std::vector<HostTensor> inputs;
+  std::string error;
+  for (size_t k = 0; exists(pbPath(options.inputsDir, "input", k)); ++k) {
+    HostTensor t;
+    if (!readTensorFile(pbPath(options.inputsDir, "input", k), t, error))
+      return fail(error);
+    inputs.push_back(std::move(t));
+  }
+  for (const HostTensor &t : inputs)
+    if (dsmp_bind_input(model, t.name.c_str(),
+                        static_cast<dsmp_dtype>(t.dtype), t.dims.data(),
+                        t.dims.size(), t.data.data(), t.data.size()) != 0)
+      return fail(dsmp_last_error());
+
+  std::vector<double> times;
+  for (int r = 0; r < std::max(options.repeat, 1); ++r) {
+    auto start = std::chrono::steady_clock::now();
+    if (dsmp_run(model) != 0)
+      return fail(dsmp_last_error());
+    times.push_back(std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start)
+                        .count());
+  }
+  if (options.repeat > 1) {
+    std::sort(times.begin(), times.end());
+    std::printf("median %.3f ms over %zu runs\n", times[times.size() / 2],
+                times.size());
+  }
+
+  size_t numOutputs = dsmp_num_outputs(model);
+  std::vector<HostTensor> outputs(numOutputs);
+  for (size_t i = 0; i < numOutputs; ++i) {
+    HostTensor &t = outputs[i];
+    t.name = dsmp_output_name(model, i);
+    t.dtype = dsmp_output_dtype(model, i);
+    const int64_t *dims = dsmp_output_dims(model, i);
+    t.dims.assign(dims, dims + dsmp_output_rank(model, i));
+    size_t bytes = dtypeSize(t.dtype);
+    for (int64_t d : t.dims)
+      bytes *= static_cast<size_t>(d);
+    const unsigned char *data = static_cast<const unsigned char *>(
+        dsmp_output_data(model, t.name.c_str()));
+    t.data.assign(data, data + bytes);
+    if (!options.saveDir.empty() &&
+        !writeTensorFile(pbPath(options.saveDir, "output", i), t, error))
+      return fail(error);
+  }
+
+  std::vector<HostTensor> expected;
+  if (options.compare) {
+    for (size_t k = 0; exists(pbPath(options.inputsDir, "output", k)); ++k) {
+      HostTensor t;
+      if (!readTensorFile(pbPath(options.inputsDir, "output", k), t, error))
+        return fail(error);
+      expected.push_back(std::move(t));
+    }
+    if (expected.size() != numOutputs)
+      return fail("the model has " + std::to_string(numOutputs) +
+                  " outputs, '" + options.inputsDir + "' holds " +
+                  std::to_string(expected.size()));
+  }
+
+  bool mismatch = false;
+  for (size_t i = 0; i < numOutputs; ++i) {
+    const HostTensor &t = outputs[i];
+    size_t n = t.data.size() / std::max<size_t>(dtypeSize(t.dtype), 1);
+    std::printf("%s: %s", t.name.c_str(), shapeText(t.dims).c_str());
+    if (!options.compare) {
+      std::printf(" [");
+      for (size_t k = 0; k < std::min<size_t>(n, 8); ++k)
+        std::printf("%s%g", k ? ", " : "", elementAsDouble(t, k));
+      std::printf(n > 8 ? ", ...]\n" : "]\n");
+      continue;
+    }
+    const HostTensor &ref = expected[i];
+    if (ref.dims != t.dims || ref.dtype != t.dtype) {
+      std::printf(" differs from the reference in shape or dtype "
+                  "(reference %s, dtype %d) MISMATCH\n",
+                  shapeText(ref.dims).c_str(), ref.dtype);
+      mismatch = true;
+      continue;
+    }
+    double maxAbs = 0, maxRef = 0;
+    bool nanMismatch = false;
+    for (size_t k = 0; k < n; ++k) {
+      double got = elementAsDouble(t, k), want = elementAsDouble(ref, k);
+      if (std::isnan(got) != std::isnan(want)) {
+        nanMismatch = true;
+        continue;
+      }
+      if (std::isnan(want) || (std::isinf(want) && got == want))
+        continue;
+      maxAbs = std::max(maxAbs, std::fabs(got - want));
+      maxRef = std::max(maxRef, std::fabs(want));
+    }
+    double rel = maxAbs / std::max(maxRef, 1e-30);
+    bool ok = !nanMismatch && (maxAbs == 0 || rel <= options.rtol);
+    std::printf(" max abs %.3e rel %.3e%s %s\n", maxAbs, rel,
+                nanMismatch ? " (NaN where the reference has none)" : "",
+                ok ? "ok" : "MISMATCH");
+    mismatch |= !ok;
+  }
+  return mismatch ? 1 : 0;
+}
+
+} // namespace dsmp::runtime

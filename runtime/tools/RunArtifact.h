@@ -1,0 +1,32 @@
+//===- RunArtifact.h - Run an artifact on .pb inputs, compare ------*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_RUNTIME_TOOLS_RUNARTIFACT_H
+#define DSMP_RUNTIME_TOOLS_RUNARTIFACT_H
+
+#include <string>
+
+namespace dsmp::runtime {
+
+struct RunOptions {
+  std::string artifactDir;
+  std::string inputsDir; // input_K.pb (and output_K.pb for compare)
+  bool compare = false;
+  double rtol = 1e-5;
+  std::string saveDir; // write output_K.pb here
+  int repeat = 1;      // run this often, report the median time
+};
+
+/// Loads the artifact, binds DIR/input_*.pb by name, runs, then prints each
+/// output (or its max abs/rel error against DIR/output_*.pb, rel = max abs
+/// error / max |reference|). Returns the process exit status: 1 on any
+/// error or mismatch. Messages are prefixed with `tool`.
+int runArtifact(const RunOptions &options, const char *tool);
+
+} // namespace dsmp::runtime
+
+#endif // DSMP_RUNTIME_TOOLS_RUNARTIFACT_H
