@@ -19,7 +19,8 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.dsmp_tools_dir, append_path=True)
 
-tools = ["dsmp-opt", "dsmp-translate", "dsmp-import-fuzzer", "dsmp-format-convert", "dsmp-run"]
+tools = ["dsmp-opt", "dsmp-translate", "dsmp-import-fuzzer", "dsmp-format-convert", "dsmp-run",
+         "dsmp-compile", "dsmprt-run"]
 llvm_config.add_tool_substitutions(tools, [config.dsmp_tools_dir])
 
 config.substitutions.append(("%dsmp_python", config.python_executable))
@@ -39,6 +40,13 @@ for candidate in [node_tests]:
         config.available_features.add("onnx-node-tests")
         config.substitutions.append(("%onnx_node_tests", candidate))
         break
+
+# The runtime cross-built for AArch64, run under qemu-user.
+import shutil
+arm_runner = os.path.join(config.dsmp_obj_root, "aarch64", "bin", "dsmprt-run")
+if config.have_aarch64 == "1" and os.path.exists(arm_runner) and shutil.which("qemu-aarch64"):
+    config.available_features.add("aarch64-qemu")
+config.substitutions.append(("%arm_runner", arm_runner))
 
 # Opt-in long runs (the exhaustive 2^32 format check): DSMP_LONG_TESTS=1.
 if os.environ.get("DSMP_LONG_TESTS") == "1":

@@ -60,6 +60,38 @@ def WeightsToArgumentsPass
   ];
 }
 
+def ExpandStridedCopiesPass
+    : Pass<"dsmp-expand-strided-copies", "mlir::func::FuncOp"> {
+  let summary = "Turn memref.copy between strided buffers into linalg.copy";
+  let description = [{
+    Pre-condition: bufferized code; `memref.copy` ops, some of them between
+    subviews with non-identity layouts (padding, slices, concatenation).
+
+    Post-condition: every `memref.copy` whose source or target layout is not
+    the identity is a `linalg.copy`, which lowers to plain loops. The
+    MemRef-to-LLVM lowering would otherwise call `memrefCopy` from MLIR's C
+    runner utilities, a library that a deployed artifact does not have.
+    Copies between identity layouts stay (they become a memcpy).
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
+def OutlineLoopNestsPass
+    : Pass<"dsmp-outline-loop-nests", "mlir::ModuleOp"> {
+  let summary = "Move each top-level loop nest of @main_graph into its own function";
+  let description = [{
+    Pre-condition: bufferized code in which each lowered op is a top-level
+    `scf.for` / `scf.parallel` nest of `@main_graph`.
+
+    Post-condition: each such nest is a private `func.func` (named
+    `main_graph_loopN`, internal, with LLVM's `noinline`) that takes the memrefs and
+    values it uses from outside as arguments (constants are cloned into it),
+    and `@main_graph` calls them in order. LLVM's loop passes then see many
+    small functions: on one function with thousands of loops their
+    dominator-based analyses grow quadratically (minutes for ppocr_rec).
+  }];
+}
+
 def EmitEntryPointPass : Pass<"dsmp-emit-entry-point", "mlir::ModuleOp"> {
   let summary = "Add the artifact's C entry point to a lowered module";
   let description = [{

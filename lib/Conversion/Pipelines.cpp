@@ -34,23 +34,32 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
       options.resultsToOutParams
           ? "buffer-results-to-out-params{modify-public-functions},"
           : "";
+  if (failed(parsePassPipeline(
+          // Tensors become buffers, across function boundaries too, with
+          // plain row-major layouts at the boundary.
+          "one-shot-bufferize{bufferize-function-boundaries "
+          "function-boundary-type-conversion=identity-layout-map}," +
+              outParams +
+              // Free every intermediate buffer (ownership-based).
+              "buffer-deallocation-pipeline",
+          pm)))
+    return failure();
+  // Strided copies as loops: no call into MLIR's runner library.
+  pm.addNestedPass<func::FuncOp>(createExpandStridedCopiesPass());
+  // Plain loops: the first slice does not tile or vectorize yet.
+  if (failed(parsePassPipeline("func.func(convert-linalg-to-loops)", pm)))
+    return failure();
+  // One function per loop nest keeps LLVM's analyses linear.
+  pm.addPass(createOutlineLoopNestsPass());
   return parsePassPipeline(
-      // Tensors become buffers, across function boundaries too, with plain
-      // row-major layouts at the boundary.
-      "one-shot-bufferize{bufferize-function-boundaries "
-      "function-boundary-type-conversion=identity-layout-map}," +
-          outParams +
-          // Free every intermediate buffer (ownership-based deallocation).
-          "buffer-deallocation-pipeline,"
-          // Plain loops: the first slice does not tile or vectorize yet.
-          "convert-linalg-to-loops,convert-scf-to-cf,"
-          // Memref metadata and affine maps that bufferization leaves.
-          "expand-strided-metadata,lower-affine,"
-          // Everything to the LLVM dialect.
-          // Math ops without an LLVM intrinsic (erf, ...) call libm.
-          "finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,"
-          "convert-arith-to-llvm,"
-          "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts",
+      "convert-scf-to-cf,"
+      // Memref metadata and affine maps that bufferization leaves.
+      "expand-strided-metadata,lower-affine,"
+      // Everything to the LLVM dialect.
+      // Math ops without an LLVM intrinsic (erf, ...) call libm.
+      "finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,"
+      "convert-arith-to-llvm,"
+      "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts",
       pm);
 }
 

@@ -144,8 +144,7 @@ Error writeArtifactFiles(StringRef dir,
 
   if (Error err = writeFile(join(dir, art::kHeaderName), header))
     return err;
-  return writeFile(join(dir, art::kManifestName),
-                   art::writeManifest(manifest));
+  return writeFile(join(dir, art::kManifestName), art::writeManifest(manifest));
 }
 
 } // namespace mlir::dsmp

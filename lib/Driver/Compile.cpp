@@ -82,8 +82,8 @@ void registerDriverDialects(DialectRegistry &registry) {
   registry.insert<affine::AffineDialect, arith::ArithDialect,
                   bufferization::BufferizationDialect, cf::ControlFlowDialect,
                   LLVM::LLVMDialect, linalg::LinalgDialect, math::MathDialect,
-                  memref::MemRefDialect, scf::SCFDialect,
-                  tensor::TensorDialect, vector::VectorDialect>();
+                  memref::MemRefDialect, scf::SCFDialect, tensor::TensorDialect,
+                  vector::VectorDialect>();
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);
@@ -121,8 +121,7 @@ Expected<LoadedModel> loadModel(StringRef path, MLIRContext &context,
     loaded.module = parseSourceFile<ModuleOp>(path, &context);
     if (!loaded.module)
       return makeError(path + ": cannot parse" + diagnostics);
-    if (auto name =
-            (*loaded.module)->getAttrOfType<StringAttr>("dsmp.weights"))
+    if (auto name = (*loaded.module)->getAttrOfType<StringAttr>("dsmp.weights"))
       loaded.weightsPath = resolveWeightsPath(path, name.getValue());
   }
   if (!(*loaded.module).lookupSymbol<func::FuncOp>("main_graph"))
@@ -151,7 +150,8 @@ Expected<InputShapes> readInputShapes(StringRef dir) {
     std::string error;
     if (!::dsmp::runtime::readTensorFile(std::string(path), tensor, error))
       return makeError(error);
-    shapes[tensor.name] = SmallVector<int64_t>(tensor.dims.begin(), tensor.dims.end());
+    shapes[tensor.name] =
+        SmallVector<int64_t>(tensor.dims.begin(), tensor.dims.end());
   }
   if (shapes.empty())
     return makeError("'" + dir + "' holds no input_*.pb");
@@ -173,13 +173,13 @@ Error specializeGraph(ModuleOp module, const InputShapes &shapes,
     if (given != shapes.end()) {
       used.insert(name);
       if (given->second.size() != dims.size())
-        return makeError("input '" + name + "' has rank " +
-                         Twine(dims.size()) + ", the given shape rank " +
+        return makeError("input '" + name + "' has rank " + Twine(dims.size()) +
+                         ", the given shape rank " +
                          Twine(given->second.size()));
       for (auto [want, got] : llvm::zip(dims, given->second)) {
         if (got < 0 || (!ShapedType::isDynamic(want) && want != got))
-          return makeError("input '" + name + "' has shape " +
-                           typeText(type) + "; the given shape does not fit");
+          return makeError("input '" + name + "' has shape " + typeText(type) +
+                           "; the given shape does not fit");
         want = got;
       }
     } else {
@@ -194,8 +194,8 @@ Error specializeGraph(ModuleOp module, const InputShapes &shapes,
   for (auto &entry : shapes)
     if (!used.contains(entry.getKey()))
       return makeError("'" + entry.getKey() + "' is not an input of the model");
-  graph.setFunctionType(FunctionType::get(module.getContext(), argTypes,
-                                          graph.getResultTypes()));
+  graph.setFunctionType(
+      FunctionType::get(module.getContext(), argTypes, graph.getResultTypes()));
 
   PassManager pm(module.getContext());
   buildRefineShapesPipeline(pm);
@@ -231,10 +231,10 @@ static Error lowerVariant(ModuleOp module, const InputShapes &shapes,
   SmallVector<Attribute> layout;
   Builder b(&context);
   auto entry = [&](StringRef kind, int64_t slot, Type type) {
-    layout.push_back(b.getDictionaryAttr(
-        {b.getNamedAttr("kind", b.getStringAttr(kind)),
-         b.getNamedAttr("slot", b.getI64IntegerAttr(slot)),
-         b.getNamedAttr("type", TypeAttr::get(type))}));
+    layout.push_back(
+        b.getDictionaryAttr({b.getNamedAttr("kind", b.getStringAttr(kind)),
+                             b.getNamedAttr("slot", b.getI64IntegerAttr(slot)),
+                             b.getNamedAttr("type", TypeAttr::get(type))}));
   };
   unsigned numInputs = 0;
   for (unsigned i = 0; i < graph.getNumArguments(); ++i) {
@@ -324,8 +324,8 @@ Error compileArtifact(StringRef modelPath, StringRef outputDir,
     objects.push_back(objectPath);
     description.variants.push_back(std::move(spec));
   }
-  if (Error err = linkSharedLibrary(objects, inStaging("model.so"),
-                                    options.target))
+  if (Error err =
+          linkSharedLibrary(objects, inStaging("model.so"), options.target))
     return err;
   for (const std::string &object : objects)
     (void)llvm::sys::fs::remove(object);

@@ -113,8 +113,9 @@ bool checkFile(const FileBytes &file, const art::FileSpec &spec,
 bool checkElf(const FileBytes &file, const std::string &path,
               std::string &error) {
   const unsigned char *d = file.data();
-  if (file.size < 64 || std::memcmp(d, "\x7f"
-                                       "ELF",
+  if (file.size < 64 || std::memcmp(d,
+                                    "\x7f"
+                                    "ELF",
                                     4) != 0) {
     error = "'" + path + "' is not an ELF shared library";
     return false;
@@ -122,8 +123,7 @@ bool checkElf(const FileBytes &file, const std::string &path,
   uint16_t machine = static_cast<uint16_t>(d[18] | (d[19] << 8));
   if (d[4] != 2 || d[5] != 1 || machine != kHostMachine) {
     error = "'" + path + "' holds code for another CPU (ELF machine " +
-            std::to_string(machine) + "); this runtime runs on " +
-            kHostTarget;
+            std::to_string(machine) + "); this runtime runs on " + kHostTarget;
     return false;
   }
   return true;
@@ -169,13 +169,13 @@ struct Binding {
   bool bound = false;
 };
 
-std::string shapesText(const std::vector<art::Variant> &variants,
-                       size_t input, bool isInput) {
+std::string shapesText(const std::vector<art::Variant> &variants, size_t input,
+                       bool isInput) {
   std::string text;
   for (const art::Variant &v : variants) {
     const art::TensorSpec &t = isInput ? v.inputs[input] : v.outputs[input];
-    text += (text.empty() ? "" : " or ") +
-            dimsText(t.dims.data(), t.dims.size());
+    text +=
+        (text.empty() ? "" : " or ") + dimsText(t.dims.data(), t.dims.size());
   }
   return text;
 }
@@ -233,7 +233,8 @@ struct dsmp_model {
     const art::TensorSpec *match = nullptr;
     for (const art::Variant &v : manifest.variants) {
       const art::TensorSpec &t = isInput ? v.inputs[index] : v.outputs[index];
-      if (t.dims.size() == rank && std::equal(t.dims.begin(), t.dims.end(), dims))
+      if (t.dims.size() == rank &&
+          std::equal(t.dims.begin(), t.dims.end(), dims))
         match = &t;
     }
     if (!match)
@@ -365,7 +366,7 @@ size_t dsmp_num_outputs(const dsmp_model *model) {
     if (!model || i >= model->list.size())                                     \
       return nullptr;                                                          \
     int v = model->matchVariant();                                             \
-    size_t variant = v >= 0 ? static_cast<size_t>(v) : model->selected;       \
+    size_t variant = v >= 0 ? static_cast<size_t>(v) : model->selected;        \
     return model->manifest.variants[variant].list[i].dims.data();              \
   }
 DSMP_TENSOR_QUERIES(input, inputs)
@@ -417,8 +418,8 @@ int dsmp_run(dsmp_model *model) {
   std::string missing;
   for (size_t i = 0; i < model->inputs.size(); ++i)
     if (!model->inputs[i].bound)
-      missing += (missing.empty() ? "'" : ", '") +
-                 model->first().inputs[i].name + "'";
+      missing +=
+          (missing.empty() ? "'" : ", '") + model->first().inputs[i].name + "'";
   if (!missing.empty())
     return fail("'" + model->dir + "': missing input " + missing);
   int variant = model->matchVariant();

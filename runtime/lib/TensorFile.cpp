@@ -141,8 +141,8 @@ size_t dtypeSize(int32_t dtype) {
   }
 }
 
-bool parseTensorProto(const unsigned char *bytes, size_t size,
-                      HostTensor &t, std::string &error) {
+bool parseTensorProto(const unsigned char *bytes, size_t size, HostTensor &t,
+                      std::string &error) {
   t = HostTensor();
   Reader r{bytes, bytes + size};
   std::vector<uint64_t> values; // the typed *_data fields, widened
@@ -233,8 +233,8 @@ bool parseTensorProto(const unsigned char *bytes, size_t size,
   }
   if (!haveRaw) {
     if (values.size() != count) {
-      error = "has " + std::to_string(values.size()) +
-              " values for " + std::to_string(count) + " elements";
+      error = "has " + std::to_string(values.size()) + " values for " +
+              std::to_string(count) + " elements";
       return false;
     }
     t.data.resize(count * width);
@@ -246,8 +246,8 @@ bool parseTensorProto(const unsigned char *bytes, size_t size,
     }
   }
   if (t.data.size() != count * width) {
-    error = "raw_data has " + std::to_string(t.data.size()) +
-            " bytes for " + std::to_string(count) + " elements";
+    error = "raw_data has " + std::to_string(t.data.size()) + " bytes for " +
+            std::to_string(count) + " elements";
     return false;
   }
   return true;

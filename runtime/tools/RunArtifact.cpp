@@ -59,9 +59,9 @@ int runArtifact(const RunOptions &options, const char *tool) {
     inputs.push_back(std::move(t));
   }
   for (const HostTensor &t : inputs)
-    if (dsmp_bind_input(model, t.name.c_str(),
-                        static_cast<dsmp_dtype>(t.dtype), t.dims.data(),
-                        t.dims.size(), t.data.data(), t.data.size()) != 0)
+    if (dsmp_bind_input(model, t.name.c_str(), static_cast<dsmp_dtype>(t.dtype),
+                        t.dims.data(), t.dims.size(), t.data.data(),
+                        t.data.size()) != 0)
       return fail(dsmp_last_error());
 
   std::vector<double> times;
@@ -146,7 +146,7 @@ int runArtifact(const RunOptions &options, const char *tool) {
       maxRef = std::max(maxRef, std::fabs(want));
     }
     double rel = maxAbs / std::max(maxRef, 1e-30);
-    bool ok = !nanMismatch && (maxAbs == 0 || rel <= options.rtol);
+    bool ok = !nanMismatch && (rel <= options.rtol || maxAbs <= options.atol);
     std::printf(" max abs %.3e rel %.3e%s %s\n", maxAbs, rel,
                 nanMismatch ? " (NaN where the reference has none)" : "",
                 ok ? "ok" : "MISMATCH");

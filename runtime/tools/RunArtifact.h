@@ -17,13 +17,15 @@ struct RunOptions {
   std::string inputsDir; // input_K.pb (and output_K.pb for compare)
   bool compare = false;
   double rtol = 1e-5;
+  double atol = 0;     // also passes when max abs error <= atol
   std::string saveDir; // write output_K.pb here
   int repeat = 1;      // run this often, report the median time
 };
 
 /// Loads the artifact, binds DIR/input_*.pb by name, runs, then prints each
 /// output (or its max abs/rel error against DIR/output_*.pb, rel = max abs
-/// error / max |reference|). Returns the process exit status: 1 on any
+/// error / max |reference|; an output passes when rel <= rtol or max abs
+/// error <= atol). Returns the process exit status: 1 on any
 /// error or mismatch. Messages are prefixed with `tool`.
 int runArtifact(const RunOptions &options, const char *tool);
 

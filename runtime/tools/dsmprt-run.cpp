@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-//   dsmprt-run ARTIFACT_DIR --inputs DIR [--compare] [--rtol R]
+//   dsmprt-run ARTIFACT_DIR --inputs DIR [--compare] [--rtol R] [--atol A]
 //              [--save-outputs DIR] [--repeat N]
 //
 // libdsmprt's own runner: no MLIR, no LLVM, no protobuf, so it is also
@@ -25,7 +25,7 @@ int main(int argc, char **argv) {
   dsmp::runtime::RunOptions options;
   const char *usage =
       "usage: dsmprt-run ARTIFACT_DIR --inputs DIR [--compare] [--rtol R] "
-      "[--save-outputs DIR] [--repeat N]\n";
+      "[--atol A] [--save-outputs DIR] [--repeat N]\n";
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char *flag) -> const char * {
@@ -41,6 +41,8 @@ int main(int argc, char **argv) {
       options.compare = true;
     else if (arg == "--rtol")
       options.rtol = std::atof(value("--rtol"));
+    else if (arg == "--atol")
+      options.atol = std::atof(value("--atol"));
     else if (arg == "--save-outputs")
       options.saveDir = value("--save-outputs");
     else if (arg == "--repeat")

@@ -62,13 +62,14 @@ int fail(const llvm::Twine &message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  llvm::cl::ParseCommandLineOptions(argc, argv, "dsmp ahead-of-time compiler\n");
+  llvm::cl::ParseCommandLineOptions(argc, argv,
+                                    "dsmp ahead-of-time compiler\n");
 
   dsmp::CompileOptions options;
   auto target = dsmp::lookupCPUTarget(targetName, cpu);
   if (!target)
-    return fail("unknown target '" + targetName + "' (known: " +
-                dsmp::knownCPUTargets() + ")");
+    return fail("unknown target '" + targetName +
+                "' (known: " + dsmp::knownCPUTargets() + ")");
   options.target = *target;
   if (defaultDim < 1)
     return fail("--default-dim must be at least 1");

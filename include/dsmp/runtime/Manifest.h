@@ -188,8 +188,7 @@ inline bool parseManifest(const std::string &text, Manifest &m,
         return fail("not a dsmp artifact manifest");
       if (version != kVersion)
         return fail("artifact version " + std::to_string(version) +
-                    ", this runtime reads version " +
-                    std::to_string(kVersion));
+                    ", this runtime reads version " + std::to_string(kVersion));
       sawHeader = true;
     } else if (kind == "target") {
       if (!(fields >> m.target))
@@ -218,8 +217,7 @@ inline bool parseManifest(const std::string &text, Manifest &m,
       std::string encoded;
       size_t rank = 0;
       if (!(fields >> encoded >> t.dtype >> rank) ||
-          !decodeName(encoded, t.name) || dtypeSize(t.dtype) == 0 ||
-          rank > 64)
+          !decodeName(encoded, t.name) || dtypeSize(t.dtype) == 0 || rank > 64)
         return fail("bad " + kind + " entry");
       for (size_t i = 0; i < rank; ++i) {
         int64_t d = -1;

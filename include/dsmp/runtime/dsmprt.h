@@ -1,4 +1,5 @@
-/*===- dsmprt.h - The dsmp runtime's C API ---------------------------*- C -*-===
+/*===- dsmprt.h - The dsmp runtime's C API ---------------------------*- C
+ *-*-===
  *
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
  *

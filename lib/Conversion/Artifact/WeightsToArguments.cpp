@@ -57,9 +57,9 @@ struct WeightsToArgumentsPass final
           return signalPassFailure();
         arg = func.getArgument(index);
         readOnly(index);
-        func.setArgAttr(index, "dsmp.weight_offset",
-                        IntegerAttr::get(IntegerType::get(context, 64),
-                                         attr.getOffset()));
+        func.setArgAttr(
+            index, "dsmp.weight_offset",
+            IntegerAttr::get(IntegerType::get(context, 64), attr.getOffset()));
         ++numWeights;
       }
       op.getResult().replaceAllUsesWith(arg);

@@ -79,10 +79,9 @@ Error emitObjectFile(ModuleOp module, const CPUTargetSpec &target,
   if (!llvmTarget)
     return makeError("target '" + target.triple + "': " + message);
   llvm::TargetOptions options;
-  std::unique_ptr<llvm::TargetMachine> machine(
-      llvmTarget->createTargetMachine(triple, target.cpu, target.features,
-                                      options, llvm::Reloc::PIC_, std::nullopt,
-                                      llvm::CodeGenOptLevel::Aggressive));
+  std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
+      triple, target.cpu, target.features, options, llvm::Reloc::PIC_,
+      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!machine)
     return makeError("cannot create a target machine for " + target.triple);
 
@@ -94,10 +93,16 @@ Error emitObjectFile(ModuleOp module, const CPUTargetSpec &target,
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(machine->createDataLayout());
   if (Error err =
-          makeOptimizingTransformer(3, 0, machine.get())(llvmModule.get()))
+          makeOptimizingTransformer(2, 0, machine.get())(llvmModule.get()))
     return err;
 
   std::error_code ec;
+  // DSMP_DUMP_LLVM=FILE keeps the optimized LLVM IR, for inspection.
+  if (const char *dump = std::getenv("DSMP_DUMP_LLVM")) {
+    llvm::raw_fd_ostream os(dump, ec);
+    if (!ec)
+      llvmModule->print(os, nullptr);
+  }
   llvm::ToolOutputFile out(objectPath, ec, llvm::sys::fs::OF_None);
   if (ec)
     return makeError("cannot write '" + objectPath + "': " + ec.message());
@@ -111,16 +116,15 @@ Error emitObjectFile(ModuleOp module, const CPUTargetSpec &target,
 }
 
 Error linkSharedLibrary(llvm::ArrayRef<std::string> objectPaths,
-                        StringRef libraryPath,
-                        const CPUTargetSpec &target) {
-  auto clang = llvm::sys::findProgramByName(DSMP_CLANG_NAME,
-                                            {DSMP_LLVM_TOOLS_DIR});
+                        StringRef libraryPath, const CPUTargetSpec &target) {
+  auto clang =
+      llvm::sys::findProgramByName(DSMP_CLANG_NAME, {DSMP_LLVM_TOOLS_DIR});
   if (!clang)
     return makeError("cannot find " DSMP_CLANG_NAME " in " DSMP_LLVM_TOOLS_DIR
                      " to link the library");
   std::string targetFlag = "--target=" + target.triple;
   std::string errorMessage;
-  llvm::SmallVector<StringRef> args = {*clang,        targetFlag, "-shared",
+  llvm::SmallVector<StringRef> args = {*clang,         targetFlag, "-shared",
                                        "-fuse-ld=lld", "-o",       libraryPath};
   args.append(objectPaths.begin(), objectPaths.end());
   args.append({"-lm", "-Wl,-z,now", "-Wl,--as-needed"});
