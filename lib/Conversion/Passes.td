@@ -40,6 +40,25 @@ def ConvertDsmpToLinalgPass
   ];
 }
 
+def OrderLoopsForLocalityPass
+    : Pass<"dsmp-order-loops-for-locality", "mlir::func::FuncOp"> {
+  let summary = "Interchange linalg.generic loops so the innermost loop is contiguous";
+  let description = [{
+    Pre-condition: `linalg.generic` ops (as dsmp-convert-to-linalg makes
+    them), typically with reduction loops innermost (MatMul: m, n, k; Conv:
+    n, f, oh, ow, c, kh, kw).
+
+    Post-condition: where the first output's innermost dimension is a
+    parallel loop, each generic iterates its other parallel loops, then its
+    reduction loops, then that dimension innermost (MatMul: m, k, n; Conv:
+    n, f, oh, c, kh, kw, ow). The innermost loop then walks the output and
+    usually the inputs with unit stride, which LLVM vectorizes. Same
+    results up to the order of f32 summation, which stays sequential over
+    each reduction.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
 def WeightsToArgumentsPass
     : Pass<"dsmp-weights-to-arguments", "mlir::func::FuncOp"> {
   let summary = "Turn #dsmp.external weights into read-only function arguments";

@@ -29,6 +29,8 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
                          const LowerToLLVMPipelineOptions &options) {
   // dsmp ops become linalg/tensor/arith/math on the same tensors.
   pm.addNestedPass<func::FuncOp>(createConvertDsmpToLinalgPass());
+  // Contiguous innermost loops, which LLVM vectorizes.
+  pm.addNestedPass<func::FuncOp>(createOrderLoopsForLocalityPass());
   // Upstream from here; by name, so the steps read like mlir-opt's.
   std::string outParams =
       options.resultsToOutParams
