@@ -60,6 +60,11 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
       // Everything to the LLVM dialect.
       // Math ops without an LLVM intrinsic (erf, ...) call libm.
       "finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,"
+      // bf16: any arithmetic left computes in f32, and every conversion is
+      // integer code (round to nearest even), not LLVM's target-dependent
+      // bf16 lowering (round toward zero on AArch64 without +bf16).
+      "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},"
+      "arith-expand{include-bf16},"
       "convert-arith-to-llvm,"
       "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts",
       pm);

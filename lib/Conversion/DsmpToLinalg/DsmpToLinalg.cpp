@@ -58,6 +58,9 @@ Value floatConst(OpBuilder &b, Location loc, Type type, double v) {
 
 /// linalg.generic computing `body` elementwise over `inputs` broadcast (ONNX
 /// multidirectional, right-aligned) to `resultType`.
+/// f16 and bf16: the formats elementwise bodies compute in f32.
+bool isNarrowFloat(Type t) { return t.isF16() || t.isBF16(); }
+
 Value buildElementwise(OpBuilder &b, Location loc, ValueRange inputs,
                        RankedTensorType resultType, Operation *op,
                        const BodyFn &body) {
@@ -81,11 +84,30 @@ Value buildElementwise(OpBuilder &b, Location loc, ValueRange inputs,
                                        resultType.getElementType());
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
+  // A 16-bit float op computes in f32 and rounds its result once: exactly
+  // the format's correctly rounded result for +, -, *, /, sqrt, and one
+  // rounding (as on the target) for compound ops such as Sigmoid.
+  Type resultElement = resultType.getElementType();
+  bool widen = !isa<CastOp>(op) && isNarrowFloat(resultElement);
+  for (Value input : inputs)
+    widen |= !isa<CastOp>(op) &&
+             isNarrowFloat(getElementTypeOrSelf(input.getType()));
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps, iterators,
       [&](OpBuilder &nb, Location nl, ValueRange args) {
-        Value v =
-            body(nb, nl, args.drop_back(), resultType.getElementType(), op);
+        SmallVector<Value> operands(args.drop_back());
+        Type computeType = resultElement;
+        if (widen) {
+          Type f32 = nb.getF32Type();
+          for (Value &v : operands)
+            if (isNarrowFloat(v.getType()))
+              v = arith::ExtFOp::create(nb, nl, f32, v);
+          if (isNarrowFloat(resultElement))
+            computeType = f32;
+        }
+        Value v = body(nb, nl, operands, computeType, op);
+        if (v.getType() != resultElement && isNarrowFloat(resultElement))
+          v = arith::TruncFOp::create(nb, nl, resultElement, v);
         linalg::YieldOp::create(nb, nl, v);
       });
   return generic.getResult(0);
