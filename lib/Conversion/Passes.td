@@ -25,8 +25,13 @@ def ConvertDsmpToLinalgPass
     positive steps), Gather, Expand, ConstantOfShape, Transpose, the static
     reshapes, Identity, constants) are linalg.generic / linalg.transpose /
     tensor.pad / tensor.insert_slice / tensor.extract_slice /
-    tensor.reshape / arith.constant on the same tensor types, computing in
-    the tensors' element type. An op it cannot lower yet fails the pass with
+    tensor.reshape / arith.constant on the same tensor types. Formats:
+    f16/bf16 elementwise ops compute in f32 and round each op's result once
+    to the format; MatMul, Gemm and Conv convert their operands to the
+    op's `acc` format and accumulate in it (f32 by default; tf32 and f8
+    accumulate in f32), rounding once to the result type; a cast to tf32
+    rounds to a 10-bit mantissa (ties away from zero) and tf32 tensors are
+    stored as f32. An op it cannot lower yet fails the pass with
     an error naming it. Not lowered yet: Pad, Resize, ConvTranspose, RNNs,
     control flow, the other reductions, SAME auto_pad, ceil_mode, and
     dynamic shapes.

@@ -61,6 +61,150 @@ Value floatConst(OpBuilder &b, Location loc, Type type, double v) {
 /// f16 and bf16: the formats elementwise bodies compute in f32.
 bool isNarrowFloat(Type t) { return t.isF16() || t.isBF16(); }
 
+/// The type an op accumulates in: its `acc` format (tf32 and the f8
+/// formats accumulate in f32, as the hardware does).
+Type accumulationType(Operation *op) {
+  MLIRContext *ctx = op->getContext();
+  switch (mlir::dsmp::detail::accumulationFormat(op)) {
+  case Format::f16:
+    return Float16Type::get(ctx);
+  case Format::bf16:
+    return BFloat16Type::get(ctx);
+  default:
+    return Float32Type::get(ctx);
+  }
+}
+
+/// Converts a float scalar to `to` (extf or truncf), if it differs.
+Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  if (cast<FloatType>(from).getWidth() < cast<FloatType>(to).getWidth())
+    return arith::ExtFOp::create(b, loc, to, v);
+  return arith::TruncFOp::create(b, loc, to, v);
+}
+
+/// sum(lhs * rhs) over the reduction loops, computed in `acc` (operands
+/// converted to it, every product and partial sum rounded to it), then
+/// converted once to the result's element type.
+Value sumOfProducts(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                    ArrayRef<AffineMap> maps,
+                    ArrayRef<utils::IteratorType> iterators,
+                    RankedTensorType resultType, Type acc) {
+  auto accType = RankedTensorType::get(resultType.getShape(), acc);
+  Value init = tensor::EmptyOp::create(b, loc, accType.getShape(), acc);
+  init = linalg::FillOp::create(b, loc, ValueRange{floatConst(b, loc, acc, 0)},
+                                ValueRange{init})
+             .getResult(0);
+  Value sum =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{accType}, ValueRange{lhs, rhs}, ValueRange{init},
+          maps, iterators,
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            Value x = convertFloat(nb, nl, args[0], acc);
+            Value y = convertFloat(nb, nl, args[1], acc);
+            Value product = arith::MulFOp::create(nb, nl, x, y);
+            linalg::YieldOp::create(
+                nb, nl, Value(arith::AddFOp::create(nb, nl, args[2], product)));
+          })
+          .getResult(0);
+  Type element = resultType.getElementType();
+  if (acc == element)
+    return sum;
+  Value out = tensor::EmptyOp::create(b, loc, resultType.getShape(), element);
+  unsigned rank = resultType.getRank();
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{resultType}, ValueRange{sum}, ValueRange{out},
+             SmallVector<AffineMap>(
+                 2, AffineMap::getMultiDimIdentityMap(rank, b.getContext())),
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(nb, nl,
+                                       convertFloat(nb, nl, args[0], element));
+             })
+      .getResult(0);
+}
+
+/// f32 rounded to tf32 in f32 storage (10-bit mantissa, ties away from
+/// zero, as PTX cvt.rna.tf32.f32; inf and NaN unchanged), elementwise.
+Value roundToTF32(OpBuilder &b, Location loc, Value input) {
+  auto type = cast<RankedTensorType>(input.getType());
+  auto f32Type = RankedTensorType::get(type.getShape(), b.getF32Type());
+  Value out = tensor::EmptyOp::create(b, loc, type.getShape(), b.getF32Type());
+  unsigned rank = type.getRank();
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{f32Type}, ValueRange{input}, ValueRange{out},
+             SmallVector<AffineMap>(
+                 2, AffineMap::getMultiDimIdentityMap(rank, b.getContext())),
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               Type i32 = nb.getI32Type();
+               auto c = [&](uint32_t v) -> Value {
+                 return arith::ConstantOp::create(
+                     nb, nl, nb.getI32IntegerAttr(static_cast<int32_t>(v)));
+               };
+               Value x = convertFloat(nb, nl, args[0], nb.getF32Type());
+               Value bits = arith::BitcastOp::create(nb, nl, i32, x);
+               Value exponent =
+                   arith::AndIOp::create(nb, nl, bits, c(0x7F800000u));
+               Value special = arith::CmpIOp::create(
+                   nb, nl, arith::CmpIPredicate::eq, exponent, c(0x7F800000u));
+               Value rounded = arith::AndIOp::create(
+                   nb, nl, arith::AddIOp::create(nb, nl, bits, c(0x1000u)),
+                   c(~0x1FFFu));
+               Value result =
+                   arith::SelectOp::create(nb, nl, special, bits, rounded);
+               linalg::YieldOp::create(nb, nl,
+                                       Value(arith::BitcastOp::create(
+                                           nb, nl, nb.getF32Type(), result)));
+             })
+      .getResult(0);
+}
+
+/// tf32 has no LLVM type: casts to tf32 become roundToTF32 and every tf32
+/// tensor is stored as f32 from here on.
+void legalizeTF32(func::FuncOp func) {
+  if (func.isExternal())
+    return;
+  auto isTF32 = [](Type t) {
+    return isa<FloatTF32Type>(getElementTypeOrSelf(t));
+  };
+  SmallVector<CastOp> casts;
+  func.walk([&](CastOp cast) {
+    if (isTF32(cast.getType()))
+      casts.push_back(cast);
+  });
+  for (CastOp cast : casts) {
+    OpBuilder b(cast);
+    Value rounded = roundToTF32(b, cast.getLoc(), cast.getInput());
+    cast.getResult().replaceAllUsesWith(rounded);
+    cast.erase();
+  }
+  bool changed = !casts.empty();
+  auto retype = [&](Value v) {
+    if (auto t = dyn_cast<RankedTensorType>(v.getType()); t && isTF32(t)) {
+      v.setType(t.clone(Float32Type::get(v.getContext())));
+      changed = true;
+    }
+  };
+  func.walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          retype(arg);
+    for (Value result : op->getResults())
+      retype(result);
+  });
+  if (!changed)
+    return;
+  func.setFunctionType(FunctionType::get(
+      func.getContext(), func.getBody().getArgumentTypes(),
+      func.getBody().back().getTerminator()->getOperandTypes()));
+}
+
 Value buildElementwise(OpBuilder &b, Location loc, ValueRange inputs,
                        RankedTensorType resultType, Operation *op,
                        const BodyFn &body) {
@@ -359,7 +503,7 @@ struct GemmLowering : OpRewritePattern<GemmOp> {
         AffineMap::get(3, 0, {m, n}, ctx)};
     Type element = resultType.getElementType();
     Value result =
-        contract(rewriter, loc, op.getA(), op.getB(), maps, resultType, 3);
+        contract(rewriter, loc, op, op.getA(), op.getB(), maps, resultType, 3);
     double alpha = op.getAlpha().convertToDouble();
     double beta = op.getBeta().convertToDouble();
     bool hasC = !isa<NoneType>(op.getC().getType());
@@ -388,28 +532,15 @@ struct GemmLowering : OpRewritePattern<GemmOp> {
     return success();
   }
 
-  /// A zero-initialised sum of products with the given maps; the last loop
-  /// dim reduces.
-  static Value contract(OpBuilder &b, Location loc, Value lhs, Value rhs,
-                        ArrayRef<AffineMap> maps, RankedTensorType resultType,
-                        unsigned loops) {
-    Type element = resultType.getElementType();
-    Value init =
-        tensor::EmptyOp::create(b, loc, resultType.getShape(), element);
-    Value zero = floatConst(b, loc, element, 0);
-    init = linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{init})
-               .getResult(0);
+  /// The sum of products with the given maps; the last loop dim reduces.
+  static Value contract(OpBuilder &b, Location loc, Operation *op, Value lhs,
+                        Value rhs, ArrayRef<AffineMap> maps,
+                        RankedTensorType resultType, unsigned loops) {
     SmallVector<utils::IteratorType> iterators(loops,
                                                utils::IteratorType::parallel);
     iterators.back() = utils::IteratorType::reduction;
-    auto generic = linalg::GenericOp::create(
-        b, loc, TypeRange{resultType}, ValueRange{lhs, rhs}, ValueRange{init},
-        maps, iterators, [](OpBuilder &nb, Location nl, ValueRange args) {
-          Value product = arith::MulFOp::create(nb, nl, args[0], args[1]);
-          linalg::YieldOp::create(
-              nb, nl, Value(arith::AddFOp::create(nb, nl, args[2], product)));
-        });
-    return generic.getResult(0);
+    return sumOfProducts(b, loc, lhs, rhs, maps, iterators, resultType,
+                         accumulationType(op));
   }
 };
 
@@ -452,7 +583,7 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
     SmallVector<AffineMap> maps = {
         operandMap(a, true), operandMap(b, false),
         AffineMap::getMultiDimIdentityMap(loops, ctx).getMajorSubMap(rank)};
-    Value result = GemmLowering::contract(rewriter, op.getLoc(), op.getA(),
+    Value result = GemmLowering::contract(rewriter, op.getLoc(), op, op.getA(),
                                           op.getB(), maps, resultType, loops);
     rewriter.replaceOp(op, result);
     return success();
@@ -628,22 +759,8 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
     for (unsigned i = 0; i < 2 + spatial; ++i)
       iterators[i] = utils::IteratorType::parallel;
     Type element = resultType.getElementType();
-    Value init =
-        tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), element);
-    init = linalg::FillOp::create(
-               rewriter, loc, ValueRange{floatConst(rewriter, loc, element, 0)},
-               ValueRange{init})
-               .getResult(0);
-    Value result =
-        linalg::GenericOp::create(
-            rewriter, loc, TypeRange{resultType}, ValueRange{input, op.getW()},
-            ValueRange{init}, maps, iterators,
-            [](OpBuilder &b, Location l, ValueRange args) {
-              Value product = arith::MulFOp::create(b, l, args[0], args[1]);
-              linalg::YieldOp::create(
-                  b, l, Value(arith::AddFOp::create(b, l, args[2], product)));
-            })
-            .getResult(0);
+    Value result = sumOfProducts(rewriter, loc, input, op.getW(), maps,
+                                 iterators, resultType, accumulationType(op));
     if (!isa<NoneType>(op.getB().getType())) {
       // The bias [M] broadcasts along dim 1.
       SmallVector<AffineMap> biasMaps = {
@@ -1214,6 +1331,7 @@ struct ConvertDsmpToLinalgPass final
 
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    legalizeTF32(getOperation());
     RewritePatternSet patterns(ctx);
     addElementwisePatterns(patterns);
     patterns.add<

@@ -160,6 +160,43 @@ cases.append(("flatten_relu", [T],
               f"%out = dsmp.relu %f : (tensor<6x4xf32>) -> tensor<6x4xf32>",
               "tensor<6x4xf32>", np.maximum(T.reshape(6, 4), 0)))
 
+# Formats in matmuls. tf32: inputs rounded to a 10-bit mantissa (ties away
+# from zero), f32 accumulation. f16 inputs accumulating in f16 round every
+# product and partial sum (k in order); accumulating in f32 rounds once.
+def round_tf32(x):
+    bits = x.astype(np.float32).view(np.uint32)
+    special = (bits & 0x7F800000) == 0x7F800000
+    rounded = (bits + np.uint32(0x1000)) & np.uint32(0xFFFFE000)
+    return np.where(special, bits, rounded).astype(np.uint32).view(np.float32)
+
+
+def sequential_matmul(a, b, acc):
+    s = np.zeros((a.shape[0], b.shape[1]), acc)
+    for k in range(a.shape[1]):
+        product = (a[:, k:k + 1].astype(acc) * b[k:k + 1, :].astype(acc)).astype(acc)
+        s = (s + product).astype(acc)
+    return s
+
+
+TA, TB = f32(8, 64), f32(64, 8)
+cases.append(("matmul_tf32", [TA, TB],
+              "%a = dsmp.cast %in0 : (tensor<8x64xf32>) -> tensor<8x64xtf32>\n"
+              "%b = dsmp.cast %in1 : (tensor<64x8xf32>) -> tensor<64x8xtf32>\n"
+              "%t = dsmp.matmul %a, %b : (tensor<8x64xtf32>, tensor<64x8xtf32>) -> tensor<8x8xtf32>\n"
+              "%out = dsmp.cast %t : (tensor<8x8xtf32>) -> tensor<8x8xf32>",
+              "tensor<8x8xf32>",
+              round_tf32(TA).astype(np.float64) @ round_tf32(TB).astype(np.float64)))
+HA, HB = f32(4, 256, low=0, high=4), f32(256, 4, low=0, high=4)
+ha, hb = HA.astype(np.float16), HB.astype(np.float16)
+for acc, dt in [("f16", np.float16), ("f32", np.float32)]:
+    cases.append((f"matmul_f16_acc_{acc}", [HA, HB],
+                  "%a = dsmp.cast %in0 : (tensor<4x256xf32>) -> tensor<4x256xf16>\n"
+                  "%b = dsmp.cast %in1 : (tensor<256x4xf32>) -> tensor<256x4xf16>\n"
+                  f"%h = dsmp.matmul %a, %b {{acc = #dsmp.format<{acc}>}} : (tensor<4x256xf16>, tensor<256x4xf16>) -> tensor<4x4xf16>\n"
+                  "%out = dsmp.cast %h : (tensor<4x4xf16>) -> tensor<4x4xf32>",
+                  "tensor<4x4xf32>",
+                  sequential_matmul(ha, hb, dt).astype(np.float16).astype(np.float32)))
+
 passed = failed = 0
 for name, inputs, body, result_type, want in cases:
     got, error = run_case(name, inputs, body, result_type)
@@ -169,6 +206,8 @@ for name, inputs, body, result_type, want in cases:
     if error is None:
         err = float(np.max(np.abs(got - want))) if want.size else 0.0
         tol = 2e-5 * max(1.0, float(np.max(np.abs(want))))
+        if name.startswith("matmul_f16"):
+            tol = 0.0  # the same f16 values, bit for bit
         if err > tol:
             error = f"max abs error {err:.3e} > {tol:.3e}"
     if error:
