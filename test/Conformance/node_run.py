@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Runs ONNX's backend node tests through `dsmp-run --compare`.
+
+For each node test whose op type dsmp's host lowering covers (LOWERED
+below; the lowering pass's description lists the same ops), dsmp-run
+compiles the model for the host, runs test_data_set_0 and compares with the
+stored outputs (normwise relative error <= 1e-4, or max abs error <= 1e-6).
+Prints, per op type, how many node tests there are, how many pass, and the
+totals; with --show-failures the first line of each failure.
+
+--max-per-op N keeps the first N tests of each op type (the fast subset the
+default suite runs); the full run is opt-in (DSMP_LONG_TESTS=1).
+
+Exit status 1 on a crash (a signal or an exit status other than 0 or 1) or
+when the pass rate is below --min-pass-rate.
+"""
+import argparse
+import collections
+import concurrent.futures
+import glob
+import os
+import re
+import subprocess
+import sys
+
+import onnx
+
+# ONNX op types dsmp-convert-to-linalg lowers (static shapes).
+LOWERED = """Abs Add AveragePool BatchNormalization Cast Ceil Clip Concat Constant
+ConstantOfShape Conv Cos Div Equal Erf Exp Expand Flatten Floor Gather Gemm
+GlobalAveragePool Greater GreaterOrEqual HardSigmoid Identity LayerNormalization
+LeakyRelu Less LessOrEqual Log MatMul Max MaxPool Min Mul Neg Not Pow Reciprocal
+ReduceMax ReduceMean ReduceSum Relu Reshape Sigmoid Sin Slice Softmax Sqrt
+Squeeze Sub Sum Tanh Transpose Unsqueeze Where""".split()
+
+
+def op_type_of(folder, model):
+    """The op type the folder name starts with (test_reduce_mean_* ->
+    ReduceMean), among the model's node types; None when none matches (the
+    expanded function-body tests of op types dsmp has no lowering for)."""
+    types = sorted({n.op_type for n in model.graph.node}, key=len, reverse=True)
+    key = os.path.basename(folder)[len("test_"):].replace("_", "").lower()
+    for t in types:
+        if key.startswith(t.lower()):
+            return t
+    return None
+
+
+def run_one(args, folder):
+    data = os.path.join(folder, "test_data_set_0")
+    r = subprocess.run([f"{args.bin}/dsmp-run", os.path.join(folder, "model.onnx"),
+                        "--inputs", data, "--compare", "--rtol", "1e-4",
+                        "--atol", "1e-6"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       timeout=300)
+    lines = r.stdout.strip().splitlines()
+    why = next((l for l in lines if "error:" in l or "MISMATCH" in l),
+               lines[-1] if lines else "")
+    return r.returncode, why
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("bin")
+    p.add_argument("node_dir")
+    p.add_argument("--max-per-op", type=int, default=0)
+    p.add_argument("--min-pass-rate", type=float, default=0.0)
+    p.add_argument("--show-failures", action="store_true")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = p.parse_args()
+
+    chosen = []
+    per_op = collections.Counter()
+    for folder in sorted(glob.glob(os.path.join(args.node_dir, "test_*"))):
+        try:
+            model = onnx.load(os.path.join(folder, "model.onnx"))
+        except Exception:
+            continue
+        op = op_type_of(folder, model)
+        if op not in LOWERED:
+            continue
+        if args.max_per_op and per_op[op] >= args.max_per_op:
+            continue
+        per_op[op] += 1
+        chosen.append((op, folder))
+
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(lambda c: run_one(args, c[1]), chosen))
+
+    stats = collections.defaultdict(lambda: [0, 0])
+    crashes, failures = [], []
+    for (op, folder), (code, why) in zip(chosen, results):
+        stats[op][0] += 1
+        if code == 0:
+            stats[op][1] += 1
+        elif code == 1:
+            failures.append(f"{os.path.basename(folder)}: {why[:160]}")
+        else:
+            crashes.append(f"{os.path.basename(folder)}: exit status {code}")
+    print(f"{'op type':24} {'tests':>5} {'pass':>5}")
+    total = [0, 0]
+    for op in sorted(stats):
+        t, ok = stats[op]
+        total[0] += t
+        total[1] += ok
+        print(f"{op:24} {t:5} {ok:5}")
+    rate = total[1] / total[0] if total[0] else 0.0
+    print(f"{'all lowered op types':24} {total[0]:5} {total[1]:5}")
+    print(f"pass rate: {rate:.3f}")
+    if args.show_failures:
+        for f in failures:
+            print("  " + f)
+    for c in crashes:
+        print("CRASH " + c)
+    print(f"{len(crashes)} crashes")
+    return 1 if crashes or rate < args.min_pass_rate else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
