@@ -12,6 +12,7 @@ packages=(
   libclang-rt-22-dev
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   libgtest-dev
+  gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -32,7 +33,7 @@ if [ ! -x "$venv/bin/python" ]; then
   echo "setup: creating $venv"
   python3 -m venv "$venv"
 fi
-if ! "$venv/bin/python" -c "import numpy, onnx, onnxruntime, ml_dtypes" 2>/dev/null; then
+if ! "$venv/bin/python" -c "import numpy, onnx, onnxruntime, ml_dtypes, nanobind" 2>/dev/null; then
   echo "setup: installing Python packages"
   "$venv/bin/python" -m pip install -q --upgrade pip
   "$venv/bin/python" -m pip install -q -r "$root/scripts/requirements.txt"

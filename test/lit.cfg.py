@@ -1,6 +1,7 @@
 # -*- Python -*-
 """lit configuration for dsmp's regression tests."""
 
+import glob
 import os
 
 import lit.formats
@@ -47,6 +48,12 @@ arm_runner = os.path.join(config.dsmp_obj_root, "aarch64", "bin", "dsmprt-run")
 if config.have_aarch64 == "1" and os.path.exists(arm_runner) and shutil.which("qemu-aarch64"):
     config.available_features.add("aarch64-qemu")
 config.substitutions.append(("%arm_runner", arm_runner))
+
+# The Python package, built into the build tree.
+python_path = os.path.join(config.dsmp_obj_root, "python")
+if glob.glob(os.path.join(python_path, "dsmp", "_dsmp*.so")):
+    config.available_features.add("python-package")
+config.substitutions.append(("%dsmp_pypath", python_path))
 
 # Opt-in long runs (the exhaustive 2^32 format check): DSMP_LONG_TESTS=1.
 if os.environ.get("DSMP_LONG_TESTS") == "1":

@@ -103,7 +103,7 @@ int main(int argc, char **argv) {
     );
     compileOptions.variants.push_back(std::move(*shapes));
     if (llvm::Error err = mlir::dsmp::compileArtifact(modelPath, artifact,
-                                                compileOptions, context))
+                                                      compileOptions, context))
       status = fail(llvm::toString(std::move(err)));
     else {
       options.artifactDir = std::string(artifact);

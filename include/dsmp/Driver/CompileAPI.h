@@ -1,0 +1,37 @@
+//===- CompileAPI.h - dsmp-compile as a plain C++ call -------------*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The driver's compile with standard-library types only, for callers that
+// must not include MLIR or LLVM headers (the Python extension, built with
+// exceptions and RTTI, which libMLIR is not).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_DRIVER_COMPILEAPI_H
+#define DSMP_DRIVER_COMPILEAPI_H
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dsmp {
+
+using ShapeMap = std::map<std::string, std::vector<int64_t>>;
+
+/// Compiles `modelPath` (.onnx or .mlir) for `target` into the artifact
+/// folder `outputDir`, one variant per entry of `variants` (input name ->
+/// shape; unnamed dynamic dims become 1). Returns "" on success, else the
+/// error message.
+std::string compileModel(const std::string &modelPath,
+                         const std::string &outputDir,
+                         const std::string &target,
+                         const std::vector<ShapeMap> &variants);
+
+} // namespace dsmp
+
+#endif // DSMP_DRIVER_COMPILEAPI_H

@@ -1,0 +1,104 @@
+"""dsmp: a mixed-precision graph compiler for ONNX models.
+
+    import dsmp, numpy as np
+    module = dsmp.compile("model.onnx", target="x86_64",
+                          shapes={"image": [1, 1, 8, 8]})
+    outputs = module.run({"image": np.zeros((1, 1, 8, 8), np.float32)})
+
+`compile` builds an artifact folder (model.so, model.h, weights.bin,
+manifest.txt) with dsmp's compiler driver; `Module.run` runs it through the
+runtime (libdsmprt). `load` opens an artifact that dsmp-compile wrote.
+"""
+import os
+import shutil
+import tempfile
+
+import numpy as np
+
+from ._dsmp import Model as _Model
+from ._dsmp import compile_artifact as _compile_artifact
+
+__all__ = ["compile", "load", "Module"]
+
+
+class Module:
+    """A compiled model, ready to run on this host."""
+
+    def __init__(self, artifact, owned=False):
+        self.artifact = os.fspath(artifact)
+        self._model = _Model(self.artifact)
+        self._owned = owned
+
+    @property
+    def input_names(self):
+        return self._model.input_names
+
+    @property
+    def output_names(self):
+        return self._model.output_names
+
+    @property
+    def target(self):
+        return self._model.target
+
+    def run(self, inputs):
+        """Runs the model on {input name: ndarray}; returns {output name:
+        ndarray}. Raises ValueError on a wrong name, dtype or shape, or a
+        missing input."""
+        try:
+            outputs = self._model.run(dict(inputs))
+        except (RuntimeError, TypeError) as error:
+            raise ValueError(str(error)) from None
+        return {name: self._convert(name, value) for name, value in outputs.items()}
+
+    def _convert(self, name, value):
+        manifest = os.path.join(self.artifact, "manifest.txt")
+        if value.dtype == np.uint16 and _output_dtype(manifest, name) == "bf16":
+            import ml_dtypes
+            return value.view(ml_dtypes.bfloat16)
+        return value
+
+    def __del__(self):
+        if getattr(self, "_owned", False):
+            self._model = None
+            shutil.rmtree(self.artifact, ignore_errors=True)
+
+
+def _output_dtype(manifest, name):
+    with open(manifest) as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) >= 3 and fields[0] == "output":
+                return fields[2]
+    return None
+
+
+def compile(path, target="x86_64", shapes=None, output=None):
+    """Compiles an ONNX (or dsmp .mlir) model for `target` ("x86_64" or
+    "aarch64") and returns a Module (for the host's target) that runs it.
+
+    shapes: {input name: shape} for dynamic inputs, or a list of such dicts,
+    one compiled variant each (the runtime picks the variant by the shapes
+    passed to run). Unnamed dynamic dims become 1.
+    output: the artifact folder to write; a temporary one if None.
+    """
+    if shapes is None:
+        variants = []
+    elif isinstance(shapes, dict):
+        variants = [shapes]
+    else:
+        variants = list(shapes)
+    variants = [{k: [int(d) for d in v] for k, v in s.items()} for s in variants]
+    owned = output is None
+    if owned:
+        output = os.path.join(tempfile.mkdtemp(prefix="dsmp-"), "artifact")
+    _compile_artifact(os.fspath(path), os.fspath(output), target, variants)
+    host = "aarch64" if os.uname().machine in ("aarch64", "arm64") else "x86_64"
+    if target != host:
+        return output  # a cross-compiled artifact: nothing to run here
+    return Module(output, owned=owned)
+
+
+def load(artifact):
+    """Opens an artifact folder written by dsmp-compile or dsmp.compile."""
+    return Module(artifact)

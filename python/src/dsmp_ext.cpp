@@ -1,0 +1,188 @@
+//===- dsmp_ext.cpp - The dsmp Python extension (nanobind) ---------*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// dsmp._dsmp: compile (the driver, through CompileAPI.h) and Model (the
+// runtime's C API). numpy arrays go in and come out; dtypes and shapes are
+// checked by the runtime, whose errors become Python exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsmp/Driver/CompileAPI.h"
+#include "dsmp/runtime/dsmprt.h"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstring>
+#include <stdexcept>
+
+namespace nb = nanobind;
+
+namespace {
+/// The dsmp_dtype of a numpy array's dtype, or 0.
+int dtypeCode(const nb::dlpack::dtype &t) {
+  using nb::dlpack::dtype_code;
+  if (t.lanes != 1)
+    return 0;
+  if (t.code == uint8_t(dtype_code::Float)) {
+    if (t.bits == 32)
+      return DSMP_F32;
+    if (t.bits == 64)
+      return DSMP_F64;
+    if (t.bits == 16)
+      return DSMP_F16;
+  }
+  if (t.code == uint8_t(dtype_code::Bfloat) && t.bits == 16)
+    return DSMP_BF16;
+  if (t.code == uint8_t(dtype_code::Int)) {
+    if (t.bits == 64)
+      return DSMP_I64;
+    if (t.bits == 32)
+      return DSMP_I32;
+    if (t.bits == 16)
+      return DSMP_I16;
+    if (t.bits == 8)
+      return DSMP_I8;
+  }
+  if (t.code == uint8_t(dtype_code::UInt) && t.bits == 8)
+    return DSMP_U8;
+  if (t.code == uint8_t(dtype_code::Bool))
+    return DSMP_BOOL;
+  return 0;
+}
+
+/// The numpy dtype name for a dsmp_dtype (bf16 comes back as its bits).
+const char *numpyName(int dtype) {
+  switch (dtype) {
+  case DSMP_F32:
+    return "float32";
+  case DSMP_F64:
+    return "float64";
+  case DSMP_F16:
+    return "float16";
+  case DSMP_BF16:
+    return "uint16";
+  case DSMP_I64:
+    return "int64";
+  case DSMP_I32:
+    return "int32";
+  case DSMP_I16:
+    return "int16";
+  case DSMP_I8:
+    return "int8";
+  case DSMP_U8:
+    return "uint8";
+  default:
+    return "bool";
+  }
+}
+
+class Model {
+public:
+  explicit Model(const std::string &dir) {
+    if (dsmp_model_load(dir.c_str(), &model) != 0)
+      throw std::runtime_error(dsmp_last_error());
+  }
+  ~Model() { dsmp_model_free(model); }
+  Model(const Model &) = delete;
+  Model &operator=(const Model &) = delete;
+
+  std::vector<std::string> inputNames() const {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < dsmp_num_inputs(model); ++i)
+      names.push_back(dsmp_input_name(model, i));
+    return names;
+  }
+  std::vector<std::string> outputNames() const {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < dsmp_num_outputs(model); ++i)
+      names.push_back(dsmp_output_name(model, i));
+    return names;
+  }
+  std::string target() const { return dsmp_model_target(model); }
+
+  /// Binds each array by name, runs, returns the outputs as new arrays.
+  nb::dict run(nb::dict inputs) {
+    std::vector<nb::object> keepAlive;
+    nb::module_ numpy = nb::module_::import_("numpy");
+    for (auto [key, value] : inputs) {
+      std::string name = nb::cast<std::string>(key);
+      // A C-contiguous copy when needed; numpy does the conversion.
+      nb::object array = numpy.attr("ascontiguousarray")(value);
+      bool bfloat16 =
+          nb::cast<std::string>(array.attr("dtype").attr("name")) == "bfloat16";
+      if (bfloat16) // ml_dtypes.bfloat16: hand over the bits
+        array = array.attr("view")("uint16");
+      keepAlive.push_back(array);
+      auto view =
+          nb::cast<nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>>(array);
+      int dtype = bfloat16 ? DSMP_BF16 : dtypeCode(view.dtype());
+      if (!dtype)
+        throw nb::type_error(
+            ("input '" + name + "': unsupported dtype " +
+             nb::cast<std::string>(nb::str(array.attr("dtype"))))
+                .c_str());
+      std::vector<int64_t> dims(view.ndim());
+      for (size_t d = 0; d < view.ndim(); ++d)
+        dims[d] = static_cast<int64_t>(view.shape(d));
+      if (dsmp_bind_input(model, name.c_str(), static_cast<dsmp_dtype>(dtype),
+                          dims.data(), dims.size(), view.data(),
+                          view.nbytes()) != 0)
+        throw std::invalid_argument(dsmp_last_error());
+    }
+    if (dsmp_run(model) != 0)
+      throw std::runtime_error(dsmp_last_error());
+    nb::dict outputs;
+    for (size_t i = 0; i < dsmp_num_outputs(model); ++i) {
+      const char *name = dsmp_output_name(model, i);
+      const int64_t *dims = dsmp_output_dims(model, i);
+      nb::list shape;
+      for (size_t d = 0; d < dsmp_output_rank(model, i); ++d)
+        shape.append(dims[d]);
+      nb::object array = numpy.attr("empty")(
+          nb::tuple(shape), numpyName(dsmp_output_dtype(model, i)));
+      auto view = nb::cast<nb::ndarray<nb::c_contig, nb::device::cpu>>(array);
+      std::memcpy(view.data(), dsmp_output_data(model, name), view.nbytes());
+      outputs[name] = array;
+    }
+    return outputs;
+  }
+
+private:
+  dsmp_model *model = nullptr;
+};
+} // namespace
+
+NB_MODULE(_dsmp, m) {
+  m.doc() = "dsmp native extension: the compiler driver and the runtime";
+  m.def(
+      "compile_artifact",
+      [](const std::string &model, const std::string &output,
+         const std::string &target,
+         const std::vector<dsmp::ShapeMap> &variants) {
+        std::string error;
+        {
+          nb::gil_scoped_release release;
+          error = dsmp::compileModel(model, output, target, variants);
+        }
+        if (!error.empty())
+          throw std::runtime_error(error);
+      },
+      nb::arg("model"), nb::arg("output"), nb::arg("target") = "x86_64",
+      nb::arg("variants") = std::vector<dsmp::ShapeMap>{},
+      "Compile a .onnx/.mlir model into an artifact folder.");
+  nb::class_<Model>(m, "Model")
+      .def(nb::init<const std::string &>(), nb::arg("artifact"))
+      .def_prop_ro("input_names", &Model::inputNames)
+      .def_prop_ro("output_names", &Model::outputNames)
+      .def_prop_ro("target", &Model::target)
+      .def("run", &Model::run, nb::arg("inputs"),
+           "Run on {name: ndarray}; returns {name: ndarray}.");
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""The dsmp Python package: dsmp.compile + Module.run against the stored
+onnxruntime outputs of a shared model, variants by shape, dtypes, and the
+errors a caller gets (ValueError naming the input) for bad input."""
+import os
+import sys
+
+import numpy as np
+import onnx
+import onnx.numpy_helper as nh
+
+import dsmp
+
+models = sys.argv[1]
+model = os.path.join(models, "digits_mlp", "model.onnx")
+sets = [os.path.join(models, "digits_mlp", f"test_data_set_{k}") for k in (0, 1)]
+load = lambda path: nh.to_array(onnx.load_tensor(path))
+images = [load(os.path.join(s, "input_0.pb")) for s in sets]
+logits = [load(os.path.join(s, "output_0.pb")) for s in sets]
+
+module = dsmp.compile(model, target="x86_64",
+                      shapes=[{"image": x.shape} for x in images])
+print("inputs", module.input_names, "outputs", module.output_names, module.target)
+for x, want in zip(images, logits):
+    got = module.run({"image": x})["logits"]
+    rel = float(np.abs(got - want).max() / np.abs(want).max())
+    print(f"batch {x.shape[0]}: {got.dtype} {got.shape} rel {rel:.2e}",
+          "ok" if rel <= 1e-5 else "MISMATCH")
+
+# A non-contiguous float32 view is copied, not rejected.
+got = module.run({"image": np.asfortranarray(images[1])})["logits"]
+print("fortran-order input:", "ok" if np.allclose(got, logits[1], rtol=1e-5, atol=1e-5) else "MISMATCH")
+
+for label, feeds in [("wrong name", {"img": images[1]}),
+                     ("wrong shape", {"image": images[1][:3]}),
+                     ("wrong dtype", {"image": images[1].astype(np.float64)})]:
+    try:
+        module.run(feeds)
+        print(label, "ACCEPTED")
+    except ValueError as error:
+        print(label, "->", error)
+
+try:
+    dsmp.compile(model, target="riscv")
+except RuntimeError as error:
+    print("unknown target ->", error)
+
+# Cross-compiling returns the artifact folder; the host cannot run it.
+path = dsmp.compile(model, target="aarch64", output=os.path.join(sys.argv[2], "arm"))
+print("aarch64 artifact:", sorted(os.listdir(path)))
