@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main job on the bundled example (examples/tiny_cnn, or the model
-# folder given as $1): import the ONNX model into dsmp IR, print a per-op
-# summary, export it back to ONNX and check that onnxruntime gives the
-# reference outputs. Installs and builds what is missing first.
+# folder given as $1): compile the ONNX model ahead of time for x86_64 (and
+# AArch64), run the artifact through the runtime on each test data set
+# against the reference outputs, and show the IR and per-op summary on the
+# way. Installs and builds what is missing first.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
@@ -12,6 +13,27 @@ bash "$root/scripts/setup.sh"
 bash "$root/scripts/build.sh" >/dev/null
 out="$build/example/$name"
 mkdir -p "$out"
+
+variants=()
+for set in "$model_dir"/test_data_set_*; do variants+=(--shapes-from "$set"); done
+echo "== compile $model_dir/model.onnx for x86_64 -> $out/x86_64"
+"$build/bin/dsmp-compile" "$model_dir/model.onnx" --target=x86_64 \
+  -o "$out/x86_64" "${variants[@]}"
+ls -l "$out/x86_64"
+sed -n '1,/^ \*\/$/p' "$out/x86_64/model.h"
+for set in "$model_dir"/test_data_set_*; do
+  echo "== run the artifact on $(basename "$set") vs its reference outputs"
+  "$build/bin/dsmprt-run" "$out/x86_64" --inputs "$set" --compare --atol 1e-7
+done
+if [ -x "$build/aarch64/bin/dsmprt-run" ] && command -v qemu-aarch64 >/dev/null; then
+  echo "== compile for aarch64 and run under qemu-aarch64 -cpu max"
+  "$build/bin/dsmp-compile" "$model_dir/model.onnx" --target=aarch64 \
+    -o "$out/aarch64" "${variants[@]}"
+  for set in "$model_dir"/test_data_set_*; do
+    qemu-aarch64 -L /usr/aarch64-linux-gnu -cpu max \
+      "$build/aarch64/bin/dsmprt-run" "$out/aarch64" --inputs "$set" --compare --atol 1e-7
+  done
+fi
 
 echo "== import $model_dir/model.onnx -> $out/$name.mlir"
 "$build/bin/dsmp-translate" --import-onnx "$model_dir/model.onnx" \
