@@ -64,6 +64,22 @@ def OrderLoopsForLocalityPass
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def LinalgToBlasPass : Pass<"dsmp-linalg-to-blas", "mlir::ModuleOp"> {
+  let summary = "Replace f32 linalg.matmul on buffers with cblas_sgemm calls";
+  let description = [{
+    Pre-condition: bufferized code; `linalg.matmul` ops on row-major f32
+    memrefs with identity layouts (as dsmp-convert-to-linalg makes them for
+    MatMul, Gemm and batch-1 Conv).
+
+    Post-condition: each such op is a call to the CBLAS `cblas_sgemm`
+    (row-major, C = A B + C) on the buffers' aligned pointers, declared in
+    the module; the artifact links a BLAS (OpenBLAS from Debian on x86-64).
+    Other matmuls stay and lower to loops.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def WeightsToArgumentsPass
     : Pass<"dsmp-weights-to-arguments", "mlir::func::FuncOp"> {
   let summary = "Turn #dsmp.external weights into read-only function arguments";

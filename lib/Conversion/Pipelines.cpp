@@ -29,6 +29,9 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
                          const LowerToLLVMPipelineOptions &options) {
   // dsmp ops become linalg/tensor/arith/math on the same tensors.
   pm.addNestedPass<func::FuncOp>(createConvertDsmpToLinalgPass());
+  if (!options.useBlas &&
+      failed(parsePassPipeline("func.func(linalg-generalize-named-ops)", pm)))
+    return failure();
   // Contiguous innermost loops, which LLVM vectorizes.
   pm.addNestedPass<func::FuncOp>(createOrderLoopsForLocalityPass());
   // Upstream from here; by name, so the steps read like mlir-opt's.
@@ -46,6 +49,8 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
               "buffer-deallocation-pipeline",
           pm)))
     return failure();
+  if (options.useBlas)
+    pm.addPass(createLinalgToBlasPass());
   // Strided copies as loops: no call into MLIR's runner library.
   pm.addNestedPass<func::FuncOp>(createExpandStridedCopiesPass());
   // Plain loops: the first slice does not tile or vectorize yet.

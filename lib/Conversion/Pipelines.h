@@ -20,6 +20,11 @@ struct LowerToLLVMPipelineOptions
       llvm::cl::desc("Return results through caller-allocated buffers (for "
                      "calls from C and the JIT)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> useBlas{
+      *this, "use-blas",
+      llvm::cl::desc("Call cblas_sgemm for f32 matmuls (the artifact links a "
+                     "BLAS); otherwise they lower to loops"),
+      llvm::cl::init(false)};
 };
 
 /// Makes dynamic dims static where the operands tell them: a few rounds of

@@ -259,6 +259,7 @@ static Error lowerVariant(ModuleOp module, const InputShapes &shapes,
   PassManager lower(&context);
   LowerToLLVMPipelineOptions lowerOptions;
   lowerOptions.resultsToOutParams = true;
+  lowerOptions.useBlas = !options.target.blasLibrary.empty();
   if (failed(buildLowerToLLVMPipeline(lower, lowerOptions)))
     return makeError("cannot build the lowering pipeline");
   EmitEntryPointPassOptions entryOptions;

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <memory>
 #include <string>
 #include <sys/mman.h>
@@ -275,6 +276,18 @@ int dsmp_model_load(const char *artifactDir, dsmp_model **out) {
     return fail("dsmp_model_load: artifact folder is NULL");
   auto model = std::make_unique<dsmp_model>();
   model->dir = artifactDir;
+#ifdef __GLIBC__
+  // The generated code allocates its intermediate buffers with malloc on
+  // every run. Keep freed memory in the heap instead of unmapping it, so
+  // the next run reuses pages instead of faulting in fresh zeroed ones
+  // (a quarter of resnet18's time otherwise).
+  static const bool tuned = [] {
+    mallopt(M_MMAP_THRESHOLD, 256 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    return true;
+  }();
+  (void)tuned;
+#endif
   std::string error, text;
   std::string manifestPath = model->path(art::kManifestName);
   if (!readText(manifestPath, text, error))

@@ -23,6 +23,9 @@ struct CPUTargetSpec {
   std::string triple;
   std::string cpu;
   std::string features;
+  /// f32 matmuls call cblas_sgemm from this BLAS (a -l name), or loops
+  /// when empty.
+  std::string blasLibrary;
 };
 
 /// The spec for a target name, or nullopt when dsmp has no CPU target of

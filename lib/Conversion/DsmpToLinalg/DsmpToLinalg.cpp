@@ -205,6 +205,50 @@ void legalizeTF32(func::FuncOp func) {
       func.getBody().back().getTerminator()->getOperandTypes()));
 }
 
+/// Contractions in f32 that accumulate in f32 become linalg.matmul: the
+/// form a BLAS call replaces (dsmp-linalg-to-blas) or that tiles and
+/// vectorizes as one unit.
+bool usesNamedMatmul(Operation *op, RankedTensorType resultType) {
+  return resultType.getElementType().isF32() && accumulationType(op).isF32();
+}
+
+/// A [M, K] x [K, N] -> [M, N] f32 product as linalg.matmul.
+Value namedMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  Type f32 = b.getF32Type();
+  SmallVector<int64_t> shape = {lhsType.getDimSize(0), rhsType.getDimSize(1)};
+  Value init = tensor::EmptyOp::create(b, loc, shape, f32);
+  init = linalg::FillOp::create(b, loc, ValueRange{floatConst(b, loc, f32, 0)},
+                                ValueRange{init})
+             .getResult(0);
+  return linalg::MatmulOp::create(b, loc, TypeRange{init.getType()},
+                                  ValueRange{lhs, rhs}, ValueRange{init})
+      .getResult(0);
+}
+
+/// A 2-D tensor transposed.
+Value transpose2D(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  Value init = tensor::EmptyOp::create(
+      b, loc, {type.getDimSize(1), type.getDimSize(0)}, type.getElementType());
+  return linalg::TransposeOp::create(b, loc, v, init, ArrayRef<int64_t>{1, 0})
+      ->getResult(0);
+}
+
+/// Collapses `v` to the shape `shape` with reassociation `groups`.
+Value collapse(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape,
+               ArrayRef<ReassociationIndices> groups) {
+  auto type = cast<RankedTensorType>(v.getType());
+  return tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), v, groups);
+}
+
+Value expand(OpBuilder &b, Location loc, Value v, RankedTensorType type,
+             ArrayRef<ReassociationIndices> groups) {
+  return tensor::ExpandShapeOp::create(b, loc, type, v, groups);
+}
+
 Value buildElementwise(OpBuilder &b, Location loc, ValueRange inputs,
                        RankedTensorType resultType, Operation *op,
                        const BodyFn &body) {
@@ -502,8 +546,18 @@ struct GemmLowering : OpRewritePattern<GemmOp> {
                        ctx),
         AffineMap::get(3, 0, {m, n}, ctx)};
     Type element = resultType.getElementType();
-    Value result =
-        contract(rewriter, loc, op, op.getA(), op.getB(), maps, resultType, 3);
+    Value result;
+    if (usesNamedMatmul(op, resultType) &&
+        cast<RankedTensorType>(op.getA().getType()).getElementType().isF32()) {
+      Value a =
+          op.getTransA() ? transpose2D(rewriter, loc, op.getA()) : op.getA();
+      Value bMatrix =
+          op.getTransB() ? transpose2D(rewriter, loc, op.getB()) : op.getB();
+      result = namedMatmul(rewriter, loc, a, bMatrix);
+    } else {
+      result = contract(rewriter, loc, op, op.getA(), op.getB(), maps,
+                        resultType, 3);
+    }
     double alpha = op.getAlpha().convertToDouble();
     double beta = op.getBeta().convertToDouble();
     bool hasC = !isa<NoneType>(op.getC().getType());
@@ -559,6 +613,25 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
     if (a.getRank() < 2 || b.getRank() < 2)
       return rewriter.notifyMatchFailure(op, "1-D operands not lowered yet");
     MLIRContext *ctx = getContext();
+    // [batch..., M, K] x [K, N]: one matmul over the collapsed rows.
+    if (usesNamedMatmul(op, resultType) && a.getElementType().isF32() &&
+        b.getRank() == 2) {
+      Location loc = op.getLoc();
+      int64_t rows = a.getNumElements() / a.getShape().back();
+      Value lhs = op.getA();
+      ReassociationIndices leading;
+      for (int64_t i = 0; i + 1 < a.getRank(); ++i)
+        leading.push_back(i);
+      if (a.getRank() > 2)
+        lhs = collapse(rewriter, loc, lhs, {rows, a.getShape().back()},
+                       {leading, {a.getRank() - 1}});
+      Value product = namedMatmul(rewriter, loc, lhs, op.getB());
+      if (resultType.getRank() > 2)
+        product = expand(rewriter, loc, product, resultType,
+                         {leading, {resultType.getRank() - 1}});
+      rewriter.replaceOp(op, product);
+      return success();
+    }
     int64_t rank = resultType.getRank(); // batch dims + M + N
     unsigned loops = rank + 1;           // + K
     AffineExpr k = getAffineDimExpr(rank, ctx);
@@ -721,6 +794,80 @@ FailureOr<Window> windowOf(Operation *op, int64_t spatial,
 struct ConvLowering : OpRewritePattern<ConvOp> {
   using OpRewritePattern::OpRewritePattern;
 
+  /// A batch-1, one-group f32 convolution as W[F, C*K] x col[C*K, O]
+  /// (im2col; a 1x1 stride-1 convolution uses the input as col directly).
+  template <typename Window>
+  static Value convAsMatmul(OpBuilder &b, Location loc, Value input, Value w,
+                            RankedTensorType resultType, const Window &window) {
+    MLIRContext *ctx = b.getContext();
+    auto inType = cast<RankedTensorType>(input.getType());
+    auto wType = cast<RankedTensorType>(w.getType());
+    int64_t spatial = resultType.getRank() - 2;
+    int64_t channels = wType.getDimSize(1), filters = wType.getDimSize(0);
+    ArrayRef<int64_t> kernel = wType.getShape().drop_front(2);
+    ArrayRef<int64_t> outSpatial = resultType.getShape().drop_front(2);
+    int64_t kernelSize = 1, outSize = 1;
+    for (int64_t k : kernel)
+      kernelSize *= k;
+    for (int64_t o : outSpatial)
+      outSize *= o;
+    bool pointwise = kernelSize == 1 &&
+                     llvm::equal(inType.getShape().drop_front(2), outSpatial);
+    for (int64_t i = 0; i < spatial; ++i)
+      pointwise &= window.strides[i] == 1;
+    ReassociationIndices spatialDims, kernelDims;
+    for (int64_t i = 0; i < spatial; ++i)
+      spatialDims.push_back(2 + i);
+    Value col;
+    if (pointwise) {
+      // [1, C, O...] -> [C, O]
+      ReassociationIndices rest;
+      for (int64_t i = 0; i < spatial; ++i)
+        rest.push_back(2 + i);
+      col = collapse(b, loc, input, {channels, outSize}, {{0, 1}, rest});
+    } else {
+      // col[c, k..., o...] = input[0, c, o * stride + k * dilation]
+      unsigned loops = 1 + 2 * spatial;
+      auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+      SmallVector<AffineExpr> inExprs{getAffineConstantExpr(0, ctx), d(0)};
+      SmallVector<int64_t> colShape{channels};
+      for (int64_t i = 0; i < spatial; ++i)
+        colShape.push_back(kernel[i]);
+      for (int64_t i = 0; i < spatial; ++i) {
+        colShape.push_back(outSpatial[i]);
+        inExprs.push_back(d(1 + spatial + i) * window.strides[i] +
+                          d(1 + i) * window.dilations[i]);
+      }
+      Value init = tensor::EmptyOp::create(b, loc, colShape, b.getF32Type());
+      col = linalg::GenericOp::create(
+                b, loc, TypeRange{init.getType()}, ValueRange{input},
+                ValueRange{init},
+                SmallVector<AffineMap>{
+                    AffineMap::get(loops, 0, inExprs, ctx),
+                    AffineMap::getMultiDimIdentityMap(loops, ctx)},
+                SmallVector<utils::IteratorType>(loops,
+                                                 utils::IteratorType::parallel),
+                [](OpBuilder &nb, Location nl, ValueRange args) {
+                  linalg::YieldOp::create(nb, nl, args[0]);
+                })
+                .getResult(0);
+      ReassociationIndices first{0}, last;
+      for (int64_t i = 0; i < spatial; ++i) {
+        first.push_back(1 + i);
+        last.push_back(1 + spatial + i);
+      }
+      col = collapse(b, loc, col, {channels * kernelSize, outSize},
+                     {first, last});
+    }
+    ReassociationIndices wRest{1};
+    for (int64_t i = 0; i < spatial; ++i)
+      wRest.push_back(2 + i);
+    Value weights =
+        collapse(b, loc, w, {filters, channels * kernelSize}, {{0}, wRest});
+    Value product = namedMatmul(b, loc, weights, col);
+    return expand(b, loc, product, resultType, {{0, 1}, spatialDims});
+  }
+
   LogicalResult matchAndRewrite(ConvOp op,
                                 PatternRewriter &rewriter) const override {
     auto resultType = dyn_cast<RankedTensorType>(op.getType());
@@ -759,8 +906,14 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
     for (unsigned i = 0; i < 2 + spatial; ++i)
       iterators[i] = utils::IteratorType::parallel;
     Type element = resultType.getElementType();
-    Value result = sumOfProducts(rewriter, loc, input, op.getW(), maps,
-                                 iterators, resultType, accumulationType(op));
+    Value result;
+    if (usesNamedMatmul(op, resultType) && group == 1 &&
+        resultType.getDimSize(0) == 1 && wType.getElementType().isF32())
+      result =
+          convAsMatmul(rewriter, loc, input, op.getW(), resultType, *window);
+    else
+      result = sumOfProducts(rewriter, loc, input, op.getW(), maps, iterators,
+                             resultType, accumulationType(op));
     if (!isa<NoneType>(op.getB().getType())) {
       // The bias [M] broadcasts along dim 1.
       SmallVector<AffineMap> biasMaps = {

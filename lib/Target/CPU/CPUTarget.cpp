@@ -44,6 +44,9 @@ std::optional<CPUTargetSpec> lookupCPUTarget(StringRef name, StringRef cpu) {
   bool native = cpu == "native";
   if (name == "x86_64") {
     spec.triple = "x86_64-unknown-linux-gnu";
+#ifdef DSMP_X86_BLAS
+    spec.blasLibrary = DSMP_X86_BLAS; // Debian's OpenBLAS, where installed
+#endif
     spec.cpu = native ? (hostIs("x86_64") ? llvm::sys::getHostCPUName().str()
                                           : "x86-64-v2")
                       : cpu.str();
@@ -127,6 +130,9 @@ Error linkSharedLibrary(llvm::ArrayRef<std::string> objectPaths,
   llvm::SmallVector<StringRef> args = {*clang,         targetFlag, "-shared",
                                        "-fuse-ld=lld", "-o",       libraryPath};
   args.append(objectPaths.begin(), objectPaths.end());
+  std::string blas = "-l" + target.blasLibrary;
+  if (!target.blasLibrary.empty())
+    args.push_back(blas);
   args.append({"-lm", "-Wl,-z,now", "-Wl,--as-needed"});
   int rc = llvm::sys::ExecuteAndWait(*clang, args, std::nullopt, {}, 0, 0,
                                      &errorMessage);

@@ -22,24 +22,46 @@ func.func @broadcast_add(%a: tensor<2x3x4xf32>, %b: tensor<4xf32>, %c: tensor<2x
 
 // -----
 
-/// Gemm with transB: a zero-filled contraction over k, B read as (n, k),
-/// then the bias added.
-// CHECK-DAG: #[[A_MAP:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
-// CHECK-DAG: #[[B_MAP:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
-// CHECK-DAG: #[[C_MAP:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+/// f32 Gemm with transB: B transposed, a zero-filled linalg.matmul (which
+/// dsmp-linalg-to-blas turns into cblas_sgemm), then the bias added.
 // CHECK-LABEL: func.func @gemm(
+// CHECK-SAME: %[[A:.+]]: tensor<3x5xf32>, %[[B:.+]]: tensor<4x5xf32>
 // CHECK: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[BT:.+]] = linalg.transpose ins(%[[B]] : tensor<4x5xf32>) outs(%{{.+}} : tensor<5x4xf32>) permutation = [1, 0]
 // CHECK: %[[INIT:.+]] = linalg.fill ins(%[[ZERO]] : f32)
-// CHECK: linalg.generic {indexing_maps = [#[[A_MAP]], #[[B_MAP]], #[[C_MAP]]], iterator_types = ["parallel", "parallel", "reduction"]}
-// CHECK-SAME: outs(%[[INIT]] : tensor<3x4xf32>)
-// CHECK: arith.mulf
-// CHECK: arith.addf
+// CHECK: %[[P:.+]] = linalg.matmul ins(%[[A]], %[[BT]] : tensor<3x5xf32>, tensor<5x4xf32>) outs(%[[INIT]] : tensor<3x4xf32>)
 // CHECK: linalg.generic
+// CHECK-SAME: ins(%[[P]]
 // CHECK: arith.addf
 // CHECK-NOT: dsmp.
 func.func @gemm(%a: tensor<3x5xf32>, %b: tensor<4x5xf32>, %c: tensor<4xf32>) -> tensor<3x4xf32> {
   %y = dsmp.gemm %a, %b, %c {transB = 1 : i64} : (tensor<3x5xf32>, tensor<4x5xf32>, tensor<4xf32>) -> tensor<3x4xf32>
   return %y : tensor<3x4xf32>
+}
+
+// -----
+
+/// f16 Gemm accumulating in f32 (the default acc): a generic contraction
+/// over k that extends each operand to f32 and sums in f32, B read as
+/// (n, k), then one rounding to f16.
+// CHECK-DAG: #[[A_MAP:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[B_MAP:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[C_MAP:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @gemm_f16(
+// CHECK: %[[INIT:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<3x4xf32>)
+// CHECK: %[[SUM:.+]] = linalg.generic {indexing_maps = [#[[A_MAP]], #[[B_MAP]], #[[C_MAP]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK-SAME: outs(%[[INIT]] : tensor<3x4xf32>)
+// CHECK: arith.extf %{{.+}} : f16 to f32
+// CHECK: arith.extf %{{.+}} : f16 to f32
+// CHECK: arith.mulf %{{.+}} : f32
+// CHECK: arith.addf %{{.+}} : f32
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[SUM]] : tensor<3x4xf32>)
+// CHECK: arith.truncf %{{.+}} : f32 to f16
+func.func @gemm_f16(%a: tensor<3x5xf16>, %b: tensor<4x5xf16>) -> tensor<3x4xf16> {
+  %n = dsmp.none
+  %y = dsmp.gemm %a, %b, %n {transB = 1 : i64} : (tensor<3x5xf16>, tensor<4x5xf16>, none) -> tensor<3x4xf16>
+  return %y : tensor<3x4xf16>
 }
 
 // -----
