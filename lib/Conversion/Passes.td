@@ -45,6 +45,23 @@ def ConvertDsmpToLinalgPass
   ];
 }
 
+def FuseElementwisePass : Pass<"dsmp-fuse-elementwise", "mlir::func::FuncOp"> {
+  let summary = "Fuse elementwise linalg.generic chains without recomputation";
+  let description = [{
+    Pre-condition: linalg on tensors as dsmp-convert-to-linalg makes it.
+
+    Post-condition: an elementwise generic whose only use is an
+    all-parallel generic that reads it through a permutation map (each
+    element once) is fused into that consumer (upstream
+    `populateElementwiseOpsFusionPatterns` with that control): bias, BN,
+    activation and cast chains become one loop nest with no intermediate
+    buffer. Producers read through broadcasting or windowed maps (im2col,
+    pooling) and reductions are left alone, so nothing is computed twice.
+    Bodies keep each op's conversions, so f16/bf16 rounding is unchanged.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
 def OrderLoopsForLocalityPass
     : Pass<"dsmp-order-loops-for-locality", "mlir::func::FuncOp"> {
   let summary = "Interchange linalg.generic loops so the innermost loop is contiguous";
@@ -71,10 +88,13 @@ def LinalgToBlasPass : Pass<"dsmp-linalg-to-blas", "mlir::ModuleOp"> {
     memrefs with identity layouts (as dsmp-convert-to-linalg makes them for
     MatMul, Gemm and batch-1 Conv).
 
-    Post-condition: each such op is a call to the CBLAS `cblas_sgemm`
-    (row-major, C = A B + C) on the buffers' aligned pointers, declared in
-    the module; the artifact links a BLAS (OpenBLAS from Debian on x86-64).
-    Other matmuls stay and lower to loops.
+    Post-condition: each such op (operands plain or read transposed through
+    its indexing maps) is a call to the CBLAS `cblas_sgemm` (row-major,
+    C = op(A) op(B) + beta C, transposes as flags) on the buffers' aligned
+    pointers, declared in the module; a zero `linalg.fill` of C right
+    before it is dropped for beta = 0, else beta = 1. The artifact links a
+    BLAS (OpenBLAS from Debian on x86-64). Other matmuls stay and lower to
+    loops.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::func::FuncDialect",
                            "mlir::memref::MemRefDialect"];

@@ -32,6 +32,9 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
   if (!options.useBlas &&
       failed(parsePassPipeline("func.func(linalg-generalize-named-ops)", pm)))
     return failure();
+  // Chains of elementwise ops (bias, activation, casts) become one loop
+  // nest: no intermediate buffers. Each op's rounding stays in the body.
+  pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
   // Contiguous innermost loops, which LLVM vectorizes.
   pm.addNestedPass<func::FuncOp>(createOrderLoopsForLocalityPass());
   // Upstream from here; by name, so the steps read like mlir-opt's.

@@ -34,3 +34,21 @@ func.func @f16(%a: memref<3x5xf16>, %b: memref<5x4xf16>, %c: memref<3x4xf16>) {
   linalg.matmul ins(%a, %b : memref<3x5xf16>, memref<5x4xf16>) outs(%c : memref<3x4xf16>)
   return
 }
+
+/// B read transposed through the indexing maps: CblasTrans (112), ldb = K.
+/// A zero fill of C right before the call becomes beta = 0.
+// CHECK-LABEL: func.func @transposed_b(
+// CHECK-NOT: linalg.fill
+// CHECK-DAG: %[[TRANS:.+]] = arith.constant 112 : i32
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[K5:.+]] = arith.constant 5 : i32
+// CHECK: call @cblas_sgemm(%{{.+}}, %{{.+}}, %[[TRANS]], %{{.+}}, %{{.+}}, %[[K5]], %{{.+}}, %{{.+}}, %[[K5]], %{{.+}}, %[[K5]], %[[ZERO]], %{{.+}}, %{{.+}})
+#mk = affine_map<(m, n, k) -> (m, k)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+func.func @transposed_b(%a: memref<3x5xf32>, %b: memref<4x5xf32>, %c: memref<3x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<3x4xf32>)
+  linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%a, %b : memref<3x5xf32>, memref<4x5xf32>) outs(%c : memref<3x4xf32>)
+  return
+}

@@ -212,28 +212,33 @@ bool usesNamedMatmul(Operation *op, RankedTensorType resultType) {
   return resultType.getElementType().isF32() && accumulationType(op).isF32();
 }
 
-/// A [M, K] x [K, N] -> [M, N] f32 product as linalg.matmul.
-Value namedMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+/// A [M, K] x [K, N] -> [M, N] f32 product as linalg.matmul; a transposed
+/// operand ([K, M] or [N, K]) is read through the op's indexing maps, not
+/// copied (BLAS takes the transpose as a flag).
+Value namedMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                  bool transposeLhs = false, bool transposeRhs = false) {
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   auto rhsType = cast<RankedTensorType>(rhs.getType());
   Type f32 = b.getF32Type();
-  SmallVector<int64_t> shape = {lhsType.getDimSize(0), rhsType.getDimSize(1)};
+  SmallVector<int64_t> shape = {lhsType.getDimSize(transposeLhs ? 1 : 0),
+                                rhsType.getDimSize(transposeRhs ? 0 : 1)};
   Value init = tensor::EmptyOp::create(b, loc, shape, f32);
   init = linalg::FillOp::create(b, loc, ValueRange{floatConst(b, loc, f32, 0)},
                                 ValueRange{init})
              .getResult(0);
+  MLIRContext *ctx = b.getContext();
+  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+             k = getAffineDimExpr(2, ctx);
+  auto map = [&](AffineExpr i, AffineExpr j) {
+    return AffineMapAttr::get(AffineMap::get(3, 0, {i, j}, ctx));
+  };
+  ArrayAttr maps =
+      b.getArrayAttr({transposeLhs ? map(k, m) : map(m, k),
+                      transposeRhs ? map(n, k) : map(k, n), map(m, n)});
   return linalg::MatmulOp::create(b, loc, TypeRange{init.getType()},
-                                  ValueRange{lhs, rhs}, ValueRange{init})
+                                  ValueRange{lhs, rhs}, ValueRange{init},
+                                  {b.getNamedAttr("indexing_maps", maps)})
       .getResult(0);
-}
-
-/// A 2-D tensor transposed.
-Value transpose2D(OpBuilder &b, Location loc, Value v) {
-  auto type = cast<RankedTensorType>(v.getType());
-  Value init = tensor::EmptyOp::create(
-      b, loc, {type.getDimSize(1), type.getDimSize(0)}, type.getElementType());
-  return linalg::TransposeOp::create(b, loc, v, init, ArrayRef<int64_t>{1, 0})
-      ->getResult(0);
 }
 
 /// Collapses `v` to the shape `shape` with reassociation `groups`.
@@ -549,11 +554,8 @@ struct GemmLowering : OpRewritePattern<GemmOp> {
     Value result;
     if (usesNamedMatmul(op, resultType) &&
         cast<RankedTensorType>(op.getA().getType()).getElementType().isF32()) {
-      Value a =
-          op.getTransA() ? transpose2D(rewriter, loc, op.getA()) : op.getA();
-      Value bMatrix =
-          op.getTransB() ? transpose2D(rewriter, loc, op.getB()) : op.getB();
-      result = namedMatmul(rewriter, loc, a, bMatrix);
+      result = namedMatmul(rewriter, loc, op.getA(), op.getB(), op.getTransA(),
+                           op.getTransB());
     } else {
       result = contract(rewriter, loc, op, op.getA(), op.getB(), maps,
                         resultType, 3);

@@ -8,6 +8,7 @@
 #include "lib/Conversion/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir::dsmp {
 #define GEN_PASS_DEF_LINALGTOBLASPASS
@@ -17,12 +18,50 @@ namespace mlir::dsmp {
 using namespace mlir;
 
 namespace {
-constexpr int32_t kCblasRowMajor = 101, kCblasNoTrans = 111;
+constexpr int32_t kCblasRowMajor = 101, kCblasNoTrans = 111, kCblasTrans = 112;
 
 bool isPlainF32Matrix(Value v) {
   auto type = dyn_cast<MemRefType>(v.getType());
   return type && type.getRank() == 2 && type.getElementType().isF32() &&
          type.hasStaticShape() && type.getLayout().isIdentity();
+}
+
+/// Whether A and B are read transposed ([K, M], [N, K]), or nullopt when the
+/// maps are not those of a plain or transposed product.
+std::optional<std::pair<bool, bool>> transposes(linalg::MatmulOp op) {
+  MLIRContext *ctx = op.getContext();
+  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+             k = getAffineDimExpr(2, ctx);
+  auto map = [&](AffineExpr i, AffineExpr j) {
+    return AffineMap::get(3, 0, {i, j}, ctx);
+  };
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (maps.size() != 3 || maps[2] != map(m, n))
+    return std::nullopt;
+  bool ta = maps[0] == map(k, m), tb = maps[1] == map(n, k);
+  if ((!ta && maps[0] != map(m, k)) || (!tb && maps[1] != map(k, n)))
+    return std::nullopt;
+  return std::make_pair(ta, tb);
+}
+
+/// The zero fill of the matmul's output just before it (nothing between
+/// touches that buffer), which beta = 0 makes unnecessary.
+linalg::FillOp zeroFillBefore(linalg::MatmulOp op) {
+  Value output = op.getOutputs()[0];
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    auto fill = dyn_cast<linalg::FillOp>(prev);
+    if (fill && fill.getOutputs()[0] == output) {
+      FloatAttr value;
+      if (matchPattern(fill.getInputs()[0], m_Constant(&value)) &&
+          value.getValue().isZero())
+        return fill;
+      return {};
+    }
+    if (llvm::is_contained(prev->getOperands(), output) ||
+        prev->getNumRegions() > 0)
+      return {};
+  }
+  return {};
 }
 
 struct LinalgToBlasPass final
@@ -34,9 +73,7 @@ struct LinalgToBlasPass final
       if (op.hasPureBufferSemantics() && op.getInputs().size() == 2 &&
           isPlainF32Matrix(op.getInputs()[0]) &&
           isPlainF32Matrix(op.getInputs()[1]) &&
-          isPlainF32Matrix(op.getOutputs()[0]) &&
-          // Default maps only (no transposes or broadcasts).
-          op.getIndexingMapsArray() == op.getDefaultIndexingMaps(&getContext()))
+          isPlainF32Matrix(op.getOutputs()[0]) && transposes(op))
         matmuls.push_back(op);
     });
     if (matmuls.empty())
@@ -69,16 +106,27 @@ struct LinalgToBlasPass final
         Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
         return LLVM::IntToPtrOp::create(b, loc, ptr, i64);
       };
+      auto [transA, transB] = *transposes(op);
       auto a = cast<MemRefType>(op.getInputs()[0].getType());
+      auto bType = cast<MemRefType>(op.getInputs()[1].getType());
       auto c = cast<MemRefType>(op.getOutputs()[0].getType());
-      int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
+      int64_t m = c.getDimSize(0), n = c.getDimSize(1),
+              k = a.getDimSize(transA ? 0 : 1);
       Value one = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1.0f));
+      // C = A B + beta C; beta = 0 replaces a zero fill of C.
+      Value beta = one;
+      if (linalg::FillOp fill = zeroFillBefore(op)) {
+        fill.erase();
+        beta = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+      }
       func::CallOp::create(
           b, loc, sgemm,
-          ValueRange{int32(kCblasRowMajor), int32(kCblasNoTrans),
-                     int32(kCblasNoTrans), int32(m), int32(n), int32(k), one,
-                     pointer(op.getInputs()[0]), int32(k),
-                     pointer(op.getInputs()[1]), int32(n), one,
+          ValueRange{int32(kCblasRowMajor),
+                     int32(transA ? kCblasTrans : kCblasNoTrans),
+                     int32(transB ? kCblasTrans : kCblasNoTrans), int32(m),
+                     int32(n), int32(k), one, pointer(op.getInputs()[0]),
+                     int32(a.getDimSize(1)), pointer(op.getInputs()[1]),
+                     int32(bType.getDimSize(1)), beta,
                      pointer(op.getOutputs()[0]), int32(n)});
       op.erase();
     }

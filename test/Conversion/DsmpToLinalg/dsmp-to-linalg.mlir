@@ -22,14 +22,17 @@ func.func @broadcast_add(%a: tensor<2x3x4xf32>, %b: tensor<4xf32>, %c: tensor<2x
 
 // -----
 
-/// f32 Gemm with transB: B transposed, a zero-filled linalg.matmul (which
-/// dsmp-linalg-to-blas turns into cblas_sgemm), then the bias added.
+/// f32 Gemm with transB: a zero-filled linalg.matmul that reads B as (n, k)
+/// (dsmp-linalg-to-blas turns it into cblas_sgemm with a transpose flag),
+/// then the bias added.
+// CHECK-DAG: #[[MK:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[NK:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[MN:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-LABEL: func.func @gemm(
 // CHECK-SAME: %[[A:.+]]: tensor<3x5xf32>, %[[B:.+]]: tensor<4x5xf32>
 // CHECK: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK: %[[BT:.+]] = linalg.transpose ins(%[[B]] : tensor<4x5xf32>) outs(%{{.+}} : tensor<5x4xf32>) permutation = [1, 0]
 // CHECK: %[[INIT:.+]] = linalg.fill ins(%[[ZERO]] : f32)
-// CHECK: %[[P:.+]] = linalg.matmul ins(%[[A]], %[[BT]] : tensor<3x5xf32>, tensor<5x4xf32>) outs(%[[INIT]] : tensor<3x4xf32>)
+// CHECK: %[[P:.+]] = linalg.matmul indexing_maps = [#[[MK]], #[[NK]], #[[MN]]] ins(%[[A]], %[[B]] : tensor<3x5xf32>, tensor<4x5xf32>) outs(%[[INIT]] : tensor<3x4xf32>)
 // CHECK: linalg.generic
 // CHECK-SAME: ins(%[[P]]
 // CHECK: arith.addf

@@ -1,0 +1,40 @@
+//===- FuseElementwise.cpp - Elementwise fusion without recompute ---*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Conversion/Passes.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::dsmp {
+#define GEN_PASS_DEF_FUSEELEMENTWISEPASS
+#include "lib/Conversion/Passes.h.inc"
+} // namespace mlir::dsmp
+
+using namespace mlir;
+
+namespace {
+/// Fuse only where the consumer reads each produced element once.
+bool readsOnce(OpOperand *fused) {
+  Operation *producer = fused->get().getDefiningOp();
+  auto consumer = dyn_cast<linalg::GenericOp>(fused->getOwner());
+  if (!producer || !consumer || !producer->hasOneUse() ||
+      consumer.getNumReductionLoops() > 0 || !consumer.isDpsInput(fused))
+    return false;
+  return consumer.getMatchingIndexingMap(fused).isPermutation();
+}
+
+struct FuseElementwisePass final
+    : mlir::dsmp::impl::FuseElementwisePassBase<FuseElementwisePass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    linalg::populateElementwiseOpsFusionPatterns(patterns, readsOnce);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace
