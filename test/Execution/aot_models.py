@@ -23,7 +23,9 @@ import tempfile
 # Per-model tolerance (normwise: max abs error / max |reference|) against
 # onnxruntime. ppocr_rec_v4 differs by 2.4e-5: f32 summation order in its
 # attention blocks (see docs/status.md).
-RTOL = {"ppocr_rec_v4": 1e-4}
+# ppocr_det_v4 by 4.7e-5: onnxruntime itself, with graph optimizations off,
+# differs from its stored output by 1.1e-4 on this model.
+RTOL = {"ppocr_rec_v4": 1e-4, "ppocr_det_v4": 1e-4}
 # Outputs this close in absolute terms pass too (oww_alexa's score on set 1
 # is 9e-5, where 1e-8 of rounding is 1e-4 relative).
 ATOL = 1e-7

@@ -430,6 +430,27 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
                           "DequantizeLinear", "Hardmax"},
                          type))
     return first;
+  if (type == "Resize" && !node.get("axes") && operands.size() >= 3) {
+    // sizes given: the result; scales given: floor(dim * scale).
+    if (operands.size() >= 4)
+      if (auto sizes = getConstantInts(operands[3]);
+          sizes && static_cast<int64_t>(sizes->size()) == rank &&
+          (!node.getAs<StringAttr>("keep_aspect_ratio_policy") ||
+           node.getAs<StringAttr>("keep_aspect_ratio_policy").getValue() ==
+               "stretch"))
+        return RankedTensorType::get(*sizes, element);
+    DenseFPElementsAttr scales;
+    if (matchPattern(operands[2], m_Constant(&scales)) &&
+        scales.getNumElements() == rank) {
+      SmallVector<int64_t> out;
+      for (auto [dim, scale] : llvm::zip(dims, scales.getValues<APFloat>()))
+        out.push_back(ShapedType::isDynamic(dim)
+                          ? ShapedType::kDynamic
+                          : static_cast<int64_t>(
+                                std::floor(dim * scale.convertToDouble())));
+      return RankedTensorType::get(out, element);
+    }
+  }
   if (type == "Pad" || type == "Resize" || type == "Tile")
     return dynamicOfRank(rank, element);
   if (type == "Softmax" || type == "LogSoftmax" || type == "Identity" ||

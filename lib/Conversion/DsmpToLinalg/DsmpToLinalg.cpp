@@ -941,6 +941,192 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
   }
 };
 
+/// ConvTranspose (one group) as a convolution: the input spread out by the
+/// strides with zeros between, padded by dilation * (kernel - 1) minus the
+/// pads (plus output_padding at the end), convolved at stride 1 with the
+/// weights [C, F, k..] transposed to [F, C, k..] and flipped. The dsmp.conv
+/// it builds is then lowered by ConvLowering.
+struct ConvTransposeLowering : OpRewritePattern<ConvTransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvTransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getX()) ||
+        !isStatic(op.getW()) || !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    if (op.getGroup() != 1)
+      return rewriter.notifyMatchFailure(op, "grouped ConvTranspose");
+    auto xType = cast<RankedTensorType>(op.getX().getType());
+    auto wType = cast<RankedTensorType>(op.getW().getType());
+    int64_t spatial = xType.getRank() - 2;
+    auto window = windowOf(op, spatial, wType.getShape().drop_front(2));
+    if (failed(window))
+      return rewriter.notifyMatchFailure(op, "SAME auto_pad not lowered yet");
+    SmallVector<int64_t> outputPadding(spatial, 0);
+    if (auto attr = op.getOutputPaddingAttr())
+      outputPadding.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
+    SmallVector<int64_t> pads(2 * spatial);
+    for (int64_t i = 0; i < spatial; ++i) {
+      int64_t reach = window->dilations[i] * (window->kernel[i] - 1);
+      pads[i] = reach - window->pads[i];
+      pads[spatial + i] = reach - window->pads[spatial + i] + outputPadding[i];
+      if (pads[i] < 0 || pads[spatial + i] < 0)
+        return rewriter.notifyMatchFailure(op, "pads wider than the kernel");
+    }
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    Type element = xType.getElementType();
+
+    // The input spread out by the strides.
+    SmallVector<int64_t> upShape(xType.getShape());
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    for (int64_t i = 0; i < xType.getRank(); ++i) {
+      int64_t stride = i < 2 ? 1 : window->strides[i - 2];
+      if (i >= 2)
+        upShape[i] = (xType.getDimSize(i) - 1) * stride + 1;
+      offsets.push_back(rewriter.getIndexAttr(0));
+      sizes.push_back(rewriter.getIndexAttr(xType.getDimSize(i)));
+      strides.push_back(rewriter.getIndexAttr(stride));
+    }
+    Value up = tensor::EmptyOp::create(rewriter, loc, upShape, element);
+    up = linalg::FillOp::create(
+             rewriter, loc, ValueRange{floatConst(rewriter, loc, element, 0)},
+             ValueRange{up})
+             .getResult(0);
+    up = tensor::InsertSliceOp::create(rewriter, loc, op.getX(), up, offsets,
+                                       sizes, strides);
+
+    // w'[f, c, k..] = w[c, f, K - 1 - k..]
+    SmallVector<int64_t> flippedShape(wType.getShape());
+    std::swap(flippedShape[0], flippedShape[1]);
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> read{d(1), d(0)};
+    for (int64_t i = 0; i < spatial; ++i)
+      read.push_back(window->kernel[i] - 1 - d(2 + i));
+    unsigned rank = wType.getRank();
+    Value init = tensor::EmptyOp::create(rewriter, loc, flippedShape,
+                                         wType.getElementType());
+    Value flipped = linalg::GenericOp::create(
+                        rewriter, loc, TypeRange{init.getType()},
+                        ValueRange{op.getW()}, ValueRange{init},
+                        SmallVector<AffineMap>{
+                            AffineMap::get(rank, 0, read, ctx),
+                            AffineMap::getMultiDimIdentityMap(rank, ctx)},
+                        SmallVector<utils::IteratorType>(
+                            rank, utils::IteratorType::parallel),
+                        [](OpBuilder &b, Location l, ValueRange args) {
+                          linalg::YieldOp::create(b, l, args[0]);
+                        })
+                        .getResult(0);
+
+    OperationState state(loc, ConvOp::getOperationName());
+    state.addOperands({up, flipped, op.getB()});
+    state.addTypes(resultType);
+    state.addAttribute("pads", rewriter.getDenseI64ArrayAttr(pads));
+    state.addAttribute("dilations",
+                       rewriter.getDenseI64ArrayAttr(window->dilations));
+    state.addAttribute("kernel_shape",
+                       rewriter.getDenseI64ArrayAttr(window->kernel));
+    if (Attribute acc = op->getAttr("acc"))
+      state.addAttribute("acc", acc);
+    rewriter.replaceOp(op, rewriter.create(state)->getResults());
+    return success();
+  }
+};
+
+/// Resize with mode "nearest" and static shapes: each output index maps to
+/// an input index per axis, computed here from the scales (or sizes), the
+/// coordinate transformation and the nearest rounding mode, exactly as the
+/// ONNX reference does; the body reads the input there.
+struct ResizeLowering : OpRewritePattern<ResizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ResizeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    auto xType = dyn_cast<RankedTensorType>(op.getX().getType());
+    if (!resultType || !resultType.hasStaticShape() || !xType ||
+        !xType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    if (op.getMode() != "nearest" || op.getAxes())
+      return rewriter.notifyMatchFailure(op, "only nearest without axes");
+    StringRef transform = op.getCoordinateTransformationMode();
+    StringRef rounding = op.getNearestMode();
+    int64_t rank = xType.getRank();
+    SmallVector<double> scales;
+    DenseFPElementsAttr scaleAttr;
+    if (matchPattern(op.getScales(), m_Constant(&scaleAttr))) {
+      for (const APFloat &v : scaleAttr.getValues<APFloat>())
+        scales.push_back(v.convertToDouble());
+    } else {
+      for (int64_t i = 0; i < rank; ++i)
+        scales.push_back(double(resultType.getDimSize(i)) /
+                         double(xType.getDimSize(i)));
+    }
+    if (static_cast<int64_t>(scales.size()) != rank)
+      return rewriter.notifyMatchFailure(op, "needs constant scales or sizes");
+
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    SmallVector<Value> tables;
+    SmallVector<AffineMap> maps;
+    for (int64_t axis = 0; axis < rank; ++axis) {
+      int64_t in = xType.getDimSize(axis), out = resultType.getDimSize(axis);
+      double scale = scales[axis];
+      SmallVector<int64_t> index(out);
+      for (int64_t o = 0; o < out; ++o) {
+        double x;
+        if (transform == "asymmetric")
+          x = o / scale;
+        else if (transform == "half_pixel")
+          x = (o + 0.5) / scale - 0.5;
+        else if (transform == "pytorch_half_pixel")
+          x = out > 1 ? (o + 0.5) / scale - 0.5 : 0.0;
+        else if (transform == "align_corners")
+          x = out == 1 ? 0.0 : o * double(in - 1) / double(out - 1);
+        else if (transform == "tf_half_pixel_for_nn")
+          x = (o + 0.5) / scale;
+        else
+          return rewriter.notifyMatchFailure(op, "coordinate mode");
+        double i;
+        if (rounding == "floor")
+          i = std::floor(x);
+        else if (rounding == "ceil")
+          i = std::ceil(x);
+        else if (rounding == "round_prefer_ceil")
+          i = x == std::floor(x) + 0.5 ? std::ceil(x) : std::round(x);
+        else
+          i = x == std::floor(x) + 0.5 ? std::floor(x) : std::round(x);
+        index[o] = std::clamp<int64_t>(static_cast<int64_t>(i), 0, in - 1);
+      }
+      auto tableType = RankedTensorType::get({out}, rewriter.getIndexType());
+      tables.push_back(arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(tableType, ArrayRef<int64_t>(index))));
+      maps.push_back(
+          AffineMap::get(rank, 0, {getAffineDimExpr(axis, ctx)}, ctx));
+    }
+    maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         resultType.getElementType());
+    Value x = op.getX();
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{resultType}, tables, ValueRange{init},
+            maps,
+            SmallVector<utils::IteratorType>(rank,
+                                             utils::IteratorType::parallel),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value v = tensor::ExtractOp::create(b, l, x, args.drop_back());
+              linalg::YieldOp::create(b, l, v);
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// A windowed reduction over the spatial dims: MaxPool (pads with -inf) and
 /// AveragePool (zero pads counted only with count_include_pad, so pads need
 /// it or must be zero).
@@ -1491,12 +1677,13 @@ struct ConvertDsmpToLinalgPass final
     addElementwisePatterns(patterns);
     patterns.add<
         GemmLowering, MatMulLowering, TransposeLowering, ConstantLowering,
-        IdentityLowering, ConvLowering, PoolLowering<MaxPoolOp, true>,
-        PoolLowering<AveragePoolOp, false>, GlobalAveragePoolLowering,
-        SoftmaxLowering, ReduceLowering<ReduceSumOp, 0>,
-        ReduceLowering<ReduceMeanOp, 1>, ReduceLowering<ReduceMaxOp, 2>,
-        BatchNormLowering, LayerNormLowering, ConcatLowering, SliceLowering,
-        GatherLowering, ExpandLowering, ConstantOfShapeLowering>(ctx);
+        IdentityLowering, ConvLowering, ConvTransposeLowering, ResizeLowering,
+        PoolLowering<MaxPoolOp, true>, PoolLowering<AveragePoolOp, false>,
+        GlobalAveragePoolLowering, SoftmaxLowering,
+        ReduceLowering<ReduceSumOp, 0>, ReduceLowering<ReduceMeanOp, 1>,
+        ReduceLowering<ReduceMaxOp, 2>, BatchNormLowering, LayerNormLowering,
+        ConcatLowering, SliceLowering, GatherLowering, ExpandLowering,
+        ConstantOfShapeLowering>(ctx);
     for (StringRef name :
          {"dsmp.reshape", "dsmp.flatten", "dsmp.squeeze", "dsmp.unsqueeze"})
       patterns.add<StaticReshapeLowering>(name, ctx);

@@ -197,6 +197,43 @@ for acc, dt in [("f16", np.float16), ("f32", np.float32)]:
                   "tensor<4x4xf32>",
                   sequential_matmul(ha, hb, dt).astype(np.float16).astype(np.float32)))
 
+# ConvTranspose (scatter-add reference) and nearest Resize.
+def conv_transpose_ref(x, w, s, pads):
+    n, c, h, wd = x.shape
+    _, f, kh, kw = w.shape
+    out = np.zeros((n, f, (h - 1) * s + kh, (wd - 1) * s + kw))
+    for i in range(h):
+        for j in range(wd):
+            out[:, :, i * s:i * s + kh, j * s:j * s + kw] += np.einsum(
+                "nc,cfab->nfab", x[:, :, i, j].astype(np.float64), w)
+    return out[:, :, pads:out.shape[2] - pads, pads:out.shape[3] - pads]
+
+
+X, W = f32(1, 2, 3, 3), f32(2, 3, 3, 3)
+for stride, pad in [(2, 0), (2, 1), (1, 1)]:
+    ref = conv_transpose_ref(X, W, stride, pad)
+    t = ty(ref.astype(np.float32))
+    cases.append((f"conv_transpose_s{stride}_p{pad}", [X, W],
+                  "%n = dsmp.none\n"
+                  f"%out = dsmp.conv_transpose %in0, %in1, %n {{strides = array<i64: {stride}, {stride}>, pads = array<i64: {pad}, {pad}, {pad}, {pad}>}} : ({ty(X)}, {ty(W)}, none) -> {t}",
+                  t, ref))
+R = f32(1, 2, 3, 4)
+def nearest_ref(x, scale, index):
+    out = np.empty(x.shape[:2] + tuple(int(np.floor(d * scale)) for d in x.shape[2:]), x.dtype)
+    ih = [min(max(index(o, scale), 0), x.shape[2] - 1) for o in range(out.shape[2])]
+    iw = [min(max(index(o, scale), 0), x.shape[3] - 1) for o in range(out.shape[3])]
+    return x[:, :, ih][:, :, :, iw]
+for mode, nearest, scale, index in [
+        ("asymmetric", "floor", 2.0, lambda o, s: int(np.floor(o / s))),
+        ("half_pixel", "round_prefer_floor", 1.5,
+         lambda o, s: int(np.floor(x)) if (x := (o + 0.5) / s - 0.5) == np.floor(x) + 0.5 else int(np.round(x)))]:
+    ref = nearest_ref(R, scale, index)
+    sc = np.array([1, 1, scale, scale], np.float32)
+    cases.append((f"resize_{mode}", [R, sc],
+                  "%n = dsmp.none\n"
+                  f"%out = dsmp.resize %in0, %n, %in1, %n {{coordinate_transformation_mode = \"{mode}\", nearest_mode = \"{nearest}\"}} : ({ty(R)}, none, {ty(sc)}, none) -> {ty(ref)}",
+                  ty(ref), ref))
+
 passed = failed = 0
 for name, inputs, body, result_type, want in cases:
     got, error = run_case(name, inputs, body, result_type)
