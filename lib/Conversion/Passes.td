@@ -20,6 +20,7 @@ def ConvertDsmpToLinalgPass
     Post-condition: the supported ops (elementwise arithmetic and
     activations with ONNX broadcasting, comparisons, Where, Clip, Cast,
     Gemm, MatMul, grouped N-d Conv, MaxPool, AveragePool,
+    ConvTranspose (one group), Resize (nearest, constant scales/sizes),
     GlobalAveragePool, Softmax, ReduceSum/Mean/Max over constant axes,
     BatchNormalization, LayerNormalization, Concat, Slice (constant bounds,
     positive steps), Gather, Expand, ConstantOfShape, Transpose, the static
@@ -32,9 +33,10 @@ def ConvertDsmpToLinalgPass
     accumulate in f32), rounding once to the result type; a cast to tf32
     rounds to a 10-bit mantissa (ties away from zero) and tf32 tensors are
     stored as f32. An op it cannot lower yet fails the pass with
-    an error naming it. Not lowered yet: Pad, Resize, ConvTranspose, RNNs,
-    control flow, the other reductions, SAME auto_pad, ceil_mode, and
-    dynamic shapes.
+    an error naming it. f32 MatMul, Gemm and batch-1 one-group Conv become
+    `linalg.matmul` (Conv through an im2col generic) when they accumulate
+    in f32. Not lowered yet: Pad, linear/cubic Resize, RNNs, control flow,
+    the other reductions, SAME auto_pad, ceil_mode, and dynamic shapes.
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect",
