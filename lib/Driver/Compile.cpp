@@ -153,15 +153,20 @@ Expected<InputShapes> readInputShapes(StringRef dir) {
     shapes[tensor.name] =
         SmallVector<int64_t>(tensor.dims.begin(), tensor.dims.end());
   }
-  if (shapes.empty())
-    return makeError("'" + dir + "' holds no input_*.pb");
-  return shapes;
+  if (!llvm::sys::fs::is_directory(dir))
+    return makeError("'" + dir + "' is not a folder");
+  return shapes; // a model without inputs has none
 }
 
 Error specializeGraph(ModuleOp module, const InputShapes &shapes,
-                      int64_t defaultDim) {
+                      int64_t defaultDim, bool requireAllInputs) {
   auto graph = module.lookupSymbol<func::FuncOp>("main_graph");
   llvm::StringSet<llvm::MallocAllocator> used;
+  for (unsigned i = 0; i < graph.getNumArguments(); ++i)
+    used.insert(graphInputName(graph, i));
+  for (auto &entry : shapes)
+    if (!used.contains(entry.getKey()))
+      return makeError("'" + entry.getKey() + "' is not an input of the model");
   SmallVector<Type> argTypes;
   for (unsigned i = 0; i < graph.getNumArguments(); ++i) {
     std::string name = graphInputName(graph, i);
@@ -171,7 +176,6 @@ Error specializeGraph(ModuleOp module, const InputShapes &shapes,
     SmallVector<int64_t> dims(type.getShape());
     auto given = shapes.find(name);
     if (given != shapes.end()) {
-      used.insert(name);
       if (given->second.size() != dims.size())
         return makeError("input '" + name + "' has rank " + Twine(dims.size()) +
                          ", the given shape rank " +
@@ -182,6 +186,8 @@ Error specializeGraph(ModuleOp module, const InputShapes &shapes,
                            "; the given shape does not fit");
         want = got;
       }
+    } else if (requireAllInputs) {
+      return makeError("missing input '" + name + "'");
     } else {
       for (int64_t &d : dims)
         if (ShapedType::isDynamic(d))
@@ -191,9 +197,6 @@ Error specializeGraph(ModuleOp module, const InputShapes &shapes,
     graph.getArgument(i).setType(concrete);
     argTypes.push_back(concrete);
   }
-  for (auto &entry : shapes)
-    if (!used.contains(entry.getKey()))
-      return makeError("'" + entry.getKey() + "' is not an input of the model");
   graph.setFunctionType(
       FunctionType::get(module.getContext(), argTypes, graph.getResultTypes()));
 
@@ -218,7 +221,8 @@ static Error lowerVariant(ModuleOp module, const InputShapes &shapes,
                           const CompileOptions &options,
                           ArtifactVariant &spec) {
   MLIRContext &context = *module.getContext();
-  if (Error err = specializeGraph(module, shapes, options.defaultDim))
+  if (Error err = specializeGraph(module, shapes, options.defaultDim,
+                                  options.requireAllInputs))
     return err;
   auto graph = module.lookupSymbol<func::FuncOp>("main_graph");
 

@@ -102,6 +102,7 @@ int main(int argc, char **argv) {
 #endif
     );
     compileOptions.variants.push_back(std::move(*shapes));
+    compileOptions.requireAllInputs = true;
     if (llvm::Error err = mlir::dsmp::compileArtifact(modelPath, artifact,
                                                       compileOptions, context))
       status = fail(llvm::toString(std::move(err)));

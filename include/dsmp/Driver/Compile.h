@@ -54,7 +54,8 @@ std::string graphOutputName(func::FuncOp graph, unsigned index);
 /// dims become `defaultDim`. Then refines shapes through the graph and
 /// checks that every output is a static tensor of a type the host runs.
 llvm::Error specializeGraph(ModuleOp module, const InputShapes &shapes,
-                            int64_t defaultDim = 1);
+                            int64_t defaultDim = 1,
+                            bool requireAllInputs = false);
 
 struct CompileOptions {
   CPUTargetSpec target;
@@ -63,6 +64,9 @@ struct CompileOptions {
   /// variant with every dynamic dim `defaultDim`.
   std::vector<InputShapes> variants;
   int64_t defaultDim = 1;
+  /// Every input must have a shape in each variant (dsmp-run: the inputs
+  /// folder must hold every input).
+  bool requireAllInputs = false;
 };
 
 /// The input shapes of DIR/input_*.pb (by tensor name).

@@ -1149,10 +1149,12 @@ struct PoolLowering : OpRewritePattern<PoolOp> {
     if (failed(window))
       return rewriter.notifyMatchFailure(op, "SAME auto_pad not lowered yet");
     bool padded = llvm::any_of(window->pads, [](int64_t p) { return p; });
+    // AveragePool divides by the taps inside the input unless
+    // count_include_pad is set (then by the whole window).
+    bool countPads = false;
     if constexpr (!IsMax) {
-      if (padded &&
-          !op->template getAttrOfType<IntegerAttr>("count_include_pad"))
-        return rewriter.notifyMatchFailure(op, "padded average not lowered");
+      auto attr = op->template getAttrOfType<IntegerAttr>("count_include_pad");
+      countPads = attr && attr.getInt() != 0;
     }
     Location loc = op.getLoc();
     MLIRContext *ctx = this->getContext();
@@ -1202,13 +1204,49 @@ struct PoolLowering : OpRewritePattern<PoolOp> {
       int64_t count = 1;
       for (int64_t k : window->kernel)
         count *= k;
-      result = buildElementwise(
-          rewriter, loc, ValueRange{result}, resultType, op,
-          [count](OpBuilder &b, Location l, ValueRange a, Type t,
-                  Operation *) -> Value {
-            return arith::DivFOp::create(b, l, a[0],
-                                         floatConst(b, l, t, double(count)));
-          });
+      if (padded && !countPads) {
+        // Taps inside the input, per output position (spatial dims only),
+        // known at compile time.
+        auto xType = cast<RankedTensorType>(op.getX().getType());
+        ArrayRef<int64_t> outShape = resultType.getShape().drop_front(2);
+        int64_t positions = 1;
+        for (int64_t o : outShape)
+          positions *= o;
+        SmallVector<float> counts(positions);
+        for (int64_t flat = 0; flat < positions; ++flat) {
+          int64_t rest = flat, taps = 1;
+          for (int64_t i = spatial - 1; i >= 0; --i) {
+            int64_t o = rest % outShape[i];
+            rest /= outShape[i];
+            int64_t inside = 0;
+            for (int64_t k = 0; k < window->kernel[i]; ++k) {
+              int64_t at = o * window->strides[i] + k * window->dilations[i] -
+                           window->pads[i];
+              inside += at >= 0 && at < xType.getDimSize(2 + i);
+            }
+            taps *= inside;
+          }
+          counts[flat] = static_cast<float>(taps);
+        }
+        auto countType = RankedTensorType::get(outShape, element);
+        if (!element.isF32())
+          return rewriter.notifyMatchFailure(op, "padded f16 average");
+        Value countTensor = arith::ConstantOp::create(
+            rewriter, loc,
+            DenseElementsAttr::get(countType, ArrayRef<float>(counts)));
+        result = buildElementwise(
+            rewriter, loc, ValueRange{result, countTensor}, resultType, op,
+            [](OpBuilder &b, Location l, ValueRange a, Type, Operation *)
+                -> Value { return arith::DivFOp::create(b, l, a[0], a[1]); });
+      } else {
+        result = buildElementwise(
+            rewriter, loc, ValueRange{result}, resultType, op,
+            [count](OpBuilder &b, Location l, ValueRange a, Type t,
+                    Operation *) -> Value {
+              return arith::DivFOp::create(b, l, a[0],
+                                           floatConst(b, l, t, double(count)));
+            });
+      }
     }
     SmallVector<Value> replacements{result};
     if (op->getNumResults() > 1) // Indices is absent (`none`)
