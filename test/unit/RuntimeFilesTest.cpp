@@ -1,0 +1,157 @@
+//===- RuntimeFilesTest.cpp - The runtime's manifest and .pb readers -*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// libdsmprt parses two kinds of untrusted files without protobuf or LLVM:
+// the artifact manifest and ONNX TensorProto test data. Both must reject
+// malformed input with a reason and never read out of bounds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsmp/runtime/Manifest.h"
+#include "dsmp/runtime/TensorFile.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+namespace art = dsmp::artifact;
+using dsmp::runtime::HostTensor;
+using dsmp::runtime::parseTensorProto;
+
+namespace {
+art::Manifest sample() {
+  art::Manifest m;
+  m.target = "x86_64";
+  m.source = "my model.onnx";
+  m.library = {"model.so", 1234, 0x0123456789abcdefull};
+  m.weights = {"weights.bin", 64, 0xfedcba9876543210ull};
+  art::Variant v;
+  v.entry = "dsmp_model_run_0";
+  v.inputs.push_back({"input 0/%x", "f32", {1, 3, 224, 224}});
+  v.outputs.push_back({"", "i64", {}});
+  m.variants.push_back(v);
+  return m;
+}
+
+TEST(Manifest, RoundTripsNamesWithSpacesAndPercent) {
+  art::Manifest parsed;
+  std::string error;
+  ASSERT_TRUE(art::parseManifest(art::writeManifest(sample()), parsed, error))
+      << error;
+  EXPECT_EQ(parsed.source, "my model.onnx");
+  EXPECT_EQ(parsed.library.hash, 0x0123456789abcdefull);
+  ASSERT_EQ(parsed.variants.size(), 1u);
+  EXPECT_EQ(parsed.variants[0].inputs[0].name, "input 0/%x");
+  EXPECT_EQ(parsed.variants[0].inputs[0].dims,
+            (std::vector<int64_t>{1, 3, 224, 224}));
+  EXPECT_EQ(parsed.variants[0].outputs[0].name, "");
+  EXPECT_TRUE(parsed.variants[0].outputs[0].dims.empty());
+}
+
+TEST(Manifest, EveryTruncationIsRejectedOrStillConsistent) {
+  std::string text = art::writeManifest(sample());
+  for (size_t cut = 0; cut < text.size(); ++cut) {
+    art::Manifest parsed;
+    std::string error;
+    if (art::parseManifest(text.substr(0, cut), parsed, error)) {
+      // A cut at a line end can leave a shorter but valid manifest; it
+      // still has every required entry.
+      EXPECT_FALSE(parsed.variants.empty());
+      EXPECT_FALSE(parsed.target.empty());
+    } else {
+      EXPECT_FALSE(error.empty());
+    }
+  }
+}
+
+TEST(Manifest, RejectsBadFields) {
+  std::string good = art::writeManifest(sample());
+  auto reject = [&](const std::string &from, const std::string &to) {
+    std::string text = good;
+    size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+    art::Manifest parsed;
+    std::string error;
+    EXPECT_FALSE(art::parseManifest(text, parsed, error)) << to;
+    EXPECT_NE(error.find("manifest line"), std::string::npos) << error;
+  };
+  reject("dsmp-artifact 1", "dsmp-artifact 2");
+  reject("f32 4", "f31 4");
+  reject("f32 4 1 3", "f32 4 -1 3");
+  reject("0123456789abcdef", "0123456789abcdeg");
+  reject("i64 0", "i64 99");
+  reject("input", "inptu");
+}
+
+std::vector<unsigned char> floatTensor() {
+  // dims [2, 3] (packed), data_type FLOAT, name "x", raw_data 24 bytes.
+  std::vector<unsigned char> b = {0x0a, 0x02, 0x02, 0x03, 0x10, 0x01,
+                                  0x42, 0x01, 'x',  0x4a, 24};
+  for (int i = 0; i < 6; ++i) {
+    float f = float(i) + 0.5f;
+    unsigned char bytes[4];
+    std::memcpy(bytes, &f, 4);
+    b.insert(b.end(), bytes, bytes + 4);
+  }
+  return b;
+}
+
+TEST(TensorFile, ParsesPackedDimsAndRawData) {
+  HostTensor t;
+  std::string error;
+  std::vector<unsigned char> b = floatTensor();
+  ASSERT_TRUE(parseTensorProto(b.data(), b.size(), t, error)) << error;
+  EXPECT_EQ(t.name, "x");
+  EXPECT_EQ(t.dims, (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(dsmp::runtime::elementAsDouble(t, 5), 5.5);
+}
+
+TEST(TensorFile, EveryTruncationFailsCleanly) {
+  std::vector<unsigned char> b = floatTensor();
+  for (size_t cut = 0; cut < b.size(); ++cut) {
+    // A copy of exactly `cut` bytes, so ASan sees any read past the end.
+    std::vector<unsigned char> prefix(b.begin(), b.begin() + cut);
+    HostTensor t;
+    std::string error;
+    EXPECT_FALSE(parseTensorProto(prefix.data(), prefix.size(), t, error))
+        << cut;
+    EXPECT_FALSE(error.empty());
+  }
+}
+
+TEST(TensorFile, RandomBytesNeverCrash) {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 20000; ++round) {
+    std::vector<unsigned char> b = floatTensor();
+    int flips = 1 + rng() % 4;
+    for (int i = 0; i < flips; ++i)
+      b[rng() % b.size()] = static_cast<unsigned char>(rng());
+    std::vector<unsigned char> copy(b);
+    HostTensor t;
+    std::string error;
+    if (parseTensorProto(copy.data(), copy.size(), t, error)) {
+      size_t count = 1;
+      for (int64_t d : t.dims)
+        count *= static_cast<size_t>(d);
+      EXPECT_EQ(t.data.size(), count * dsmp::runtime::dtypeSize(t.dtype));
+    }
+  }
+}
+
+TEST(TensorFile, RejectsHugeDimsWithoutAllocating) {
+  // dims [2^40, 2^40]: the element count overflows any buffer.
+  std::vector<unsigned char> b = {0x08, 0x80, 0x80, 0x80, 0x80, 0x80,
+                                  0x80, 0x20, 0x08, 0x80, 0x80, 0x80,
+                                  0x80, 0x80, 0x80, 0x20, 0x10, 0x01};
+  HostTensor t;
+  std::string error;
+  EXPECT_FALSE(parseTensorProto(b.data(), b.size(), t, error));
+  EXPECT_EQ(error, "bad dims");
+}
+} // namespace
