@@ -20,7 +20,8 @@ def ConvertDsmpToLinalgPass
     Post-condition: the supported ops (elementwise arithmetic and
     activations with ONNX broadcasting, comparisons, Where, Clip, Cast,
     Gemm, MatMul, grouped N-d Conv, MaxPool, AveragePool,
-    ConvTranspose (one group), Resize (nearest, constant scales/sizes),
+    ConvTranspose (one group), Resize (nearest, constant scales/sizes), If
+    with static result shapes (scf.if),
     GlobalAveragePool, Softmax, ReduceSum/Mean/Max over constant axes,
     BatchNormalization, LayerNormalization, Concat, Slice (constant bounds,
     positive steps), Gather, Expand, ConstantOfShape, Transpose, the static
@@ -35,12 +36,14 @@ def ConvertDsmpToLinalgPass
     stored as f32. An op it cannot lower yet fails the pass with
     an error naming it. f32 MatMul, Gemm and batch-1 one-group Conv become
     `linalg.matmul` (Conv through an im2col generic) when they accumulate
-    in f32. Not lowered yet: Pad, linear/cubic Resize, RNNs, control flow,
+    in f32. Not lowered yet: Pad, linear/cubic Resize, RNNs, Loop, If with
+    branches of different shapes,
     the other reductions, SAME auto_pad, ceil_mode, and dynamic shapes.
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect",
-    "mlir::math::MathDialect", "mlir::tensor::TensorDialect"
+    "mlir::math::MathDialect", "mlir::scf::SCFDialect",
+    "mlir::tensor::TensorDialect"
   ];
   let statistics = [
     Statistic<"numLowered", "num-lowered", "dsmp ops lowered">
@@ -166,8 +169,9 @@ def EmitEntryPointPass : Pass<"dsmp-emit-entry-point", "mlir::ModuleOp"> {
     Post-condition: `void ENTRY(void *const *io, const void *weights)`
     (`entry-name`, default `dsmp_model_run`) exists with external linkage; it builds each memref
     descriptor (identity layout) from `io[slot]` or `weights + slot` and
-    calls `@main_graph`, which becomes internal. The layout attribute is
-    removed.
+    calls `@main_graph`; every other defined function becomes internal (so
+    the objects of several variants link together). The layout attribute
+    is removed.
   }];
   let options = [
     Option<"entryName", "entry-name", "std::string",

@@ -96,7 +96,12 @@ struct EmitEntryPointPass final
     }
     LLVM::CallOp::create(b, loc, graph, operands);
     LLVM::ReturnOp::create(b, loc, ValueRange{});
-    graph.setLinkage(LLVM::Linkage::Internal);
+    // Only the entry point is exported: helpers the lowering adds (such as
+    // bufferization's dealloc_helper) would clash between the variants'
+    // objects linked into one library.
+    for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+      if (func != entry && !func.isExternal())
+        func.setLinkage(LLVM::Linkage::Internal);
     module->removeAttr("dsmp.entry_layout");
   }
 };

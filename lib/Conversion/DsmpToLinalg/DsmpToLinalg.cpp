@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Matchers.h"
@@ -1127,6 +1128,45 @@ struct ResizeLowering : OpRewritePattern<ResizeOp> {
   }
 };
 
+/// If with static result shapes: scf.if on the condition's one element,
+/// the branches moved over (their dsmp ops are lowered in place by the
+/// other patterns), dsmp.yield becoming scf.yield.
+struct IfLowering : OpRewritePattern<IfOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(IfOp op,
+                                PatternRewriter &rewriter) const override {
+    for (Type t : op.getResultTypes()) {
+      auto ranked = dyn_cast<RankedTensorType>(t);
+      if (!ranked || !ranked.hasStaticShape())
+        return rewriter.notifyMatchFailure(op, "needs static result shapes");
+    }
+    auto condType = dyn_cast<RankedTensorType>(op.getCond().getType());
+    if (!condType || !condType.hasStaticShape() ||
+        condType.getNumElements() != 1)
+      return rewriter.notifyMatchFailure(op, "needs a one-element condition");
+    Location loc = op.getLoc();
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value cond =
+        tensor::ExtractOp::create(rewriter, loc, op.getCond(),
+                                  SmallVector<Value>(condType.getRank(), zero));
+    auto ifOp = scf::IfOp::create(rewriter, loc, op.getResultTypes(), cond,
+                                  /*addThenBlock=*/false,
+                                  /*addElseBlock=*/false);
+    for (auto [from, to] :
+         {std::make_pair(&op.getThenBranch(), &ifOp.getThenRegion()),
+          std::make_pair(&op.getElseBranch(), &ifOp.getElseRegion())}) {
+      rewriter.inlineRegionBefore(*from, *to, to->end());
+      Operation *yield = to->front().getTerminator();
+      rewriter.setInsertionPoint(yield);
+      scf::YieldOp::create(rewriter, yield->getLoc(), yield->getOperands());
+      rewriter.eraseOp(yield);
+    }
+    rewriter.replaceOp(op, ifOp.getResults());
+    return success();
+  }
+};
+
 /// A windowed reduction over the spatial dims: MaxPool (pads with -inf) and
 /// AveragePool (zero pads counted only with count_include_pad, so pads need
 /// it or must be zero).
@@ -1716,12 +1756,12 @@ struct ConvertDsmpToLinalgPass final
     patterns.add<
         GemmLowering, MatMulLowering, TransposeLowering, ConstantLowering,
         IdentityLowering, ConvLowering, ConvTransposeLowering, ResizeLowering,
-        PoolLowering<MaxPoolOp, true>, PoolLowering<AveragePoolOp, false>,
-        GlobalAveragePoolLowering, SoftmaxLowering,
-        ReduceLowering<ReduceSumOp, 0>, ReduceLowering<ReduceMeanOp, 1>,
-        ReduceLowering<ReduceMaxOp, 2>, BatchNormLowering, LayerNormLowering,
-        ConcatLowering, SliceLowering, GatherLowering, ExpandLowering,
-        ConstantOfShapeLowering>(ctx);
+        IfLowering, PoolLowering<MaxPoolOp, true>,
+        PoolLowering<AveragePoolOp, false>, GlobalAveragePoolLowering,
+        SoftmaxLowering, ReduceLowering<ReduceSumOp, 0>,
+        ReduceLowering<ReduceMeanOp, 1>, ReduceLowering<ReduceMaxOp, 2>,
+        BatchNormLowering, LayerNormLowering, ConcatLowering, SliceLowering,
+        GatherLowering, ExpandLowering, ConstantOfShapeLowering>(ctx);
     for (StringRef name :
          {"dsmp.reshape", "dsmp.flatten", "dsmp.squeeze", "dsmp.unsqueeze"})
       patterns.add<StaticReshapeLowering>(name, ctx);

@@ -234,6 +234,21 @@ for mode, nearest, scale, index in [
                   f"%out = dsmp.resize %in0, %n, %in1, %n {{coordinate_transformation_mode = \"{mode}\", nearest_mode = \"{nearest}\"}} : ({ty(R)}, none, {ty(sc)}, none) -> {ty(ref)}",
                   ty(ref), ref))
 
+# If: scf.if on a computed one-element condition, both branches lowered.
+V = f32(2, 3)
+for name, a, b in [("if_then", 1.0, 0.0), ("if_else", 0.0, 1.0)]:
+    A, B = np.array([a], np.float32), np.array([b], np.float32)
+    cases.append((name, [A, B, V],
+                  "%c = dsmp.greater %in0, %in1 : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xi1>\n"
+                  "%out = dsmp.if %c : tensor<1xi1> -> tensor<2x3xf32> {\n"
+                  "  %r = dsmp.relu %in2 : (tensor<2x3xf32>) -> tensor<2x3xf32>\n"
+                  "  dsmp.yield %r : tensor<2x3xf32>\n"
+                  "} else {\n"
+                  "  %n = dsmp.neg %in2 : (tensor<2x3xf32>) -> tensor<2x3xf32>\n"
+                  "  dsmp.yield %n : tensor<2x3xf32>\n"
+                  "}",
+                  "tensor<2x3xf32>", np.maximum(V, 0) if a > b else -V))
+
 passed = failed = 0
 for name, inputs, body, result_type, want in cases:
     got, error = run_case(name, inputs, body, result_type)
