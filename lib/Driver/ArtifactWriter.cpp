@@ -21,9 +21,6 @@ using llvm::Twine;
 namespace mlir::dsmp {
 
 namespace {
-Error makeError(const Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 std::string join(StringRef dir, StringRef name) {
   llvm::SmallString<256> path(dir);
@@ -37,8 +34,8 @@ Error describeFile(StringRef dir, const char *name,
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   if (!buffer)
-    return makeError("cannot read '" + path +
-                     "': " + buffer.getError().message());
+    return llvm::createStringError("cannot read '" + path +
+                                   "': " + buffer.getError().message());
   spec.name = name;
   spec.size = (*buffer)->getBufferSize();
   spec.hash = ::dsmp::artifact::fnv1a((*buffer)->getBufferStart(), spec.size);
@@ -49,7 +46,8 @@ Error writeFile(StringRef path, StringRef text) {
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
   if (ec)
-    return makeError("cannot write '" + path + "': " + ec.message());
+    return llvm::createStringError("cannot write '" + path +
+                                   "': " + ec.message());
   os << text;
   return Error::success();
 }
@@ -106,8 +104,9 @@ Error writeArtifactFiles(StringRef dir,
       const auto &[name, type] = tensors[i];
       std::string dtype = manifestDType(type.getElementType());
       if (dtype.empty())
-        return makeError(std::string(kind) + " '" + name +
-                         "' has an element type the runtime cannot bind");
+        return llvm::createStringError(
+            std::string(kind) + " '" + name +
+            "' has an element type the runtime cannot bind");
       specs.push_back({name, dtype,
                        std::vector<int64_t>(type.getShape().begin(),
                                             type.getShape().end())});

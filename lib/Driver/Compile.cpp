@@ -51,9 +51,6 @@ using llvm::Twine;
 namespace mlir::dsmp {
 
 namespace {
-Error makeError(const Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 std::string typeText(Type type) {
   std::string text;
@@ -72,7 +69,7 @@ Error runPipeline(PassManager &pm, ModuleOp module, StringRef what) {
     return success();
   });
   if (failed(pm.run(module)))
-    return makeError(what + " failed" + diagnostics);
+    return llvm::createStringError(what + " failed" + diagnostics);
   return Error::success();
 }
 } // namespace
@@ -120,12 +117,12 @@ Expected<LoadedModel> loadModel(StringRef path, MLIRContext &context,
     });
     loaded.module = parseSourceFile<ModuleOp>(path, &context);
     if (!loaded.module)
-      return makeError(path + ": cannot parse" + diagnostics);
+      return llvm::createStringError(path + ": cannot parse" + diagnostics);
     if (auto name = (*loaded.module)->getAttrOfType<StringAttr>("dsmp.weights"))
       loaded.weightsPath = resolveWeightsPath(path, name.getValue());
   }
   if (!(*loaded.module).lookupSymbol<func::FuncOp>("main_graph"))
-    return makeError(path + ": the model has no @main_graph");
+    return llvm::createStringError(path + ": the model has no @main_graph");
   return loaded;
 }
 
@@ -149,12 +146,12 @@ Expected<InputShapes> readInputShapes(StringRef dir) {
     ::dsmp::runtime::HostTensor tensor;
     std::string error;
     if (!::dsmp::runtime::readTensorFile(std::string(path), tensor, error))
-      return makeError(error);
+      return llvm::createStringError(error);
     shapes[tensor.name] =
         SmallVector<int64_t>(tensor.dims.begin(), tensor.dims.end());
   }
   if (!llvm::sys::fs::is_directory(dir))
-    return makeError("'" + dir + "' is not a folder");
+    return llvm::createStringError("'" + dir + "' is not a folder");
   return shapes; // a model without inputs has none
 }
 
@@ -166,28 +163,30 @@ Error specializeGraph(ModuleOp module, const InputShapes &shapes,
     used.insert(graphInputName(graph, i));
   for (auto &entry : shapes)
     if (!used.contains(entry.getKey()))
-      return makeError("'" + entry.getKey() + "' is not an input of the model");
+      return llvm::createStringError("'" + entry.getKey() +
+                                     "' is not an input of the model");
   SmallVector<Type> argTypes;
   for (unsigned i = 0; i < graph.getNumArguments(); ++i) {
     std::string name = graphInputName(graph, i);
     auto type = dyn_cast<RankedTensorType>(graph.getArgument(i).getType());
     if (!type)
-      return makeError("input '" + name + "' has no rank");
+      return llvm::createStringError("input '" + name + "' has no rank");
     SmallVector<int64_t> dims(type.getShape());
     auto given = shapes.find(name);
     if (given != shapes.end()) {
       if (given->second.size() != dims.size())
-        return makeError("input '" + name + "' has rank " + Twine(dims.size()) +
-                         ", the given shape rank " +
-                         Twine(given->second.size()));
+        return llvm::createStringError(
+            "input '" + name + "' has rank " + Twine(dims.size()) +
+            ", the given shape rank " + Twine(given->second.size()));
       for (auto [want, got] : llvm::zip(dims, given->second)) {
         if (got < 0 || (!ShapedType::isDynamic(want) && want != got))
-          return makeError("input '" + name + "' has shape " + typeText(type) +
-                           "; the given shape does not fit");
+          return llvm::createStringError("input '" + name + "' has shape " +
+                                         typeText(type) +
+                                         "; the given shape does not fit");
         want = got;
       }
     } else if (requireAllInputs) {
-      return makeError("missing input '" + name + "'");
+      return llvm::createStringError("missing input '" + name + "'");
     } else {
       for (int64_t &d : dims)
         if (ShapedType::isDynamic(d))
@@ -207,9 +206,10 @@ Error specializeGraph(ModuleOp module, const InputShapes &shapes,
   for (unsigned i = 0; i < graph.getNumResults(); ++i) {
     auto type = dyn_cast<RankedTensorType>(graph.getResultTypes()[i]);
     if (!type || !type.hasStaticShape())
-      return makeError("output '" + graphOutputName(graph, i) + "' has type " +
-                       typeText(graph.getResultTypes()[i]) +
-                       " after specialization; the host runs static shapes");
+      return llvm::createStringError(
+          "output '" + graphOutputName(graph, i) + "' has type " +
+          typeText(graph.getResultTypes()[i]) +
+          " after specialization; the host runs static shapes");
   }
   return Error::success();
 }
@@ -265,7 +265,7 @@ static Error lowerVariant(ModuleOp module, const InputShapes &shapes,
   lowerOptions.resultsToOutParams = true;
   lowerOptions.useBlas = !options.target.blasLibrary.empty();
   if (failed(buildLowerToLLVMPipeline(lower, lowerOptions)))
-    return makeError("cannot build the lowering pipeline");
+    return llvm::createStringError("cannot build the lowering pipeline");
   EmitEntryPointPassOptions entryOptions;
   entryOptions.entryName = spec.entry;
   lower.addPass(createEmitEntryPointPass(entryOptions));
@@ -280,7 +280,8 @@ Error compileArtifact(StringRef modelPath, StringRef outputDir,
   staging += ".partial";
   (void)llvm::sys::fs::remove_directories(staging);
   if (std::error_code ec = llvm::sys::fs::create_directories(staging))
-    return makeError("cannot create '" + staging + "': " + ec.message());
+    return llvm::createStringError("cannot create '" + staging +
+                                   "': " + ec.message());
   llvm::scope_exit cleanup(
       [&] { (void)llvm::sys::fs::remove_directories(staging); });
   auto inStaging = [&](StringRef name) {
@@ -299,15 +300,16 @@ Error compileArtifact(StringRef modelPath, StringRef outputDir,
     if (!loaded->weightsPath.empty()) {
       if (std::error_code ec =
               llvm::sys::fs::copy_file(loaded->weightsPath, weightsPath))
-        return makeError("cannot copy '" + loaded->weightsPath +
-                         "': " + ec.message());
+        return llvm::createStringError("cannot copy '" + loaded->weightsPath +
+                                       "': " + ec.message());
     }
   }
   if (!llvm::sys::fs::exists(weightsPath)) {
     std::error_code ec;
     llvm::raw_fd_ostream empty(weightsPath, ec);
     if (ec)
-      return makeError("cannot write '" + weightsPath + "': " + ec.message());
+      return llvm::createStringError("cannot write '" + weightsPath +
+                                     "': " + ec.message());
   }
 
   ArtifactDescription description;
@@ -322,7 +324,8 @@ Error compileArtifact(StringRef modelPath, StringRef outputDir,
     ArtifactVariant spec;
     spec.entry = ::dsmp::artifact::kEntryPrefix + std::to_string(index);
     if (Error err = lowerVariant(*variant, shapes, options, spec))
-      return makeError(modelPath + ": " + llvm::toString(std::move(err)));
+      return llvm::createStringError(modelPath + ": " +
+                                     llvm::toString(std::move(err)));
     std::string objectPath = inStaging("model_" + std::to_string(index) + ".o");
     if (Error err = emitObjectFile(*variant, options.target, objectPath))
       return err;
@@ -345,13 +348,14 @@ Error compileArtifact(StringRef modelPath, StringRef outputDir,
     bool empty = llvm::sys::fs::directory_iterator(outputDir, ec) ==
                  llvm::sys::fs::directory_iterator();
     if (!empty && !llvm::sys::fs::exists(manifest))
-      return makeError("'" + outputDir +
-                       "' exists and is not a dsmp artifact; not replacing it");
+      return llvm::createStringError(
+          "'" + outputDir +
+          "' exists and is not a dsmp artifact; not replacing it");
     (void)llvm::sys::fs::remove_directories(outputDir);
   }
   if (std::error_code ec = llvm::sys::fs::rename(staging, outputDir))
-    return makeError("cannot move the artifact to '" + outputDir +
-                     "': " + ec.message());
+    return llvm::createStringError("cannot move the artifact to '" + outputDir +
+                                   "': " + ec.message());
   cleanup.release();
   return Error::success();
 }

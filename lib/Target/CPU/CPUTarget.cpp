@@ -31,9 +31,6 @@ bool hostIs(StringRef arch) {
   return llvm::Triple(llvm::sys::getProcessTriple()).getArchName() == arch;
 }
 
-Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 } // namespace
 
 StringRef knownCPUTargets() { return "x86_64, aarch64"; }
@@ -80,19 +77,21 @@ Error emitObjectFile(ModuleOp module, const CPUTargetSpec &target,
   const llvm::Target *llvmTarget =
       llvm::TargetRegistry::lookupTarget(triple, message);
   if (!llvmTarget)
-    return makeError("target '" + target.triple + "': " + message);
+    return llvm::createStringError("target '" + target.triple +
+                                   "': " + message);
   llvm::TargetOptions options;
   std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
       triple, target.cpu, target.features, options, llvm::Reloc::PIC_,
       std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!machine)
-    return makeError("cannot create a target machine for " + target.triple);
+    return llvm::createStringError("cannot create a target machine for " +
+                                   target.triple);
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext, "dsmp_model");
   if (!llvmModule)
-    return makeError("translation to LLVM IR failed");
+    return llvm::createStringError("translation to LLVM IR failed");
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(machine->createDataLayout());
   if (Error err =
@@ -108,11 +107,12 @@ Error emitObjectFile(ModuleOp module, const CPUTargetSpec &target,
   }
   llvm::ToolOutputFile out(objectPath, ec, llvm::sys::fs::OF_None);
   if (ec)
-    return makeError("cannot write '" + objectPath + "': " + ec.message());
+    return llvm::createStringError("cannot write '" + objectPath +
+                                   "': " + ec.message());
   llvm::legacy::PassManager codegen;
   if (machine->addPassesToEmitFile(codegen, out.os(), nullptr,
                                    llvm::CodeGenFileType::ObjectFile))
-    return makeError("the target cannot emit object files");
+    return llvm::createStringError("the target cannot emit object files");
   codegen.run(*llvmModule);
   out.keep();
   return Error::success();
@@ -123,8 +123,9 @@ Error linkSharedLibrary(llvm::ArrayRef<std::string> objectPaths,
   auto clang =
       llvm::sys::findProgramByName(DSMP_CLANG_NAME, {DSMP_LLVM_TOOLS_DIR});
   if (!clang)
-    return makeError("cannot find " DSMP_CLANG_NAME " in " DSMP_LLVM_TOOLS_DIR
-                     " to link the library");
+    return llvm::createStringError("cannot find " DSMP_CLANG_NAME
+                                   " in " DSMP_LLVM_TOOLS_DIR
+                                   " to link the library");
   std::string targetFlag = "--target=" + target.triple;
   std::string errorMessage;
   llvm::SmallVector<StringRef> args = {*clang,         targetFlag, "-shared",
@@ -137,9 +138,9 @@ Error linkSharedLibrary(llvm::ArrayRef<std::string> objectPaths,
   int rc = llvm::sys::ExecuteAndWait(*clang, args, std::nullopt, {}, 0, 0,
                                      &errorMessage);
   if (rc != 0)
-    return makeError("linking '" + libraryPath + "' with " + *clang +
-                     " failed" +
-                     (errorMessage.empty() ? "" : ": " + errorMessage));
+    return llvm::createStringError(
+        "linking '" + libraryPath + "' with " + *clang + " failed" +
+        (errorMessage.empty() ? "" : ": " + errorMessage));
   return Error::success();
 }
 

@@ -21,10 +21,6 @@ namespace {
 // The built-in table (targets.json, embedded by CMake).
 #include "lib/Target/Description/TargetsJson.inc"
 
-Error makeError(const Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 /// Reads {"class": ["format", ...]} into `formats`.
 Error readFormats(const llvm::json::Object &object, StringRef where,
                   std::map<OpClass, std::vector<Format>> &formats) {
@@ -32,19 +28,21 @@ Error readFormats(const llvm::json::Object &object, StringRef where,
     StringRef key = objectKey;
     auto cls = symbolizeOpClass(key);
     if (!cls)
-      return makeError(where + ": unknown op class '" + key.str() + "'");
+      return llvm::createStringError(where + ": unknown op class '" +
+                                     key.str() + "'");
     const llvm::json::Array *list = value.getAsArray();
     if (!list)
-      return makeError(where + ": formats of '" + key.str() +
-                       "' must be a list");
+      return llvm::createStringError(where + ": formats of '" + key.str() +
+                                     "' must be a list");
     for (const llvm::json::Value &item : *list) {
       std::optional<StringRef> text = item.getAsString();
       std::optional<Format> format =
           text ? symbolizeFormat(*text) : std::nullopt;
       if (!format)
-        return makeError(where + ": unknown format " +
-                         (text ? "'" + text->str() + "'" : "(not a string)") +
-                         " for '" + key.str() + "'");
+        return llvm::createStringError(
+            where + ": unknown format " +
+            (text ? "'" + text->str() + "'" : "(not a string)") + " for '" +
+            key.str() + "'");
       if (!llvm::is_contained(formats[*cls], *format))
         formats[*cls].push_back(*format);
     }
@@ -59,11 +57,11 @@ Error readThroughput(const llvm::json::Object &object, StringRef where,
     auto format = symbolizeFormat(key);
     std::optional<double> number = value.getAsNumber();
     if (!format)
-      return makeError(where + ": unknown format '" + key.str() +
-                       "' in throughput");
+      return llvm::createStringError(where + ": unknown format '" + key.str() +
+                                     "' in throughput");
     if (!number || *number <= 0)
-      return makeError(where + ": throughput of '" + key.str() +
-                       "' must be a positive number");
+      return llvm::createStringError(where + ": throughput of '" + key.str() +
+                                     "' must be a positive number");
     throughput[*format] = *number;
   }
   return Error::success();
@@ -73,10 +71,11 @@ Error checkThroughputs(const TargetDescription &t, StringRef where) {
   for (const auto &[cls, formats] : t.formats)
     for (Format f : formats)
       if (!t.throughput.count(f))
-        return makeError(where + ": format '" + stringifyFormat(f) +
-                         "' is allowed but has no throughput");
+        return llvm::createStringError(where + ": format '" +
+                                       stringifyFormat(f) +
+                                       "' is allowed but has no throughput");
   if (!t.throughput.count(Format::f32))
-    return makeError(where + ": no f32 throughput");
+    return llvm::createStringError(where + ": no f32 throughput");
   return Error::success();
 }
 
@@ -89,18 +88,19 @@ struct Entry {
 Expected<std::vector<Entry>> parseEntries(StringRef json) {
   Expected<llvm::json::Value> parsed = llvm::json::parse(json);
   if (!parsed)
-    return makeError("target table: " + llvm::toString(parsed.takeError()));
+    return llvm::createStringError("target table: " +
+                                   llvm::toString(parsed.takeError()));
   const llvm::json::Object *root = parsed->getAsObject();
   const llvm::json::Array *targets = root ? root->getArray("targets") : nullptr;
   if (!targets)
-    return makeError("target table: no \"targets\" list");
+    return llvm::createStringError("target table: no \"targets\" list");
   std::vector<Entry> entries;
   for (const llvm::json::Value &value : *targets) {
     const llvm::json::Object *object = value.getAsObject();
     std::optional<StringRef> name =
         object ? object->getString("name") : std::nullopt;
     if (!name)
-      return makeError("target table: a target without a name");
+      return llvm::createStringError("target table: a target without a name");
     std::string where = "target table: '" + name->str() + "'";
     Entry entry;
     TargetDescription &t = entry.base;
@@ -109,7 +109,8 @@ Expected<std::vector<Entry>> parseEntries(StringRef json) {
     const llvm::json::Object *formats = object->getObject("formats");
     const llvm::json::Object *throughput = object->getObject("throughput");
     if (!formats || !throughput)
-      return makeError(where + ": needs \"formats\" and \"throughput\"");
+      return llvm::createStringError(where +
+                                     ": needs \"formats\" and \"throughput\"");
     if (Error err = readFormats(*formats, where, t.formats))
       return std::move(err);
     if (Error err = readThroughput(*throughput, where, t.throughput))
@@ -117,7 +118,8 @@ Expected<std::vector<Entry>> parseEntries(StringRef json) {
     if (auto f32Matmul = object->getString("f32_matmul_format")) {
       auto format = symbolizeFormat(*f32Matmul);
       if (!format || (*format != Format::f32 && *format != Format::tf32))
-        return makeError(where + ": f32_matmul_format must be f32 or tf32");
+        return llvm::createStringError(
+            where + ": f32_matmul_format must be f32 or tf32");
       t.f32MatmulFormat = *format;
     }
     t.perTensorFP8Scale =
@@ -126,15 +128,15 @@ Expected<std::vector<Entry>> parseEntries(StringRef json) {
       for (const auto &[feature, extra] : *features) {
         const llvm::json::Object *extraObject = extra.getAsObject();
         if (!extraObject)
-          return makeError(where + ": feature '" + feature.str() +
-                           "' must be an object");
+          return llvm::createStringError(where + ": feature '" + feature.str() +
+                                         "' must be an object");
         entry.features[feature.str()] = *extraObject;
       }
     if (Error err = checkThroughputs(t, where))
       return std::move(err);
     if (llvm::any_of(entries,
                      [&](const Entry &e) { return e.base.name == t.name; }))
-      return makeError(where + ": defined twice");
+      return llvm::createStringError(where + ": defined twice");
     entries.push_back(std::move(entry));
   }
   return entries;
@@ -193,10 +195,10 @@ getTargetDescription(StringRef name, llvm::ArrayRef<std::string> features) {
         std::vector<std::string> known;
         for (const auto &[f, extra] : e.features)
           known.push_back(f);
-        return makeError("target '" + name + "' has no feature '" + feature +
-                         "' (features: " +
-                         (known.empty() ? "none" : llvm::join(known, ", ")) +
-                         ")");
+        return llvm::createStringError(
+            "target '" + name + "' has no feature '" + feature +
+            "' (features: " +
+            (known.empty() ? "none" : llvm::join(known, ", ")) + ")");
       }
       std::map<OpClass, std::vector<Format>> extraFormats;
       llvm::json::Object formats;
@@ -219,8 +221,8 @@ getTargetDescription(StringRef name, llvm::ArrayRef<std::string> features) {
     }
     return t;
   }
-  return makeError("unknown target '" + name +
-                   "' (known: " + llvm::join(knownTargetNames(), ", ") + ")");
+  return llvm::createStringError("unknown target '" + name + "' (known: " +
+                                 llvm::join(knownTargetNames(), ", ") + ")");
 }
 
 } // namespace mlir::dsmp
