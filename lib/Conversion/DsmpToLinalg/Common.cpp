@@ -1,0 +1,402 @@
+//===- Common.cpp - Helpers of the dsmp-to-linalg patterns ---------*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// See Common.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Conversion/DsmpToLinalg/Common.h"
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/ShapeInference.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::dsmp;
+
+namespace mlir::dsmp::lowering {
+
+bool isStatic(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && t.hasStaticShape();
+}
+
+bool isFloat(Type t) { return isa<FloatType>(getElementTypeOrSelf(t)); }
+
+Value floatConst(OpBuilder &b, Location loc, Type type, double v) {
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, v));
+}
+
+/// linalg.generic computing `body` elementwise over `inputs` broadcast (ONNX
+/// multidirectional, right-aligned) to `resultType`.
+/// f16 and bf16: the formats elementwise bodies compute in f32.
+bool isNarrowFloat(Type t) { return t.isF16() || t.isBF16(); }
+
+/// The type an op accumulates in: its `acc` format (tf32 and the f8
+/// formats accumulate in f32, as the hardware does).
+Type accumulationType(Operation *op) {
+  MLIRContext *ctx = op->getContext();
+  switch (mlir::dsmp::detail::accumulationFormat(op)) {
+  case Format::f16:
+    return Float16Type::get(ctx);
+  case Format::bf16:
+    return BFloat16Type::get(ctx);
+  default:
+    return Float32Type::get(ctx);
+  }
+}
+
+/// Converts a float scalar to `to` (extf or truncf), if it differs.
+Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  if (cast<FloatType>(from).getWidth() < cast<FloatType>(to).getWidth())
+    return arith::ExtFOp::create(b, loc, to, v);
+  return arith::TruncFOp::create(b, loc, to, v);
+}
+
+/// sum(lhs * rhs) over the reduction loops, computed in `acc` (operands
+/// converted to it, every product and partial sum rounded to it), then
+/// converted once to the result's element type.
+Value sumOfProducts(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                    ArrayRef<AffineMap> maps,
+                    ArrayRef<utils::IteratorType> iterators,
+                    RankedTensorType resultType, Type acc) {
+  auto accType = RankedTensorType::get(resultType.getShape(), acc);
+  Value init = tensor::EmptyOp::create(b, loc, accType.getShape(), acc);
+  init = linalg::FillOp::create(b, loc, ValueRange{floatConst(b, loc, acc, 0)},
+                                ValueRange{init})
+             .getResult(0);
+  Value sum =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{accType}, ValueRange{lhs, rhs}, ValueRange{init},
+          maps, iterators,
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            Value x = convertFloat(nb, nl, args[0], acc);
+            Value y = convertFloat(nb, nl, args[1], acc);
+            Value product = arith::MulFOp::create(nb, nl, x, y);
+            linalg::YieldOp::create(
+                nb, nl, Value(arith::AddFOp::create(nb, nl, args[2], product)));
+          })
+          .getResult(0);
+  Type element = resultType.getElementType();
+  if (acc == element)
+    return sum;
+  Value out = tensor::EmptyOp::create(b, loc, resultType.getShape(), element);
+  unsigned rank = resultType.getRank();
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{resultType}, ValueRange{sum}, ValueRange{out},
+             SmallVector<AffineMap>(
+                 2, AffineMap::getMultiDimIdentityMap(rank, b.getContext())),
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(nb, nl,
+                                       convertFloat(nb, nl, args[0], element));
+             })
+      .getResult(0);
+}
+
+/// f32 rounded to tf32 in f32 storage (10-bit mantissa, ties away from
+/// zero, as PTX cvt.rna.tf32.f32; inf and NaN unchanged), elementwise.
+Value roundToTF32(OpBuilder &b, Location loc, Value input) {
+  auto type = cast<RankedTensorType>(input.getType());
+  auto f32Type = RankedTensorType::get(type.getShape(), b.getF32Type());
+  Value out = tensor::EmptyOp::create(b, loc, type.getShape(), b.getF32Type());
+  unsigned rank = type.getRank();
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{f32Type}, ValueRange{input}, ValueRange{out},
+             SmallVector<AffineMap>(
+                 2, AffineMap::getMultiDimIdentityMap(rank, b.getContext())),
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               Type i32 = nb.getI32Type();
+               auto c = [&](uint32_t v) -> Value {
+                 return arith::ConstantOp::create(
+                     nb, nl, nb.getI32IntegerAttr(static_cast<int32_t>(v)));
+               };
+               Value x = convertFloat(nb, nl, args[0], nb.getF32Type());
+               Value bits = arith::BitcastOp::create(nb, nl, i32, x);
+               Value exponent =
+                   arith::AndIOp::create(nb, nl, bits, c(0x7F800000u));
+               Value special = arith::CmpIOp::create(
+                   nb, nl, arith::CmpIPredicate::eq, exponent, c(0x7F800000u));
+               Value rounded = arith::AndIOp::create(
+                   nb, nl, arith::AddIOp::create(nb, nl, bits, c(0x1000u)),
+                   c(~0x1FFFu));
+               Value result =
+                   arith::SelectOp::create(nb, nl, special, bits, rounded);
+               linalg::YieldOp::create(nb, nl,
+                                       Value(arith::BitcastOp::create(
+                                           nb, nl, nb.getF32Type(), result)));
+             })
+      .getResult(0);
+}
+
+/// tf32 has no LLVM type: casts to tf32 become roundToTF32 and every tf32
+/// tensor is stored as f32 from here on.
+void legalizeTF32(func::FuncOp func) {
+  if (func.isExternal())
+    return;
+  auto isTF32 = [](Type t) {
+    return isa<FloatTF32Type>(getElementTypeOrSelf(t));
+  };
+  SmallVector<CastOp> casts;
+  func.walk([&](CastOp cast) {
+    if (isTF32(cast.getType()))
+      casts.push_back(cast);
+  });
+  for (CastOp cast : casts) {
+    OpBuilder b(cast);
+    Value rounded = roundToTF32(b, cast.getLoc(), cast.getInput());
+    cast.getResult().replaceAllUsesWith(rounded);
+    cast.erase();
+  }
+  bool changed = !casts.empty();
+  auto retype = [&](Value v) {
+    if (auto t = dyn_cast<RankedTensorType>(v.getType()); t && isTF32(t)) {
+      v.setType(t.clone(Float32Type::get(v.getContext())));
+      changed = true;
+    }
+  };
+  func.walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          retype(arg);
+    for (Value result : op->getResults())
+      retype(result);
+  });
+  if (!changed)
+    return;
+  func.setFunctionType(FunctionType::get(
+      func.getContext(), func.getBody().getArgumentTypes(),
+      func.getBody().back().getTerminator()->getOperandTypes()));
+}
+
+/// Contractions in f32 that accumulate in f32 become linalg.matmul: the
+/// form a BLAS call replaces (dsmp-linalg-to-blas) or that tiles and
+/// vectorizes as one unit.
+bool usesNamedMatmul(Operation *op, RankedTensorType resultType) {
+  return resultType.getElementType().isF32() && accumulationType(op).isF32();
+}
+
+/// A [M, K] x [K, N] -> [M, N] f32 product as linalg.matmul; a transposed
+/// operand ([K, M] or [N, K]) is read through the op's indexing maps, not
+/// copied (BLAS takes the transpose as a flag).
+Value namedMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                  bool transposeLhs, bool transposeRhs) {
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  Type f32 = b.getF32Type();
+  SmallVector<int64_t> shape = {lhsType.getDimSize(transposeLhs ? 1 : 0),
+                                rhsType.getDimSize(transposeRhs ? 0 : 1)};
+  Value init = tensor::EmptyOp::create(b, loc, shape, f32);
+  init = linalg::FillOp::create(b, loc, ValueRange{floatConst(b, loc, f32, 0)},
+                                ValueRange{init})
+             .getResult(0);
+  MLIRContext *ctx = b.getContext();
+  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+             k = getAffineDimExpr(2, ctx);
+  auto map = [&](AffineExpr i, AffineExpr j) {
+    return AffineMapAttr::get(AffineMap::get(3, 0, {i, j}, ctx));
+  };
+  ArrayAttr maps =
+      b.getArrayAttr({transposeLhs ? map(k, m) : map(m, k),
+                      transposeRhs ? map(n, k) : map(k, n), map(m, n)});
+  return linalg::MatmulOp::create(b, loc, TypeRange{init.getType()},
+                                  ValueRange{lhs, rhs}, ValueRange{init},
+                                  {b.getNamedAttr("indexing_maps", maps)})
+      .getResult(0);
+}
+
+/// Collapses `v` to the shape `shape` with reassociation `groups`.
+Value collapse(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape,
+               ArrayRef<ReassociationIndices> groups) {
+  auto type = cast<RankedTensorType>(v.getType());
+  return tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), v, groups);
+}
+
+Value expand(OpBuilder &b, Location loc, Value v, RankedTensorType type,
+             ArrayRef<ReassociationIndices> groups) {
+  return tensor::ExpandShapeOp::create(b, loc, type, v, groups);
+}
+
+Value buildElementwise(OpBuilder &b, Location loc, ValueRange inputs,
+                       RankedTensorType resultType, Operation *op,
+                       const BodyFn &body) {
+  int64_t rank = resultType.getRank();
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps;
+  for (Value input : inputs) {
+    auto type = cast<RankedTensorType>(input.getType());
+    SmallVector<AffineExpr> exprs;
+    for (int64_t i = 0; i < type.getRank(); ++i) {
+      int64_t dim = rank - type.getRank() + i;
+      bool broadcast =
+          type.getDimSize(i) == 1 && resultType.getDimSize(dim) != 1;
+      exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx)
+                                : getAffineDimExpr(dim, ctx));
+    }
+    maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
+                                       resultType.getElementType());
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  // A 16-bit float op computes in f32 and rounds its result once: exactly
+  // the format's correctly rounded result for +, -, *, /, sqrt, and one
+  // rounding (as on the target) for compound ops such as Sigmoid.
+  Type resultElement = resultType.getElementType();
+  bool widen = !isa<CastOp>(op) && isNarrowFloat(resultElement);
+  for (Value input : inputs)
+    widen |= !isa<CastOp>(op) &&
+             isNarrowFloat(getElementTypeOrSelf(input.getType()));
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        SmallVector<Value> operands(args.drop_back());
+        Type computeType = resultElement;
+        if (widen) {
+          Type f32 = nb.getF32Type();
+          for (Value &v : operands)
+            if (isNarrowFloat(v.getType()))
+              v = arith::ExtFOp::create(nb, nl, f32, v);
+          if (isNarrowFloat(resultElement))
+            computeType = f32;
+        }
+        Value v = body(nb, nl, operands, computeType, op);
+        if (v.getType() != resultElement && isNarrowFloat(resultElement))
+          v = arith::TruncFOp::create(nb, nl, resultElement, v);
+        linalg::YieldOp::create(nb, nl, v);
+      });
+  return generic.getResult(0);
+}
+
+double floatAttr(Operation *op, StringRef name, double fallback) {
+  if (auto attr = op->getAttrOfType<FloatAttr>(name))
+    return attr.getValueAsDouble();
+  return fallback;
+}
+
+/// Pads the spatial dims of an NC... tensor with `value` (ONNX pads are
+/// [begin..., end...] over the spatial dims).
+Value padSpatial(OpBuilder &b, Location loc, Value input,
+                 ArrayRef<int64_t> pads, double value) {
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t spatial = type.getRank() - 2;
+  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
+    return input;
+  SmallVector<OpFoldResult> low(2, b.getIndexAttr(0)),
+      high(2, b.getIndexAttr(0));
+  SmallVector<int64_t> shape(type.getShape());
+  for (int64_t i = 0; i < spatial; ++i) {
+    low.push_back(b.getIndexAttr(pads[i]));
+    high.push_back(b.getIndexAttr(pads[i + spatial]));
+    shape[2 + i] += pads[i] + pads[i + spatial];
+  }
+  auto padded = RankedTensorType::get(shape, type.getElementType());
+  Value padValue = floatConst(b, loc, type.getElementType(), value);
+  return tensor::PadOp::create(b, loc, padded, input, low, high, padValue)
+      .getResult();
+}
+
+FailureOr<Window> windowOf(Operation *op, int64_t spatial,
+                           ArrayRef<int64_t> weightKernel) {
+  Window w;
+  auto ints = [&](StringRef name, int64_t size,
+                  int64_t fallback) -> SmallVector<int64_t> {
+    if (auto attr = op->getAttrOfType<DenseI64ArrayAttr>(name))
+      return SmallVector<int64_t>(attr.asArrayRef());
+    return SmallVector<int64_t>(size, fallback);
+  };
+  auto autoPad = op->getAttrOfType<StringAttr>("auto_pad");
+  if (autoPad && autoPad.getValue() != "NOTSET" &&
+      autoPad.getValue() != "VALID")
+    return failure();
+  w.kernel = weightKernel.empty() ? ints("kernel_shape", spatial, 1)
+                                  : SmallVector<int64_t>(weightKernel);
+  if (auto attr = op->getAttrOfType<DenseI64ArrayAttr>("kernel_shape"))
+    w.kernel.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
+  w.strides = ints("strides", spatial, 1);
+  w.dilations = ints("dilations", spatial, 1);
+  w.pads = ints("pads", 2 * spatial, 0);
+  if (autoPad && autoPad.getValue() == "VALID")
+    w.pads.assign(2 * spatial, 0);
+  return w;
+}
+
+/// Sums (or maxes) over `axes` of `input` into a keepdims-shaped tensor.
+Value reduceKeepDims(OpBuilder &b, Location loc, Value input,
+                     ArrayRef<int64_t> axes, bool isMax) {
+  auto type = cast<RankedTensorType>(input.getType());
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> shape(type.getShape());
+  SmallVector<AffineExpr> outExprs;
+  SmallVector<utils::IteratorType> iterators;
+  for (int64_t i = 0; i < rank; ++i) {
+    bool reduced = llvm::is_contained(axes, i);
+    if (reduced)
+      shape[i] = 1;
+    outExprs.push_back(reduced ? getAffineConstantExpr(0, ctx)
+                               : getAffineDimExpr(i, ctx));
+    iterators.push_back(reduced ? utils::IteratorType::reduction
+                                : utils::IteratorType::parallel);
+  }
+  auto outType = RankedTensorType::get(shape, type.getElementType());
+  double initValue = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
+  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  init = linalg::FillOp::create(
+             b, loc,
+             ValueRange{floatConst(b, loc, type.getElementType(), initValue)},
+             ValueRange{init})
+             .getResult(0);
+  SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
+                                 AffineMap::get(rank, 0, outExprs, ctx)};
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{outType}, ValueRange{input}, ValueRange{init},
+             maps, iterators,
+             [isMax](OpBuilder &nb, Location l, ValueRange args) {
+               Value v =
+                   isMax
+                       ? Value(
+                             arith::MaximumFOp::create(nb, l, args[1], args[0]))
+                       : Value(arith::AddFOp::create(nb, l, args[1], args[0]));
+               linalg::YieldOp::create(nb, l, v);
+             })
+      .getResult(0);
+}
+
+/// `value` reshaped to the static `type` (same element count).
+Value reshapeTo(OpBuilder &b, Location loc, Value value,
+                RankedTensorType type) {
+  if (value.getType() == type)
+    return value;
+  auto shapeType = RankedTensorType::get({type.getRank()}, b.getI64Type());
+  Value shape = arith::ConstantOp::create(
+      b, loc, DenseIntElementsAttr::get(shapeType, type.getShape()));
+  return tensor::ReshapeOp::create(b, loc, type, value, shape);
+}
+
+} // namespace mlir::dsmp::lowering

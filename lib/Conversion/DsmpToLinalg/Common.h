@@ -1,0 +1,124 @@
+//===- Common.h - Helpers of the dsmp-to-linalg patterns -----------*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Shared by the pattern files of dsmp-convert-to-linalg: static-shape
+// checks, float constants and conversions, the elementwise builder (with
+// ONNX broadcasting and f16/bf16 computed in f32), sums of products in an
+// accumulation format, tf32 rounding, named matmuls, reshapes, windows.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_LIB_CONVERSION_DSMPTOLINALG_COMMON_H
+#define DSMP_LIB_CONVERSION_DSMPTOLINALG_COMMON_H
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <functional>
+
+namespace mlir::dsmp::lowering {
+
+/// The scalar body of an elementwise op: (builder, loc, operand scalars,
+/// compute type, the dsmp op) -> result scalar.
+using BodyFn =
+    std::function<Value(OpBuilder &, Location, ValueRange, Type, Operation *)>;
+
+bool isStatic(Value v);
+
+bool isFloat(Type t);
+
+Value floatConst(OpBuilder &b, Location loc, Type type, double v);
+
+/// linalg.generic computing `body` elementwise over `inputs` broadcast (ONNX
+/// multidirectional, right-aligned) to `resultType`.
+/// f16 and bf16: the formats elementwise bodies compute in f32.
+bool isNarrowFloat(Type t);
+
+/// The type an op accumulates in: its `acc` format (tf32 and the f8
+/// formats accumulate in f32, as the hardware does).
+Type accumulationType(Operation *op);
+
+/// Converts a float scalar to `to` (extf or truncf), if it differs.
+Value convertFloat(OpBuilder &b, Location loc, Value v, Type to);
+
+/// sum(lhs * rhs) over the reduction loops, computed in `acc` (operands
+/// converted to it, every product and partial sum rounded to it), then
+/// converted once to the result's element type.
+Value sumOfProducts(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                    ArrayRef<AffineMap> maps,
+                    ArrayRef<utils::IteratorType> iterators,
+                    RankedTensorType resultType, Type acc);
+
+/// f32 rounded to tf32 in f32 storage (10-bit mantissa, ties away from
+/// zero, as PTX cvt.rna.tf32.f32; inf and NaN unchanged), elementwise.
+Value roundToTF32(OpBuilder &b, Location loc, Value input);
+
+/// tf32 has no LLVM type: casts to tf32 become roundToTF32 and every tf32
+/// tensor is stored as f32 from here on.
+void legalizeTF32(func::FuncOp func);
+
+/// Contractions in f32 that accumulate in f32 become linalg.matmul: the
+/// form a BLAS call replaces (dsmp-linalg-to-blas) or that tiles and
+/// vectorizes as one unit.
+bool usesNamedMatmul(Operation *op, RankedTensorType resultType);
+
+/// A [M, K] x [K, N] -> [M, N] f32 product as linalg.matmul; a transposed
+/// operand ([K, M] or [N, K]) is read through the op's indexing maps, not
+/// copied (BLAS takes the transpose as a flag).
+Value namedMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                  bool transposeLhs = false, bool transposeRhs = false);
+
+/// Collapses `v` to the shape `shape` with reassociation `groups`.
+Value collapse(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape,
+               ArrayRef<ReassociationIndices> groups);
+
+Value expand(OpBuilder &b, Location loc, Value v, RankedTensorType type,
+             ArrayRef<ReassociationIndices> groups);
+
+Value buildElementwise(OpBuilder &b, Location loc, ValueRange inputs,
+                       RankedTensorType resultType, Operation *op,
+                       const BodyFn &body);
+
+double floatAttr(Operation *op, StringRef name, double fallback);
+
+/// Pads the spatial dims of an NC... tensor with `value` (ONNX pads are
+/// [begin..., end...] over the spatial dims).
+Value padSpatial(OpBuilder &b, Location loc, Value input,
+                 ArrayRef<int64_t> pads, double value);
+
+/// The window attributes with ONNX defaults; fails on auto_pad other than
+/// NOTSET/VALID (SAME_* needs the output-size-dependent split).
+struct Window {
+  SmallVector<int64_t> kernel, strides, dilations, pads;
+};
+
+FailureOr<Window> windowOf(Operation *op, int64_t spatial,
+                           ArrayRef<int64_t> weightKernel = {});
+
+/// Sums (or maxes) over `axes` of `input` into a keepdims-shaped tensor.
+Value reduceKeepDims(OpBuilder &b, Location loc, Value input,
+                     ArrayRef<int64_t> axes, bool isMax);
+
+/// `value` reshaped to the static `type` (same element count).
+Value reshapeTo(OpBuilder &b, Location loc, Value value, RankedTensorType type);
+
+// The patterns, one file per op family.
+void populateElementwisePatterns(RewritePatternSet &patterns);
+void populateContractionPatterns(RewritePatternSet &patterns);
+void populateWindowPatterns(RewritePatternSet &patterns);
+void populateNormalizationPatterns(RewritePatternSet &patterns);
+void populateDataMovementPatterns(RewritePatternSet &patterns);
+void populateControlFlowPatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::dsmp::lowering
+
+#endif // DSMP_LIB_CONVERSION_DSMPTOLINALG_COMMON_H

@@ -1,0 +1,429 @@
+//===- Contraction.cpp - MatMul, Gemm, Conv, ConvTranspose ---------*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Sums of products in the op's accumulation format; f32 ones as
+// linalg.matmul (Conv through im2col) for the BLAS rewrite.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Conversion/DsmpToLinalg/Common.h"
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/ShapeInference.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::dsmp;
+using namespace mlir::dsmp::lowering;
+
+namespace {
+
+/// C[M, N] = alpha * op(A) * op(B) (+ beta * C), as a contraction generic
+/// and, when needed, an elementwise epilogue.
+struct GemmLowering : OpRewritePattern<GemmOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GemmOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getA()) ||
+        !isStatic(op.getB()) || !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+               k = getAffineDimExpr(2, ctx);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(3, 0,
+                       op.getTransA() ? ArrayRef<AffineExpr>{k, m}
+                                      : ArrayRef<AffineExpr>{m, k},
+                       ctx),
+        AffineMap::get(3, 0,
+                       op.getTransB() ? ArrayRef<AffineExpr>{n, k}
+                                      : ArrayRef<AffineExpr>{k, n},
+                       ctx),
+        AffineMap::get(3, 0, {m, n}, ctx)};
+    Type element = resultType.getElementType();
+    Value result;
+    if (usesNamedMatmul(op, resultType) &&
+        cast<RankedTensorType>(op.getA().getType()).getElementType().isF32()) {
+      result = namedMatmul(rewriter, loc, op.getA(), op.getB(), op.getTransA(),
+                           op.getTransB());
+    } else {
+      result = contract(rewriter, loc, op, op.getA(), op.getB(), maps,
+                        resultType, 3);
+    }
+    double alpha = op.getAlpha().convertToDouble();
+    double beta = op.getBeta().convertToDouble();
+    bool hasC = !isa<NoneType>(op.getC().getType());
+    if (alpha != 1.0 || hasC) {
+      SmallVector<Value> inputs{result};
+      if (hasC)
+        inputs.push_back(op.getC());
+      result = buildElementwise(
+          rewriter, loc, inputs, resultType, op,
+          [&](OpBuilder &b, Location l, ValueRange a, Type t,
+              Operation *) -> Value {
+            Value y = a[0];
+            if (alpha != 1.0)
+              y = arith::MulFOp::create(b, l, floatConst(b, l, t, alpha), y);
+            if (a.size() > 1) {
+              Value c = a[1];
+              if (beta != 1.0)
+                c = arith::MulFOp::create(b, l, floatConst(b, l, t, beta), c);
+              y = arith::AddFOp::create(b, l, y, c);
+            }
+            return y;
+          });
+    }
+    (void)element;
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  /// The sum of products with the given maps; the last loop dim reduces.
+  static Value contract(OpBuilder &b, Location loc, Operation *op, Value lhs,
+                        Value rhs, ArrayRef<AffineMap> maps,
+                        RankedTensorType resultType, unsigned loops) {
+    SmallVector<utils::IteratorType> iterators(loops,
+                                               utils::IteratorType::parallel);
+    iterators.back() = utils::IteratorType::reduction;
+    return sumOfProducts(b, loc, lhs, rhs, maps, iterators, resultType,
+                         accumulationType(op));
+  }
+};
+
+/// numpy matmul of operands of rank >= 2, batch dims broadcast.
+struct MatMulLowering : OpRewritePattern<MatMulOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MatMulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getA()) ||
+        !isStatic(op.getB()) || !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    auto a = cast<RankedTensorType>(op.getA().getType());
+    auto b = cast<RankedTensorType>(op.getB().getType());
+    if (a.getRank() < 2 || b.getRank() < 2)
+      return rewriter.notifyMatchFailure(op, "1-D operands not lowered yet");
+    MLIRContext *ctx = getContext();
+    // [batch..., M, K] x [K, N]: one matmul over the collapsed rows.
+    if (usesNamedMatmul(op, resultType) && a.getElementType().isF32() &&
+        b.getRank() == 2) {
+      Location loc = op.getLoc();
+      int64_t rows = a.getNumElements() / a.getShape().back();
+      Value lhs = op.getA();
+      ReassociationIndices leading;
+      for (int64_t i = 0; i + 1 < a.getRank(); ++i)
+        leading.push_back(i);
+      if (a.getRank() > 2)
+        lhs = collapse(rewriter, loc, lhs, {rows, a.getShape().back()},
+                       {leading, {a.getRank() - 1}});
+      Value product = namedMatmul(rewriter, loc, lhs, op.getB());
+      if (resultType.getRank() > 2)
+        product = expand(rewriter, loc, product, resultType,
+                         {leading, {resultType.getRank() - 1}});
+      rewriter.replaceOp(op, product);
+      return success();
+    }
+    int64_t rank = resultType.getRank(); // batch dims + M + N
+    unsigned loops = rank + 1;           // + K
+    AffineExpr k = getAffineDimExpr(rank, ctx);
+    auto operandMap = [&](RankedTensorType t, bool isLhs) {
+      SmallVector<AffineExpr> exprs;
+      int64_t batch = t.getRank() - 2;
+      for (int64_t i = 0; i < batch; ++i) {
+        int64_t dim = rank - 2 - batch + i;
+        exprs.push_back(t.getDimSize(i) == 1 && resultType.getDimSize(dim) != 1
+                            ? getAffineConstantExpr(0, ctx)
+                            : getAffineDimExpr(dim, ctx));
+      }
+      if (isLhs) {
+        exprs.push_back(getAffineDimExpr(rank - 2, ctx));
+        exprs.push_back(k);
+      } else {
+        exprs.push_back(k);
+        exprs.push_back(getAffineDimExpr(rank - 1, ctx));
+      }
+      return AffineMap::get(loops, 0, exprs, ctx);
+    };
+    SmallVector<AffineMap> maps = {
+        operandMap(a, true), operandMap(b, false),
+        AffineMap::getMultiDimIdentityMap(loops, ctx).getMajorSubMap(rank)};
+    Value result = GemmLowering::contract(rewriter, op.getLoc(), op, op.getA(),
+                                          op.getB(), maps, resultType, loops);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Grouped N-d convolution as one linalg.generic over (n, m, out spatial...,
+/// c, kernel...), the input channel being (m floordiv M/group) * C/group + c,
+/// then the bias.
+struct ConvLowering : OpRewritePattern<ConvOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  /// A batch-1, one-group f32 convolution as W[F, C*K] x col[C*K, O]
+  /// (im2col; a 1x1 stride-1 convolution uses the input as col directly).
+  template <typename Window>
+  static Value convAsMatmul(OpBuilder &b, Location loc, Value input, Value w,
+                            RankedTensorType resultType, const Window &window) {
+    MLIRContext *ctx = b.getContext();
+    auto inType = cast<RankedTensorType>(input.getType());
+    auto wType = cast<RankedTensorType>(w.getType());
+    int64_t spatial = resultType.getRank() - 2;
+    int64_t channels = wType.getDimSize(1), filters = wType.getDimSize(0);
+    ArrayRef<int64_t> kernel = wType.getShape().drop_front(2);
+    ArrayRef<int64_t> outSpatial = resultType.getShape().drop_front(2);
+    int64_t kernelSize = 1, outSize = 1;
+    for (int64_t k : kernel)
+      kernelSize *= k;
+    for (int64_t o : outSpatial)
+      outSize *= o;
+    bool pointwise = kernelSize == 1 &&
+                     llvm::equal(inType.getShape().drop_front(2), outSpatial);
+    for (int64_t i = 0; i < spatial; ++i)
+      pointwise &= window.strides[i] == 1;
+    ReassociationIndices spatialDims, kernelDims;
+    for (int64_t i = 0; i < spatial; ++i)
+      spatialDims.push_back(2 + i);
+    Value col;
+    if (pointwise) {
+      // [1, C, O...] -> [C, O]
+      ReassociationIndices rest;
+      for (int64_t i = 0; i < spatial; ++i)
+        rest.push_back(2 + i);
+      col = collapse(b, loc, input, {channels, outSize}, {{0, 1}, rest});
+    } else {
+      // col[c, k..., o...] = input[0, c, o * stride + k * dilation]
+      unsigned loops = 1 + 2 * spatial;
+      auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+      SmallVector<AffineExpr> inExprs{getAffineConstantExpr(0, ctx), d(0)};
+      SmallVector<int64_t> colShape{channels};
+      for (int64_t i = 0; i < spatial; ++i)
+        colShape.push_back(kernel[i]);
+      for (int64_t i = 0; i < spatial; ++i) {
+        colShape.push_back(outSpatial[i]);
+        inExprs.push_back(d(1 + spatial + i) * window.strides[i] +
+                          d(1 + i) * window.dilations[i]);
+      }
+      Value init = tensor::EmptyOp::create(b, loc, colShape, b.getF32Type());
+      col = linalg::GenericOp::create(
+                b, loc, TypeRange{init.getType()}, ValueRange{input},
+                ValueRange{init},
+                SmallVector<AffineMap>{
+                    AffineMap::get(loops, 0, inExprs, ctx),
+                    AffineMap::getMultiDimIdentityMap(loops, ctx)},
+                SmallVector<utils::IteratorType>(loops,
+                                                 utils::IteratorType::parallel),
+                [](OpBuilder &nb, Location nl, ValueRange args) {
+                  linalg::YieldOp::create(nb, nl, args[0]);
+                })
+                .getResult(0);
+      ReassociationIndices first{0}, last;
+      for (int64_t i = 0; i < spatial; ++i) {
+        first.push_back(1 + i);
+        last.push_back(1 + spatial + i);
+      }
+      col = collapse(b, loc, col, {channels * kernelSize, outSize},
+                     {first, last});
+    }
+    ReassociationIndices wRest{1};
+    for (int64_t i = 0; i < spatial; ++i)
+      wRest.push_back(2 + i);
+    Value weights =
+        collapse(b, loc, w, {filters, channels * kernelSize}, {{0}, wRest});
+    Value product = namedMatmul(b, loc, weights, col);
+    return expand(b, loc, product, resultType, {{0, 1}, spatialDims});
+  }
+
+  LogicalResult matchAndRewrite(ConvOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getX()) ||
+        !isStatic(op.getW()) || !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    auto wType = cast<RankedTensorType>(op.getW().getType());
+    int64_t spatial = resultType.getRank() - 2;
+    auto window = windowOf(op, spatial, wType.getShape().drop_front(2));
+    if (failed(window))
+      return rewriter.notifyMatchFailure(op, "SAME auto_pad not lowered yet");
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    Value input = padSpatial(rewriter, loc, op.getX(), window->pads, 0.0);
+    int64_t group = op.getGroup();
+    int64_t mPerGroup = resultType.getDimSize(1) / group;
+    int64_t cPerGroup = wType.getDimSize(1);
+    // Loops: n, m, o_0..o_s-1, c, k_0..k_s-1.
+    unsigned loops = 3 + 2 * spatial;
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    AffineExpr n = d(0), m = d(1), c = d(2 + spatial);
+    SmallVector<AffineExpr> inExprs{n, m.floorDiv(mPerGroup) * cPerGroup + c};
+    SmallVector<AffineExpr> wExprs{m, c};
+    SmallVector<AffineExpr> outExprs{n, m};
+    for (int64_t i = 0; i < spatial; ++i) {
+      AffineExpr o = d(2 + i), k = d(3 + spatial + i);
+      inExprs.push_back(o * window->strides[i] + k * window->dilations[i]);
+      wExprs.push_back(k);
+      outExprs.push_back(o);
+    }
+    SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, inExprs, ctx),
+                                   AffineMap::get(loops, 0, wExprs, ctx),
+                                   AffineMap::get(loops, 0, outExprs, ctx)};
+    SmallVector<utils::IteratorType> iterators(loops,
+                                               utils::IteratorType::reduction);
+    for (unsigned i = 0; i < 2 + spatial; ++i)
+      iterators[i] = utils::IteratorType::parallel;
+    Type element = resultType.getElementType();
+    Value result;
+    if (usesNamedMatmul(op, resultType) && group == 1 &&
+        resultType.getDimSize(0) == 1 && wType.getElementType().isF32())
+      result =
+          convAsMatmul(rewriter, loc, input, op.getW(), resultType, *window);
+    else
+      result = sumOfProducts(rewriter, loc, input, op.getW(), maps, iterators,
+                             resultType, accumulationType(op));
+    if (!isa<NoneType>(op.getB().getType())) {
+      // The bias [M] broadcasts along dim 1.
+      SmallVector<AffineMap> biasMaps = {
+          AffineMap::getMultiDimIdentityMap(resultType.getRank(), ctx),
+          AffineMap::get(resultType.getRank(), 0, {d(1)}, ctx),
+          AffineMap::getMultiDimIdentityMap(resultType.getRank(), ctx)};
+      Value out = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                          element);
+      result =
+          linalg::GenericOp::create(
+              rewriter, loc, TypeRange{resultType},
+              ValueRange{result, op.getB()}, ValueRange{out}, biasMaps,
+              SmallVector<utils::IteratorType>(resultType.getRank(),
+                                               utils::IteratorType::parallel),
+              [](OpBuilder &b, Location l, ValueRange args) {
+                linalg::YieldOp::create(
+                    b, l, Value(arith::AddFOp::create(b, l, args[0], args[1])));
+              })
+              .getResult(0);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// ConvTranspose (one group) as a convolution: the input spread out by the
+/// strides with zeros between, padded by dilation * (kernel - 1) minus the
+/// pads (plus output_padding at the end), convolved at stride 1 with the
+/// weights [C, F, k..] transposed to [F, C, k..] and flipped. The dsmp.conv
+/// it builds is then lowered by ConvLowering.
+struct ConvTransposeLowering : OpRewritePattern<ConvTransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvTransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getX()) ||
+        !isStatic(op.getW()) || !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    if (op.getGroup() != 1)
+      return rewriter.notifyMatchFailure(op, "grouped ConvTranspose");
+    auto xType = cast<RankedTensorType>(op.getX().getType());
+    auto wType = cast<RankedTensorType>(op.getW().getType());
+    int64_t spatial = xType.getRank() - 2;
+    auto window = windowOf(op, spatial, wType.getShape().drop_front(2));
+    if (failed(window))
+      return rewriter.notifyMatchFailure(op, "SAME auto_pad not lowered yet");
+    SmallVector<int64_t> outputPadding(spatial, 0);
+    if (auto attr = op.getOutputPaddingAttr())
+      outputPadding.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
+    SmallVector<int64_t> pads(2 * spatial);
+    for (int64_t i = 0; i < spatial; ++i) {
+      int64_t reach = window->dilations[i] * (window->kernel[i] - 1);
+      pads[i] = reach - window->pads[i];
+      pads[spatial + i] = reach - window->pads[spatial + i] + outputPadding[i];
+      if (pads[i] < 0 || pads[spatial + i] < 0)
+        return rewriter.notifyMatchFailure(op, "pads wider than the kernel");
+    }
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    Type element = xType.getElementType();
+
+    // The input spread out by the strides.
+    SmallVector<int64_t> upShape(xType.getShape());
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    for (int64_t i = 0; i < xType.getRank(); ++i) {
+      int64_t stride = i < 2 ? 1 : window->strides[i - 2];
+      if (i >= 2)
+        upShape[i] = (xType.getDimSize(i) - 1) * stride + 1;
+      offsets.push_back(rewriter.getIndexAttr(0));
+      sizes.push_back(rewriter.getIndexAttr(xType.getDimSize(i)));
+      strides.push_back(rewriter.getIndexAttr(stride));
+    }
+    Value up = tensor::EmptyOp::create(rewriter, loc, upShape, element);
+    up = linalg::FillOp::create(
+             rewriter, loc, ValueRange{floatConst(rewriter, loc, element, 0)},
+             ValueRange{up})
+             .getResult(0);
+    up = tensor::InsertSliceOp::create(rewriter, loc, op.getX(), up, offsets,
+                                       sizes, strides);
+
+    // w'[f, c, k..] = w[c, f, K - 1 - k..]
+    SmallVector<int64_t> flippedShape(wType.getShape());
+    std::swap(flippedShape[0], flippedShape[1]);
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> read{d(1), d(0)};
+    for (int64_t i = 0; i < spatial; ++i)
+      read.push_back(window->kernel[i] - 1 - d(2 + i));
+    unsigned rank = wType.getRank();
+    Value init = tensor::EmptyOp::create(rewriter, loc, flippedShape,
+                                         wType.getElementType());
+    Value flipped = linalg::GenericOp::create(
+                        rewriter, loc, TypeRange{init.getType()},
+                        ValueRange{op.getW()}, ValueRange{init},
+                        SmallVector<AffineMap>{
+                            AffineMap::get(rank, 0, read, ctx),
+                            AffineMap::getMultiDimIdentityMap(rank, ctx)},
+                        SmallVector<utils::IteratorType>(
+                            rank, utils::IteratorType::parallel),
+                        [](OpBuilder &b, Location l, ValueRange args) {
+                          linalg::YieldOp::create(b, l, args[0]);
+                        })
+                        .getResult(0);
+
+    OperationState state(loc, ConvOp::getOperationName());
+    state.addOperands({up, flipped, op.getB()});
+    state.addTypes(resultType);
+    state.addAttribute("pads", rewriter.getDenseI64ArrayAttr(pads));
+    state.addAttribute("dilations",
+                       rewriter.getDenseI64ArrayAttr(window->dilations));
+    state.addAttribute("kernel_shape",
+                       rewriter.getDenseI64ArrayAttr(window->kernel));
+    if (Attribute acc = op->getAttr("acc"))
+      state.addAttribute("acc", acc);
+    rewriter.replaceOp(op, rewriter.create(state)->getResults());
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::dsmp::lowering::populateContractionPatterns(
+    RewritePatternSet &patterns) {
+  patterns
+      .add<GemmLowering, MatMulLowering, ConvLowering, ConvTransposeLowering>(
+          patterns.getContext());
+}

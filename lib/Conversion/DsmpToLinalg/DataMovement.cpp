@@ -1,0 +1,295 @@
+//===- DataMovement.cpp - Shapes, copies and constants -------------*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Transpose, reshapes, constants, Identity, Concat, Slice, Gather, Expand,
+// ConstantOfShape.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Conversion/DsmpToLinalg/Common.h"
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/ShapeInference.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::dsmp;
+using namespace mlir::dsmp::lowering;
+
+namespace {
+
+struct TransposeLowering : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (!resultType || !resultType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    SmallVector<int64_t> perm;
+    if (auto given = op.getPerm())
+      perm.assign(given->begin(), given->end());
+    else
+      for (int64_t i = resultType.getRank() - 1; i >= 0; --i)
+        perm.push_back(i);
+    Value init =
+        tensor::EmptyOp::create(rewriter, op.getLoc(), resultType.getShape(),
+                                resultType.getElementType());
+    auto transpose = linalg::TransposeOp::create(rewriter, op.getLoc(),
+                                                 op.getData(), init, perm);
+    rewriter.replaceOp(op, transpose->getResult(0));
+    return success();
+  }
+};
+
+/// Reshape, Flatten, Squeeze and Unsqueeze with a static result: a
+/// tensor.reshape to that shape (their shape operands are not needed).
+struct StaticReshapeLowering : RewritePattern {
+  StaticReshapeLowering(StringRef opName, MLIRContext *ctx)
+      : RewritePattern(opName, 1, ctx) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!resultType || !resultType.hasStaticShape() ||
+        !isStatic(op->getOperand(0)))
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Location loc = op->getLoc();
+    auto shapeType =
+        RankedTensorType::get({resultType.getRank()}, rewriter.getI64Type());
+    Value shape = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseIntElementsAttr::get(shapeType, resultType.getShape()));
+    rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, resultType,
+                                                   op->getOperand(0), shape);
+    return success();
+  }
+};
+
+struct ConstantLowering : OpRewritePattern<ConstantOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConstantOp op,
+                                PatternRewriter &rewriter) const override {
+    auto value = dyn_cast<ElementsAttr>(op.getValue());
+    if (!value)
+      return rewriter.notifyMatchFailure(
+          op, "weights still in the weight file: run dsmp-load-weights");
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, cast<TypedAttr>(value));
+    return success();
+  }
+};
+
+struct IdentityLowering : OpRewritePattern<IdentityOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(IdentityOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, op.getInput());
+    return success();
+  }
+};
+
+/// Concat: each input inserted at its offset along the axis.
+struct ConcatLowering : OpRewritePattern<ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConcatOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape() ||
+        !llvm::all_of(op.getInputs(), isStatic))
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    int64_t rank = type.getRank();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    if (axis < 0)
+      axis += rank;
+    Location loc = op.getLoc();
+    Value result = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                           type.getElementType());
+    int64_t offset = 0;
+    for (Value input : op.getInputs()) {
+      auto inType = cast<RankedTensorType>(input.getType());
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
+      offsets[axis] = rewriter.getIndexAttr(offset);
+      for (int64_t d : inType.getShape())
+        sizes.push_back(rewriter.getIndexAttr(d));
+      result = tensor::InsertSliceOp::create(rewriter, loc, input, result,
+                                             offsets, sizes, strides);
+      offset += inType.getDimSize(axis);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Slice with constant starts/ends/axes and positive steps.
+struct SliceLowering : OpRewritePattern<SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto inType = dyn_cast<RankedTensorType>(op.getData().getType());
+    if (!type || !type.hasStaticShape() || !inType || !inType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    auto starts = getConstantInts(op.getStarts());
+    auto ends = getConstantInts(op.getEnds());
+    std::optional<SmallVector<int64_t>> axes, steps;
+    if (!isa<NoneType>(op.getAxes().getType()))
+      axes = getConstantInts(op.getAxes());
+    if (!isa<NoneType>(op.getSteps().getType()))
+      steps = getConstantInts(op.getSteps());
+    if (!starts || !ends || (!isa<NoneType>(op.getAxes().getType()) && !axes) ||
+        (!isa<NoneType>(op.getSteps().getType()) && !steps))
+      return rewriter.notifyMatchFailure(op, "needs constant slice operands");
+    int64_t rank = inType.getRank();
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)),
+        strides(rank, rewriter.getIndexAttr(1)), sizes;
+    for (int64_t d : type.getShape())
+      sizes.push_back(rewriter.getIndexAttr(d));
+    for (size_t i = 0; i < starts->size(); ++i) {
+      int64_t axis = axes ? (*axes)[i] : static_cast<int64_t>(i);
+      if (axis < 0)
+        axis += rank;
+      int64_t step = steps ? (*steps)[i] : 1;
+      if (step <= 0)
+        return rewriter.notifyMatchFailure(op, "negative steps not lowered");
+      int64_t size = inType.getDimSize(axis);
+      int64_t start = (*starts)[i] < 0 ? (*starts)[i] + size : (*starts)[i];
+      offsets[axis] =
+          rewriter.getIndexAttr(std::clamp<int64_t>(start, 0, size));
+      strides[axis] = rewriter.getIndexAttr(step);
+    }
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, type, op.getData(), offsets, sizes, strides);
+    return success();
+  }
+};
+
+/// Gather along `axis`: a generic over the output that reads the index and
+/// extracts from the data (negative indices count from the end).
+struct GatherLowering : OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto dataType = dyn_cast<RankedTensorType>(op.getData().getType());
+    auto indexType = dyn_cast<RankedTensorType>(op.getIndices().getType());
+    if (!type || !type.hasStaticShape() || !dataType ||
+        !dataType.hasStaticShape() || !indexType || !indexType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    MLIRContext *ctx = getContext();
+    int64_t rank = type.getRank(), q = indexType.getRank();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    if (axis < 0)
+      axis += dataType.getRank();
+    SmallVector<AffineExpr> indexExprs;
+    for (int64_t i = 0; i < q; ++i)
+      indexExprs.push_back(getAffineDimExpr(axis + i, ctx));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank, 0, indexExprs, ctx),
+        AffineMap::getMultiDimIdentityMap(rank, ctx)};
+    Value data = op.getData();
+    int64_t axisSize = dataType.getDimSize(axis);
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
+                                         type.getElementType());
+    auto generic = linalg::GenericOp::create(
+        rewriter, op.getLoc(), TypeRange{type}, ValueRange{op.getIndices()},
+        ValueRange{init}, maps,
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value index =
+              arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
+          Value size = arith::ConstantIndexOp::create(b, l, axisSize);
+          Value zero = arith::ConstantIndexOp::create(b, l, 0);
+          Value negative = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::slt, index, zero);
+          index = arith::SelectOp::create(
+              b, l, negative, arith::AddIOp::create(b, l, index, size), index);
+          SmallVector<Value> coords;
+          for (int64_t i = 0; i < axis; ++i)
+            coords.push_back(linalg::IndexOp::create(b, l, i));
+          coords.push_back(index);
+          for (int64_t i = axis + q; i < rank; ++i)
+            coords.push_back(linalg::IndexOp::create(b, l, i));
+          linalg::YieldOp::create(
+              b, l, Value(tensor::ExtractOp::create(b, l, data, coords)));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// Expand: broadcast to the static result shape.
+struct ExpandLowering : OpRewritePattern<ExpandOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ExpandOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape() || !isStatic(op.getInput()))
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), ValueRange{op.getInput()}, type, op,
+        [](OpBuilder &, Location, ValueRange a, Type, Operation *) -> Value {
+          return a[0];
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// ConstantOfShape with a static result: a filled tensor.
+struct ConstantOfShapeLowering : OpRewritePattern<ConstantOfShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConstantOfShapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    TypedAttr fill;
+    if (auto value = op.getValue())
+      fill = cast<TypedAttr>(
+          cast<DenseElementsAttr>(*value).getSplatValue<Attribute>());
+    else
+      fill = rewriter.getZeroAttr(type.getElementType());
+    if (fill.getType() != type.getElementType())
+      return rewriter.notifyMatchFailure(op, "value type mismatch");
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, DenseElementsAttr::get(type, fill));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::dsmp::lowering::populateDataMovementPatterns(
+    RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<TransposeLowering, ConstantLowering, IdentityLowering,
+               ConcatLowering, SliceLowering, GatherLowering, ExpandLowering,
+               ConstantOfShapeLowering>(ctx);
+  for (StringRef name :
+       {"dsmp.reshape", "dsmp.flatten", "dsmp.squeeze", "dsmp.unsqueeze"})
+    patterns.add<StaticReshapeLowering>(name, ctx);
+}

@@ -1,0 +1,234 @@
+//===- Normalization.cpp - Softmax, reductions, norms --------------*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Softmax, ReduceSum/Mean/Max, BatchNormalization, LayerNormalization.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Conversion/DsmpToLinalg/Common.h"
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/ShapeInference.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::dsmp;
+using namespace mlir::dsmp::lowering;
+
+namespace {
+
+/// Softmax along one axis: exp(x - max) / sum(exp(x - max)).
+struct SoftmaxLowering : OpRewritePattern<SoftmaxOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SoftmaxOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape() || !isFloat(type))
+      return rewriter.notifyMatchFailure(op, "needs a static float shape");
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += type.getRank();
+    Location loc = op.getLoc();
+    Value max = reduceKeepDims(rewriter, loc, op.getInput(), {axis}, true);
+    auto sub = [](OpBuilder &b, Location l, ValueRange a, Type,
+                  Operation *) -> Value {
+      return math::ExpOp::create(b, l, arith::SubFOp::create(b, l, a[0], a[1]));
+    };
+    Value e = buildElementwise(rewriter, loc, ValueRange{op.getInput(), max},
+                               type, op, sub);
+    Value sum = reduceKeepDims(rewriter, loc, e, {axis}, false);
+    Value result = buildElementwise(
+        rewriter, loc, ValueRange{e, sum}, type, op,
+        [](OpBuilder &b, Location l, ValueRange a, Type, Operation *) -> Value {
+          return arith::DivFOp::create(b, l, a[0], a[1]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// ReduceMean/ReduceMax/ReduceSum over constant axes.
+template <typename ReduceOp, int Kind> // 0 sum, 1 mean, 2 max
+struct ReduceLowering : OpRewritePattern<ReduceOp> {
+  using OpRewritePattern<ReduceOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    auto inType = dyn_cast<RankedTensorType>(op.getData().getType());
+    if (!resultType || !resultType.hasStaticShape() || !inType ||
+        !inType.hasStaticShape() || !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    int64_t rank = inType.getRank();
+    SmallVector<int64_t> axes;
+    if (isa<NoneType>(op.getAxes().getType())) {
+      if (op.getNoopWithEmptyAxes())
+        return rewriter.notifyMatchFailure(op, "noop reductions not lowered");
+      for (int64_t i = 0; i < rank; ++i)
+        axes.push_back(i);
+    } else {
+      auto values = getConstantInts(op.getAxes());
+      if (!values)
+        return rewriter.notifyMatchFailure(op, "needs constant axes");
+      for (int64_t a : *values)
+        axes.push_back(a < 0 ? a + rank : a);
+      if (axes.empty())
+        for (int64_t i = 0; i < rank; ++i)
+          axes.push_back(i);
+    }
+    Location loc = op.getLoc();
+    Value reduced =
+        reduceKeepDims(rewriter, loc, op.getData(), axes, Kind == 2);
+    if (Kind == 1) {
+      int64_t count = 1;
+      for (int64_t a : axes)
+        count *= inType.getDimSize(a);
+      reduced = buildElementwise(rewriter, loc, ValueRange{reduced},
+                                 cast<RankedTensorType>(reduced.getType()), op,
+                                 [count](OpBuilder &b, Location l, ValueRange a,
+                                         Type t, Operation *) -> Value {
+                                   return arith::DivFOp::create(
+                                       b, l, a[0],
+                                       floatConst(b, l, t, double(count)));
+                                 });
+    }
+    rewriter.replaceOp(op, reshapeTo(rewriter, loc, reduced, resultType));
+    return success();
+  }
+};
+
+/// Inference BatchNormalization: (x - mean) * scale / sqrt(var + eps) + B,
+/// the per-channel parameters read along dim 1.
+struct BatchNormLowering : OpRewritePattern<BatchNormalizationOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(BatchNormalizationOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape() || !isStatic(op.getX()) ||
+        !isFloat(type))
+      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    MLIRContext *ctx = getContext();
+    int64_t rank = type.getRank();
+    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    AffineMap channel =
+        AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
+    double eps = op.getEpsilon().convertToDouble();
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
+                                         type.getElementType());
+    auto generic = linalg::GenericOp::create(
+        rewriter, op.getLoc(), TypeRange{type},
+        ValueRange{op.getX(), op.getScale(), op.getB(), op.getInputMean(),
+                   op.getInputVar()},
+        ValueRange{init}, {id, channel, channel, channel, channel, id},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [eps](OpBuilder &b, Location l, ValueRange a) {
+          Type t = a[0].getType();
+          Value centered = arith::SubFOp::create(b, l, a[0], a[3]);
+          Value std = math::SqrtOp::create(
+              b, l,
+              arith::AddFOp::create(b, l, a[4], floatConst(b, l, t, eps)));
+          Value scaled = arith::DivFOp::create(
+              b, l, arith::MulFOp::create(b, l, centered, a[1]), std);
+          linalg::YieldOp::create(
+              b, l, Value(arith::AddFOp::create(b, l, scaled, a[2])));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// LayerNormalization (Y only): normalize over the dims from `axis` on.
+struct LayerNormLowering : OpRewritePattern<LayerNormalizationOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(LayerNormalizationOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getY().getType());
+    if (!type || !type.hasStaticShape() || !isStatic(op.getX()) ||
+        !isFloat(type) || !isa<NoneType>(op.getMean().getType()) ||
+        !isa<NoneType>(op.getInvStdDev().getType()))
+      return rewriter.notifyMatchFailure(op, "needs static shapes, Y only");
+    int64_t rank = type.getRank();
+    int64_t axis = static_cast<int64_t>(op.getAxis()); // I64Attr: uint64_t
+    if (axis < 0)
+      axis += rank;
+    SmallVector<int64_t> axes;
+    int64_t count = 1;
+    for (int64_t i = axis; i < rank; ++i) {
+      axes.push_back(i);
+      count *= type.getDimSize(i);
+    }
+    Location loc = op.getLoc();
+    auto divide = [count](OpBuilder &b, Location l, ValueRange a, Type t,
+                          Operation *) -> Value {
+      return arith::DivFOp::create(b, l, a[0],
+                                   floatConst(b, l, t, double(count)));
+    };
+    Value sum = reduceKeepDims(rewriter, loc, op.getX(), axes, false);
+    auto keptType = cast<RankedTensorType>(sum.getType());
+    Value mean =
+        buildElementwise(rewriter, loc, ValueRange{sum}, keptType, op, divide);
+    Value centered = buildElementwise(
+        rewriter, loc, ValueRange{op.getX(), mean}, type, op,
+        [](OpBuilder &b, Location l, ValueRange a, Type, Operation *) -> Value {
+          return arith::SubFOp::create(b, l, a[0], a[1]);
+        });
+    Value squares = buildElementwise(
+        rewriter, loc, ValueRange{centered}, type, op,
+        [](OpBuilder &b, Location l, ValueRange a, Type, Operation *) -> Value {
+          return arith::MulFOp::create(b, l, a[0], a[0]);
+        });
+    Value variance = buildElementwise(
+        rewriter, loc,
+        ValueRange{reduceKeepDims(rewriter, loc, squares, axes, false)},
+        keptType, op, divide);
+    double eps = op.getEpsilon().convertToDouble();
+    SmallVector<Value> inputs{centered, variance, op.getScale()};
+    bool hasBias = !isa<NoneType>(op.getB().getType());
+    if (hasBias)
+      inputs.push_back(op.getB());
+    Value y = buildElementwise(
+        rewriter, loc, inputs, type, op,
+        [eps, hasBias](OpBuilder &b, Location l, ValueRange a, Type t,
+                       Operation *) -> Value {
+          Value std = math::SqrtOp::create(
+              b, l,
+              arith::AddFOp::create(b, l, a[1], floatConst(b, l, t, eps)));
+          Value v = arith::MulFOp::create(
+              b, l, arith::DivFOp::create(b, l, a[0], std), a[2]);
+          return hasBias ? Value(arith::AddFOp::create(b, l, v, a[3])) : v;
+        });
+    // Mean and InvStdDev are absent (`none`): fresh `none` values stand in.
+    Value none = NoneOp::create(rewriter, loc);
+    SmallVector<Value> results{y, none, none};
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::dsmp::lowering::populateNormalizationPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<SoftmaxLowering, ReduceLowering<ReduceSumOp, 0>,
+               ReduceLowering<ReduceMeanOp, 1>, ReduceLowering<ReduceMaxOp, 2>,
+               BatchNormLowering, LayerNormLowering>(patterns.getContext());
+}

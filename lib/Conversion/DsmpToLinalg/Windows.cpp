@@ -1,0 +1,292 @@
+//===- Windows.cpp - Pooling and Resize ----------------------------*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// MaxPool, AveragePool, GlobalAveragePool and nearest Resize.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Conversion/DsmpToLinalg/Common.h"
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/ShapeInference.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::dsmp;
+using namespace mlir::dsmp::lowering;
+
+namespace {
+
+/// Resize with mode "nearest" and static shapes: each output index maps to
+/// an input index per axis, computed here from the scales (or sizes), the
+/// coordinate transformation and the nearest rounding mode, exactly as the
+/// ONNX reference does; the body reads the input there.
+struct ResizeLowering : OpRewritePattern<ResizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ResizeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    auto xType = dyn_cast<RankedTensorType>(op.getX().getType());
+    if (!resultType || !resultType.hasStaticShape() || !xType ||
+        !xType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    if (op.getMode() != "nearest" || op.getAxes())
+      return rewriter.notifyMatchFailure(op, "only nearest without axes");
+    StringRef transform = op.getCoordinateTransformationMode();
+    StringRef rounding = op.getNearestMode();
+    int64_t rank = xType.getRank();
+    SmallVector<double> scales;
+    DenseFPElementsAttr scaleAttr;
+    if (matchPattern(op.getScales(), m_Constant(&scaleAttr))) {
+      for (const APFloat &v : scaleAttr.getValues<APFloat>())
+        scales.push_back(v.convertToDouble());
+    } else {
+      for (int64_t i = 0; i < rank; ++i)
+        scales.push_back(double(resultType.getDimSize(i)) /
+                         double(xType.getDimSize(i)));
+    }
+    if (static_cast<int64_t>(scales.size()) != rank)
+      return rewriter.notifyMatchFailure(op, "needs constant scales or sizes");
+
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    SmallVector<Value> tables;
+    SmallVector<AffineMap> maps;
+    for (int64_t axis = 0; axis < rank; ++axis) {
+      int64_t in = xType.getDimSize(axis), out = resultType.getDimSize(axis);
+      double scale = scales[axis];
+      SmallVector<int64_t> index(out);
+      for (int64_t o = 0; o < out; ++o) {
+        double x;
+        if (transform == "asymmetric")
+          x = o / scale;
+        else if (transform == "half_pixel")
+          x = (o + 0.5) / scale - 0.5;
+        else if (transform == "pytorch_half_pixel")
+          x = out > 1 ? (o + 0.5) / scale - 0.5 : 0.0;
+        else if (transform == "align_corners")
+          x = out == 1 ? 0.0 : o * double(in - 1) / double(out - 1);
+        else if (transform == "tf_half_pixel_for_nn")
+          x = (o + 0.5) / scale;
+        else
+          return rewriter.notifyMatchFailure(op, "coordinate mode");
+        double i;
+        if (rounding == "floor")
+          i = std::floor(x);
+        else if (rounding == "ceil")
+          i = std::ceil(x);
+        else if (rounding == "round_prefer_ceil")
+          i = x == std::floor(x) + 0.5 ? std::ceil(x) : std::round(x);
+        else
+          i = x == std::floor(x) + 0.5 ? std::floor(x) : std::round(x);
+        index[o] = std::clamp<int64_t>(static_cast<int64_t>(i), 0, in - 1);
+      }
+      auto tableType = RankedTensorType::get({out}, rewriter.getIndexType());
+      tables.push_back(arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(tableType, ArrayRef<int64_t>(index))));
+      maps.push_back(
+          AffineMap::get(rank, 0, {getAffineDimExpr(axis, ctx)}, ctx));
+    }
+    maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         resultType.getElementType());
+    Value x = op.getX();
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{resultType}, tables, ValueRange{init},
+            maps,
+            SmallVector<utils::IteratorType>(rank,
+                                             utils::IteratorType::parallel),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value v = tensor::ExtractOp::create(b, l, x, args.drop_back());
+              linalg::YieldOp::create(b, l, v);
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// A windowed reduction over the spatial dims: MaxPool (pads with -inf) and
+/// AveragePool (zero pads counted only with count_include_pad, so pads need
+/// it or must be zero).
+template <typename PoolOp, bool IsMax>
+struct PoolLowering : OpRewritePattern<PoolOp> {
+  using OpRewritePattern<PoolOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(PoolOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getX()) ||
+        !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    if (op->getNumResults() > 1 && !isa<NoneType>(op->getResult(1).getType()))
+      return rewriter.notifyMatchFailure(op, "MaxPool indices not lowered");
+    if (op.getCeilMode())
+      return rewriter.notifyMatchFailure(op, "ceil_mode not lowered yet");
+    int64_t spatial = resultType.getRank() - 2;
+    auto window = windowOf(op, spatial);
+    if (failed(window))
+      return rewriter.notifyMatchFailure(op, "SAME auto_pad not lowered yet");
+    bool padded = llvm::any_of(window->pads, [](int64_t p) { return p; });
+    // AveragePool divides by the taps inside the input unless
+    // count_include_pad is set (then by the whole window).
+    bool countPads = false;
+    if constexpr (!IsMax) {
+      auto attr = op->template getAttrOfType<IntegerAttr>("count_include_pad");
+      countPads = attr && attr.getInt() != 0;
+    }
+    Location loc = op.getLoc();
+    MLIRContext *ctx = this->getContext();
+    Type element = resultType.getElementType();
+    double padValue = IsMax ? -std::numeric_limits<double>::infinity() : 0.0;
+    Value input = padSpatial(rewriter, loc, op.getX(), window->pads, padValue);
+    unsigned loops = 2 + 2 * spatial;
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> inExprs{d(0), d(1)}, outExprs{d(0), d(1)},
+        kernelExprs;
+    for (int64_t i = 0; i < spatial; ++i) {
+      AffineExpr o = d(2 + i), k = d(2 + spatial + i);
+      inExprs.push_back(o * window->strides[i] + k * window->dilations[i]);
+      outExprs.push_back(o);
+      kernelExprs.push_back(k);
+    }
+    // The kernel window is an operand whose shape gives the loop bounds.
+    Value kernel =
+        tensor::EmptyOp::create(rewriter, loc, window->kernel, element);
+    SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, inExprs, ctx),
+                                   AffineMap::get(loops, 0, kernelExprs, ctx),
+                                   AffineMap::get(loops, 0, outExprs, ctx)};
+    SmallVector<utils::IteratorType> iterators(loops,
+                                               utils::IteratorType::reduction);
+    for (unsigned i = 0; i < 2 + spatial; ++i)
+      iterators[i] = utils::IteratorType::parallel;
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), element);
+    init = linalg::FillOp::create(
+               rewriter, loc,
+               ValueRange{floatConst(rewriter, loc, element, padValue)},
+               ValueRange{init})
+               .getResult(0);
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{resultType}, ValueRange{input, kernel},
+            ValueRange{init}, maps, iterators,
+            [](OpBuilder &b, Location l, ValueRange args) {
+              Value v =
+                  IsMax
+                      ? Value(arith::MaximumFOp::create(b, l, args[2], args[0]))
+                      : Value(arith::AddFOp::create(b, l, args[2], args[0]));
+              linalg::YieldOp::create(b, l, v);
+            })
+            .getResult(0);
+    if constexpr (!IsMax) {
+      int64_t count = 1;
+      for (int64_t k : window->kernel)
+        count *= k;
+      if (padded && !countPads) {
+        // Taps inside the input, per output position (spatial dims only),
+        // known at compile time.
+        auto xType = cast<RankedTensorType>(op.getX().getType());
+        ArrayRef<int64_t> outShape = resultType.getShape().drop_front(2);
+        int64_t positions = 1;
+        for (int64_t o : outShape)
+          positions *= o;
+        SmallVector<float> counts(positions);
+        for (int64_t flat = 0; flat < positions; ++flat) {
+          int64_t rest = flat, taps = 1;
+          for (int64_t i = spatial - 1; i >= 0; --i) {
+            int64_t o = rest % outShape[i];
+            rest /= outShape[i];
+            int64_t inside = 0;
+            for (int64_t k = 0; k < window->kernel[i]; ++k) {
+              int64_t at = o * window->strides[i] + k * window->dilations[i] -
+                           window->pads[i];
+              inside += at >= 0 && at < xType.getDimSize(2 + i);
+            }
+            taps *= inside;
+          }
+          counts[flat] = static_cast<float>(taps);
+        }
+        auto countType = RankedTensorType::get(outShape, element);
+        if (!element.isF32())
+          return rewriter.notifyMatchFailure(op, "padded f16 average");
+        Value countTensor = arith::ConstantOp::create(
+            rewriter, loc,
+            DenseElementsAttr::get(countType, ArrayRef<float>(counts)));
+        result = buildElementwise(
+            rewriter, loc, ValueRange{result, countTensor}, resultType, op,
+            [](OpBuilder &b, Location l, ValueRange a, Type, Operation *)
+                -> Value { return arith::DivFOp::create(b, l, a[0], a[1]); });
+      } else {
+        result = buildElementwise(
+            rewriter, loc, ValueRange{result}, resultType, op,
+            [count](OpBuilder &b, Location l, ValueRange a, Type t,
+                    Operation *) -> Value {
+              return arith::DivFOp::create(b, l, a[0],
+                                           floatConst(b, l, t, double(count)));
+            });
+      }
+    }
+    SmallVector<Value> replacements{result};
+    if (op->getNumResults() > 1) // Indices is absent (`none`)
+      replacements.push_back(NoneOp::create(rewriter, loc));
+    rewriter.replaceOp(op, replacements);
+    return success();
+  }
+};
+
+struct GlobalAveragePoolLowering : OpRewritePattern<GlobalAveragePoolOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GlobalAveragePoolOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getX()) ||
+        !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    auto inType = cast<RankedTensorType>(op.getX().getType());
+    SmallVector<int64_t> axes;
+    int64_t count = 1;
+    for (int64_t i = 2; i < inType.getRank(); ++i) {
+      axes.push_back(i);
+      count *= inType.getDimSize(i);
+    }
+    Value sum = reduceKeepDims(rewriter, op.getLoc(), op.getX(), axes, false);
+    Value mean =
+        buildElementwise(rewriter, op.getLoc(), ValueRange{sum}, resultType, op,
+                         [count](OpBuilder &b, Location l, ValueRange a, Type t,
+                                 Operation *) -> Value {
+                           return arith::DivFOp::create(
+                               b, l, a[0], floatConst(b, l, t, double(count)));
+                         });
+    rewriter.replaceOp(op, mean);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::dsmp::lowering::populateWindowPatterns(RewritePatternSet &patterns) {
+  patterns
+      .add<PoolLowering<MaxPoolOp, true>, PoolLowering<AveragePoolOp, false>,
+           GlobalAveragePoolLowering, ResizeLowering>(patterns.getContext());
+}
