@@ -43,8 +43,6 @@ Value floatConst(OpBuilder &b, Location loc, Type type, double v) {
   return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, v));
 }
 
-/// linalg.generic computing `body` elementwise over `inputs` broadcast (ONNX
-/// multidirectional, right-aligned) to `resultType`.
 /// f16 and bf16: the formats elementwise bodies compute in f32.
 bool isNarrowFloat(Type t) { return t.isF16() || t.isBF16(); }
 

@@ -32,14 +32,15 @@ namespace mlir::dsmp::lowering {
 using BodyFn =
     std::function<Value(OpBuilder &, Location, ValueRange, Type, Operation *)>;
 
+/// A ranked tensor with a static shape.
 bool isStatic(Value v);
 
+/// A float type, or a shaped type of floats.
 bool isFloat(Type t);
 
+/// An arith.constant of float `type` with value `v`.
 Value floatConst(OpBuilder &b, Location loc, Type type, double v);
 
-/// linalg.generic computing `body` elementwise over `inputs` broadcast (ONNX
-/// multidirectional, right-aligned) to `resultType`.
 /// f16 and bf16: the formats elementwise bodies compute in f32.
 bool isNarrowFloat(Type t);
 
@@ -84,6 +85,8 @@ Value collapse(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape,
 Value expand(OpBuilder &b, Location loc, Value v, RankedTensorType type,
              ArrayRef<ReassociationIndices> groups);
 
+/// linalg.generic computing `body` elementwise over `inputs` broadcast (ONNX
+/// multidirectional, right-aligned) to `resultType`.
 Value buildElementwise(OpBuilder &b, Location loc, ValueRange inputs,
                        RankedTensorType resultType, Operation *op,
                        const BodyFn &body);
