@@ -35,6 +35,8 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
   // Chains of elementwise ops (bias, activation, casts) become one loop
   // nest: no intermediate buffers. Each op's rounding stays in the body.
   pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
+  // erf as arithmetic LLVM vectorizes, not a libm call per element.
+  pm.addNestedPass<func::FuncOp>(createApproximateErfPass());
   // Contiguous innermost loops, which LLVM vectorizes.
   pm.addNestedPass<func::FuncOp>(createOrderLoopsForLocalityPass());
   // Upstream from here; by name, so the steps read like mlir-opt's.
