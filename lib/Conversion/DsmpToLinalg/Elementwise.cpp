@@ -176,9 +176,30 @@ void addElementwisePatterns(RewritePatternSet &patterns) {
         y = arith::MinimumFOp::create(b, loc, y, floatConst(b, loc, t, 1));
         return arith::MaximumFOp::create(b, loc, y, floatConst(b, loc, t, 0));
       });
+  // Pow's base and exponent may differ in type (ONNX allows any mix of
+  // float and integer): a float result raises to the exponent converted to
+  // that float type; an integer result computes in double and truncates,
+  // as the ONNX reference (numpy) does.
   add("dsmp.pow",
-      [](OpBuilder &b, Location loc, ValueRange a, Type t, Operation *)
-          -> Value { return math::PowFOp::create(b, loc, a[0], a[1]); });
+      [](OpBuilder &b, Location loc, ValueRange a, Type t,
+         Operation *op) -> Value {
+        auto toFloat = [&](Value v, Type ft, Type original) -> Value {
+          if (isa<FloatType>(v.getType()))
+            return convertFloat(b, loc, v, ft);
+          if (getElementTypeOrSelf(original).isUnsignedInteger())
+            return arith::UIToFPOp::create(b, loc, ft, v);
+          return arith::SIToFPOp::create(b, loc, ft, v);
+        };
+        Type base = op->getOperand(0).getType(),
+             exponent = op->getOperand(1).getType();
+        if (isa<FloatType>(t))
+          return math::PowFOp::create(b, loc, toFloat(a[0], t, base),
+                                      toFloat(a[1], t, exponent));
+        Type f64 = b.getF64Type();
+        Value r = math::PowFOp::create(b, loc, toFloat(a[0], f64, base),
+                                       toFloat(a[1], f64, exponent));
+        return arith::FPToSIOp::create(b, loc, t, r);
+      });
   add("dsmp.where",
       [](OpBuilder &b, Location loc, ValueRange a, Type, Operation *) -> Value {
         return arith::SelectOp::create(b, loc, a[0], a[1], a[2]);

@@ -163,9 +163,12 @@ struct LayerNormLowering : OpRewritePattern<LayerNormalizationOp> {
                                 PatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getY().getType());
     if (!type || !type.hasStaticShape() || !isStatic(op.getX()) ||
-        !isFloat(type) || !isa<NoneType>(op.getMean().getType()) ||
-        !isa<NoneType>(op.getInvStdDev().getType()))
-      return rewriter.notifyMatchFailure(op, "needs static shapes, Y only");
+        !isFloat(type))
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    // Mean and InvStdDev, when asked for, have the keepdims shape.
+    for (Value extra : {op.getMean(), op.getInvStdDev()})
+      if (!isa<NoneType>(extra.getType()) && !isStatic(extra))
+        return rewriter.notifyMatchFailure(op, "needs static Mean/InvStdDev");
     int64_t rank = type.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis()); // I64Attr: uint64_t
     if (axis < 0)
@@ -216,9 +219,35 @@ struct LayerNormLowering : OpRewritePattern<LayerNormalizationOp> {
               b, l, arith::DivFOp::create(b, l, a[0], std), a[2]);
           return hasBias ? Value(arith::AddFOp::create(b, l, v, a[3])) : v;
         });
-    // Mean and InvStdDev are absent (`none`): fresh `none` values stand in.
-    Value none = NoneOp::create(rewriter, loc);
-    SmallVector<Value> results{y, none, none};
+    // Mean and InvStdDev: the statistics (in the stats' type), or fresh
+    // `none` values where they are absent.
+    SmallVector<Value> results{y};
+    Value none;
+    for (auto [extra, value] : {std::make_pair(op.getMean(), mean),
+                                std::make_pair(op.getInvStdDev(), variance)}) {
+      if (isa<NoneType>(extra.getType())) {
+        if (!none)
+          none = NoneOp::create(rewriter, loc);
+        results.push_back(none);
+        continue;
+      }
+      auto statType = cast<RankedTensorType>(extra.getType());
+      bool invStd = extra == op.getInvStdDev();
+      Value stat = buildElementwise(
+          rewriter, loc, ValueRange{value}, statType, op,
+          [eps, invStd](OpBuilder &b, Location l, ValueRange a, Type t,
+                        Operation *) -> Value {
+            Value x = a[0];
+            if (x.getType() != t)
+              x = convertFloat(b, l, x, t);
+            if (!invStd)
+              return x;
+            Value std = math::SqrtOp::create(
+                b, l, arith::AddFOp::create(b, l, x, floatConst(b, l, t, eps)));
+            return arith::DivFOp::create(b, l, floatConst(b, l, t, 1.0), std);
+          });
+      results.push_back(stat);
+    }
     rewriter.replaceOp(op, results);
     return success();
   }
