@@ -51,7 +51,9 @@ config.substitutions.append(("%arm_runner", arm_runner))
 
 # The Python package, built into the build tree.
 python_path = os.path.join(config.dsmp_obj_root, "python")
-if glob.glob(os.path.join(python_path, "dsmp", "_dsmp*.so")):
+# A sanitized extension cannot load into the uninstrumented Python.
+if glob.glob(os.path.join(python_path, "dsmp", "_dsmp*.so")) and \
+        config.sanitizers not in ("ON", "1", "TRUE"):
     config.available_features.add("python-package")
 config.substitutions.append(("%dsmp_pypath", python_path))
 
