@@ -7,7 +7,8 @@
 
 #include "dsmp/Driver/CompileAPI.h"
 
-#include "dsmp/Driver/Compile.h"
+#include "dsmp/Driver/Registration.h"
+#include "dsmp/Execution/Compile.h"
 
 #include "mlir/IR/MLIRContext.h"
 

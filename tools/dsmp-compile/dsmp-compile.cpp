@@ -17,7 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dsmp/Driver/Compile.h"
+#include "dsmp/Driver/Registration.h"
+#include "dsmp/Execution/Compile.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/CommandLine.h"

@@ -18,7 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dsmp/Driver/Compile.h"
+#include "dsmp/Driver/Registration.h"
+#include "dsmp/Execution/Compile.h"
 #include "runtime/tools/RunArtifact.h"
 
 #include "mlir/IR/MLIRContext.h"

@@ -26,6 +26,7 @@ void DsmpDialect::initialize() {
 #include "dialects/Dsmp/IR/DsmpOps.cpp.inc"
       >();
   registerAttributes();
+  attachVJPInterfaces(*getContext());
 }
 
 void DsmpDialect::registerAttributes() {

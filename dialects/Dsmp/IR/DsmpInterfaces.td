@@ -46,4 +46,32 @@ def Dsmp_PrecisionOpInterface : OpInterface<"PrecisionOpInterface"> {
   ];
 }
 
+def Dsmp_VJPOpInterface : OpInterface<"VJPOpInterface"> {
+  let cppNamespace = "::mlir::dsmp";
+  let description = [{
+    Vector-Jacobian products for reverse-mode differentiation. Given the
+    gradient of a scalar with respect to each result, the op builds (as dsmp
+    ops, at the builder's insertion point) the gradient with respect to each
+    operand. The adjoint builder (passes/Precision/Adjoint.h) walks a graph
+    backwards through this interface only; sensitivity analysis uses it
+    today, training reuses it later.
+
+    Operands that are constants (weights, attributes-as-inputs) or not
+    floats get a null gradient; so does a result nothing depends on. The
+    models live in dialects/Dsmp/IR/DsmpVJP.cpp and are attached to the ops
+    when the dialect loads. They need static shapes.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Fills `operandGrads` (one entry per operand, null where no gradient
+        flows) from `resultGrads` (one per result, null where none flows).
+        Fails when the op's attributes or shapes are outside what the model
+        handles.
+      }], "::llvm::LogicalResult", "buildVJP",
+      (ins "::mlir::OpBuilder &":$builder,
+           "::mlir::ValueRange":$resultGrads,
+           "::llvm::SmallVectorImpl<::mlir::Value> &":$operandGrads)>
+  ];
+}
+
 #endif // DSMP_DIALECT_INTERFACES_TD

@@ -40,6 +40,9 @@ Format accumulationFormat(Operation *op);
 Type getStorageType(MLIRContext *ctx, Format format);
 /// The format of a float element type, if dsmp assigns it.
 std::optional<Format> getFormatOf(Type elementType);
+/// Attaches the VJPOpInterface models (DsmpVJP.cpp); the dialect does this
+/// when it loads.
+void attachVJPInterfaces(MLIRContext &ctx);
 } // namespace mlir::dsmp
 
 #include "dialects/Dsmp/IR/DsmpInterfaces.h.inc"

@@ -116,8 +116,13 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
         return {};
       shape = next;
     }
-    // The element type of operand 1 for Where, else of operand 0.
+    // Comparisons give booleans; Where the type of operand 1; the rest
+    // the type of operand 0.
     Type element = rankedOf(operands[type == "Where" ? 1 : 0]).getElementType();
+    if (llvm::is_contained({"Equal", "Greater", "GreaterOrEqual", "Less",
+                            "LessOrEqual", "And", "Or", "Xor"},
+                           type))
+      element = IntegerType::get(&ctx, 1);
     return RankedTensorType::get(shape, element);
   }
   if (!first)
@@ -279,6 +284,11 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
   if (type.starts_with("Reduce")) {
     int64_t keepdims = intAttr(node, "keepdims").value_or(1);
     auto axes = axesOf(1);
+    // An absent axes operand reduces every dim (noop_with_empty_axes aside).
+    if (!axes && !intsAttr(node, "axes") &&
+        (operands.size() < 2 || isa<NoneType>(operands[1].getType())) &&
+        !intAttr(node, "noop_with_empty_axes").value_or(0))
+      axes = SmallVector<int64_t>();
     if (!axes)
       return keepdims ? dynamicOfRank(rank, element) : RankedTensorType();
     SmallVector<int64_t> out;

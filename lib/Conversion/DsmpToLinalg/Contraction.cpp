@@ -325,11 +325,11 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
   }
 };
 
-/// ConvTranspose (one group) as a convolution: the input spread out by the
-/// strides with zeros between, padded by dilation * (kernel - 1) minus the
-/// pads (plus output_padding at the end), convolved at stride 1 with the
-/// weights [C, F, k..] transposed to [F, C, k..] and flipped. The dsmp.conv
-/// it builds is then lowered by ConvLowering.
+/// ConvTranspose as a convolution: the input spread out by the strides with
+/// zeros between, padded by dilation * (kernel - 1) minus the pads (plus
+/// output_padding at the end), convolved at stride 1 in the same groups with
+/// the weights [C, F/g, k..] regrouped to [F, C/g, k..] and flipped. The
+/// dsmp.conv it builds is then lowered by ConvLowering.
 struct ConvTransposeLowering : OpRewritePattern<ConvTransposeOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -339,8 +339,7 @@ struct ConvTransposeLowering : OpRewritePattern<ConvTransposeOp> {
     if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getX()) ||
         !isStatic(op.getW()) || !isFloat(resultType))
       return rewriter.notifyMatchFailure(op, "needs static float shapes");
-    if (op.getGroup() != 1)
-      return rewriter.notifyMatchFailure(op, "grouped ConvTranspose");
+    int64_t group = op.getGroup();
     auto xType = cast<RankedTensorType>(op.getX().getType());
     auto wType = cast<RankedTensorType>(op.getW().getType());
     int64_t spatial = xType.getRank() - 2;
@@ -381,11 +380,17 @@ struct ConvTransposeLowering : OpRewritePattern<ConvTransposeOp> {
     up = tensor::InsertSliceOp::create(rewriter, loc, op.getX(), up, offsets,
                                        sizes, strides);
 
-    // w'[f, c, k..] = w[c, f, K - 1 - k..]
+    // w'[f, c, k..] = w[(f / (F/g)) * (C/g) + c, f mod (F/g), K - 1 - k..]
+    int64_t channels = wType.getDimSize(0), perGroupOut = wType.getDimSize(1);
+    if (group < 1 || channels % group != 0)
+      return rewriter.notifyMatchFailure(op, "channels not divisible by group");
+    int64_t perGroupIn = channels / group;
     SmallVector<int64_t> flippedShape(wType.getShape());
-    std::swap(flippedShape[0], flippedShape[1]);
+    flippedShape[0] = perGroupOut * group;
+    flippedShape[1] = perGroupIn;
     auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-    SmallVector<AffineExpr> read{d(1), d(0)};
+    SmallVector<AffineExpr> read{d(0).floorDiv(perGroupOut) * perGroupIn + d(1),
+                                 d(0) % perGroupOut};
     for (int64_t i = 0; i < spatial; ++i)
       read.push_back(window->kernel[i] - 1 - d(2 + i));
     unsigned rank = wType.getRank();
@@ -412,6 +417,8 @@ struct ConvTransposeLowering : OpRewritePattern<ConvTransposeOp> {
                        rewriter.getDenseI64ArrayAttr(window->dilations));
     state.addAttribute("kernel_shape",
                        rewriter.getDenseI64ArrayAttr(window->kernel));
+    if (group != 1)
+      state.addAttribute("group", rewriter.getI64IntegerAttr(group));
     if (Attribute acc = op->getAttr("acc"))
       state.addAttribute("acc", acc);
     rewriter.replaceOp(op, rewriter.create(state)->getResults());

@@ -217,6 +217,15 @@ for stride, pad in [(2, 0), (2, 1), (1, 1)]:
                   "%n = dsmp.none\n"
                   f"%out = dsmp.conv_transpose %in0, %in1, %n {{strides = array<i64: {stride}, {stride}>, pads = array<i64: {pad}, {pad}, {pad}, {pad}>}} : ({ty(X)}, {ty(W)}, none) -> {t}",
                   t, ref))
+# Grouped (depthwise-like) ConvTranspose: each group transposes on its own.
+XG, WG = f32(1, 4, 3, 3), f32(4, 2, 3, 3)
+refg = np.concatenate([conv_transpose_ref(XG[:, 2 * g:2 * g + 2], WG[2 * g:2 * g + 2], 2, 1)
+                       for g in range(2)], axis=1)
+tg = ty(refg.astype(np.float32))
+cases.append(("conv_transpose_group2", [XG, WG],
+              "%n = dsmp.none\n"
+              f"%out = dsmp.conv_transpose %in0, %in1, %n {{group = 2 : i64, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>}} : ({ty(XG)}, {ty(WG)}, none) -> {tg}",
+              tg, refg))
 R = f32(1, 2, 3, 4)
 def nearest_ref(x, scale, index):
     out = np.empty(x.shape[:2] + tuple(int(np.floor(d * scale)) for d in x.shape[2:]), x.dtype)

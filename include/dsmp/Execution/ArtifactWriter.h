@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSMP_DRIVER_ARTIFACTWRITER_H
-#define DSMP_DRIVER_ARTIFACTWRITER_H
+#ifndef DSMP_EXECUTION_ARTIFACTWRITER_H
+#define DSMP_EXECUTION_ARTIFACTWRITER_H
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringRef.h"
@@ -41,4 +41,4 @@ llvm::Error writeArtifactFiles(llvm::StringRef dir,
 
 } // namespace mlir::dsmp
 
-#endif // DSMP_DRIVER_ARTIFACTWRITER_H
+#endif // DSMP_EXECUTION_ARTIFACTWRITER_H

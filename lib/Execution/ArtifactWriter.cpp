@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dsmp/Driver/ArtifactWriter.h"
+#include "dsmp/Execution/ArtifactWriter.h"
 
 #include "dsmp/runtime/Manifest.h"
 

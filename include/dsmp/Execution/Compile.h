@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSMP_DRIVER_COMPILE_H
-#define DSMP_DRIVER_COMPILE_H
+#ifndef DSMP_EXECUTION_COMPILE_H
+#define DSMP_EXECUTION_COMPILE_H
 
 #include "dsmp/Target/CPUTarget.h"
 
@@ -27,9 +27,9 @@ using InputShapes = llvm::StringMap<SmallVector<int64_t>>;
 /// need, from import to the LLVM dialect.
 void registerDriverDialects(DialectRegistry &registry);
 
-/// Registers dsmp's and the upstream passes: the lowering pipeline names
-/// upstream passes, as mlir-opt would. Call once before compiling.
-void registerDriverPasses();
+/// Registers the passes the lowering pipeline names (dsmp's and upstream
+/// ones, as mlir-opt would); safe to call more than once.
+void registerLoweringPasses();
 
 /// A loaded model: the module, and the weight file its #dsmp.external
 /// constants point into (empty when every constant is inline).
@@ -80,6 +80,19 @@ llvm::Error compileArtifact(llvm::StringRef modelPath,
                             const CompileOptions &options,
                             MLIRContext &context);
 
+/// Compiles an in-memory module (its constants inline, or #dsmp.external
+/// ranges of `weightsFile`) into an artifact folder, as compileArtifact
+/// does; `sourceName` is recorded in the manifest. `module` is not changed.
+llvm::Error compileModuleArtifact(ModuleOp module, llvm::StringRef weightsFile,
+                                  llvm::StringRef sourceName,
+                                  llvm::StringRef outputDir,
+                                  const CompileOptions &options);
+
+/// Moves every inline float constant of 1 KiB or more to the end of the
+/// weight file at `weightsPath` (64-byte aligned) as a #dsmp.external range,
+/// so artifacts map their weights instead of embedding them in code.
+llvm::Error externalizeConstants(ModuleOp module, llvm::StringRef weightsPath);
+
 } // namespace mlir::dsmp
 
-#endif // DSMP_DRIVER_COMPILE_H
+#endif // DSMP_EXECUTION_COMPILE_H

@@ -5,9 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dsmp/Driver/Compile.h"
+#include "dsmp/Execution/Compile.h"
 
-#include "dsmp/Driver/ArtifactWriter.h"
+#include "dialects/Dsmp/IR/DsmpOps.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "dsmp/Execution/ArtifactWriter.h"
 #include "dsmp/Import/ONNXImporter.h"
 #include "dsmp/InitAll.h"
 #include "dsmp/Support/WeightFile.h"
@@ -42,6 +45,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+
+#include <mutex>
 
 using llvm::Error;
 using llvm::Expected;
@@ -92,10 +97,13 @@ void registerDriverDialects(DialectRegistry &registry) {
   registerLLVMDialectTranslation(registry);
 }
 
-void registerDriverPasses() {
-  registerAllPasses();
-  registerDsmpConversionPasses();
-  mlir::registerAllPasses();
+void registerLoweringPasses() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    registerAllPasses();
+    registerDsmpConversionPasses();
+    mlir::registerAllPasses();
+  });
 }
 
 Expected<LoadedModel> loadModel(StringRef path, MLIRContext &context,
@@ -272,49 +280,77 @@ static Error lowerVariant(ModuleOp module, const InputShapes &shapes,
   return runPipeline(lower, module, "lowering");
 }
 
-Error compileArtifact(StringRef modelPath, StringRef outputDir,
-                      const CompileOptions &options, MLIRContext &context) {
-  // Build in a sibling temporary folder and rename it at the end, so a
-  // failed compile leaves no partial artifact.
-  llvm::SmallString<256> staging(outputDir);
-  staging += ".partial";
-  (void)llvm::sys::fs::remove_directories(staging);
-  if (std::error_code ec = llvm::sys::fs::create_directories(staging))
-    return llvm::createStringError("cannot create '" + staging +
-                                   "': " + ec.message());
-  llvm::scope_exit cleanup(
-      [&] { (void)llvm::sys::fs::remove_directories(staging); });
-  auto inStaging = [&](StringRef name) {
-    llvm::SmallString<256> path(staging);
-    llvm::sys::path::append(path, name);
-    return std::string(path);
-  };
-
-  std::string weightsPath = inStaging("weights.bin");
-  auto loaded = loadModel(modelPath, context, weightsPath);
-  if (!loaded)
-    return loaded.takeError();
-  ModuleOp module = *loaded->module;
-  if (loaded->weightsPath != weightsPath) {
-    // A .mlir model: its weights travel with the artifact.
-    if (!loaded->weightsPath.empty()) {
-      if (std::error_code ec =
-              llvm::sys::fs::copy_file(loaded->weightsPath, weightsPath))
-        return llvm::createStringError("cannot copy '" + loaded->weightsPath +
-                                       "': " + ec.message());
-    }
+namespace {
+/// A folder `outputDir`.partial that becomes `outputDir` on commit() and is
+/// removed otherwise, so a failed compile leaves no partial artifact.
+class StagingFolder {
+public:
+  explicit StagingFolder(StringRef outputDir) : outputDir(outputDir.str()) {
+    path = this->outputDir + ".partial";
   }
-  if (!llvm::sys::fs::exists(weightsPath)) {
-    std::error_code ec;
-    llvm::raw_fd_ostream empty(weightsPath, ec);
-    if (ec)
-      return llvm::createStringError("cannot write '" + weightsPath +
+  ~StagingFolder() {
+    if (!committed)
+      (void)llvm::sys::fs::remove_directories(path);
+  }
+  Error create() {
+    (void)llvm::sys::fs::remove_directories(path);
+    if (std::error_code ec = llvm::sys::fs::create_directories(path))
+      return llvm::createStringError("cannot create '" + path +
                                      "': " + ec.message());
+    return Error::success();
+  }
+  std::string file(StringRef name) const {
+    llvm::SmallString<256> result(path);
+    llvm::sys::path::append(result, name);
+    return std::string(result);
+  }
+  /// Replaces an earlier artifact at `outputDir`, never anything else.
+  Error commit() {
+    if (llvm::sys::fs::exists(outputDir)) {
+      llvm::SmallString<256> manifest(outputDir);
+      llvm::sys::path::append(manifest, "manifest.txt");
+      std::error_code ec;
+      bool empty = llvm::sys::fs::directory_iterator(outputDir, ec) ==
+                   llvm::sys::fs::directory_iterator();
+      if (!empty && !llvm::sys::fs::exists(manifest))
+        return llvm::createStringError(
+            "'" + outputDir +
+            "' exists and is not a dsmp artifact; not replacing it");
+      (void)llvm::sys::fs::remove_directories(outputDir);
+    }
+    if (std::error_code ec = llvm::sys::fs::rename(path, outputDir))
+      return llvm::createStringError("cannot move the artifact to '" +
+                                     outputDir + "': " + ec.message());
+    committed = true;
+    return Error::success();
   }
 
+private:
+  std::string outputDir, path;
+  bool committed = false;
+};
+
+/// Makes sure `path` exists (an empty weight file for a model without
+/// external weights).
+Error touchFile(StringRef path) {
+  if (llvm::sys::fs::exists(path))
+    return Error::success();
+  std::error_code ec;
+  llvm::raw_fd_ostream empty(path, ec);
+  if (ec)
+    return llvm::createStringError("cannot write '" + path +
+                                   "': " + ec.message());
+  return Error::success();
+}
+
+/// Lowers one clone of `module` per variant, links model.so and writes the
+/// manifest and header into the staging folder.
+Error buildArtifact(ModuleOp module, StringRef source,
+                    const CompileOptions &options,
+                    const StagingFolder &staging) {
   ArtifactDescription description;
   description.target = options.target.name;
-  description.source = llvm::sys::path::filename(modelPath).str();
+  description.source = source.str();
   std::vector<InputShapes> variants = options.variants;
   if (variants.empty())
     variants.emplace_back();
@@ -324,39 +360,123 @@ Error compileArtifact(StringRef modelPath, StringRef outputDir,
     ArtifactVariant spec;
     spec.entry = ::dsmp::artifact::kEntryPrefix + std::to_string(index);
     if (Error err = lowerVariant(*variant, shapes, options, spec))
-      return llvm::createStringError(modelPath + ": " +
+      return llvm::createStringError(source + ": " +
                                      llvm::toString(std::move(err)));
-    std::string objectPath = inStaging("model_" + std::to_string(index) + ".o");
+    std::string objectPath = staging.file("model_" + std::to_string(index) + ".o");
     if (Error err = emitObjectFile(*variant, options.target, objectPath))
       return err;
     objects.push_back(objectPath);
     description.variants.push_back(std::move(spec));
   }
   if (Error err =
-          linkSharedLibrary(objects, inStaging("model.so"), options.target))
+          linkSharedLibrary(objects, staging.file("model.so"), options.target))
     return err;
   for (const std::string &object : objects)
     (void)llvm::sys::fs::remove(object);
-  if (Error err = writeArtifactFiles(staging, description))
-    return err;
+  return writeArtifactFiles(staging.file(""), description);
+}
+} // namespace
 
-  // Replace an earlier artifact, never anything else.
-  if (llvm::sys::fs::exists(outputDir)) {
-    llvm::SmallString<256> manifest(outputDir);
-    llvm::sys::path::append(manifest, "manifest.txt");
-    std::error_code ec;
-    bool empty = llvm::sys::fs::directory_iterator(outputDir, ec) ==
-                 llvm::sys::fs::directory_iterator();
-    if (!empty && !llvm::sys::fs::exists(manifest))
-      return llvm::createStringError(
-          "'" + outputDir +
-          "' exists and is not a dsmp artifact; not replacing it");
-    (void)llvm::sys::fs::remove_directories(outputDir);
+Error compileArtifact(StringRef modelPath, StringRef outputDir,
+                      const CompileOptions &options, MLIRContext &context) {
+  StagingFolder staging(outputDir);
+  if (Error err = staging.create())
+    return err;
+  std::string weightsPath = staging.file("weights.bin");
+  auto loaded = loadModel(modelPath, context, weightsPath);
+  if (!loaded)
+    return loaded.takeError();
+  ModuleOp module = *loaded->module;
+  if (loaded->weightsPath != weightsPath && !loaded->weightsPath.empty()) {
+    // A .mlir model: its weights travel with the artifact.
+    if (std::error_code ec =
+            llvm::sys::fs::copy_file(loaded->weightsPath, weightsPath))
+      return llvm::createStringError("cannot copy '" + loaded->weightsPath +
+                                     "': " + ec.message());
   }
-  if (std::error_code ec = llvm::sys::fs::rename(staging, outputDir))
-    return llvm::createStringError("cannot move the artifact to '" + outputDir +
+  if (Error err = touchFile(weightsPath))
+    return err;
+  if (Error err = externalizeConstants(module, weightsPath))
+    return err;
+  if (Error err = buildArtifact(module, llvm::sys::path::filename(modelPath),
+                                options, staging))
+    return err;
+  return staging.commit();
+}
+
+Error compileModuleArtifact(ModuleOp source, StringRef weightsFile,
+                            StringRef sourceName, StringRef outputDir,
+                            const CompileOptions &options) {
+  StagingFolder staging(outputDir);
+  if (Error err = staging.create())
+    return err;
+  std::string weightsPath = staging.file("weights.bin");
+  if (!weightsFile.empty()) {
+    if (std::error_code ec = llvm::sys::fs::copy_file(weightsFile, weightsPath))
+      return llvm::createStringError("cannot copy '" + weightsFile +
+                                     "': " + ec.message());
+  }
+  if (Error err = touchFile(weightsPath))
+    return err;
+  OwningOpRef<ModuleOp> module(source.clone());
+  (*module)->removeAttr("dsmp.weights");
+  if (Error err = externalizeConstants(*module, weightsPath))
+    return err;
+  if (Error err = buildArtifact(*module, sourceName, options, staging))
+    return err;
+  return staging.commit();
+}
+
+Error externalizeConstants(ModuleOp module, StringRef weightsPath) {
+  // Float tensors only: integer constants feed shape folding, which needs
+  // their values in the IR.
+  constexpr int64_t kMinBytes = 1024, kAlignment = 64;
+  SmallVector<ConstantOp> constants;
+  module.walk([&](ConstantOp op) {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto elements = dyn_cast<ElementsAttr>(op.getValue());
+    if (!type || !elements || !type.hasStaticShape() ||
+        !isa<FloatType>(type.getElementType()) ||
+        type.getElementTypeBitWidth() % 8 != 0)
+      return;
+    if (auto dense = dyn_cast<DenseElementsAttr>(elements); dense && dense.isSplat())
+      return;
+    if (type.getNumElements() * (type.getElementTypeBitWidth() / 8) >= kMinBytes)
+      constants.push_back(op);
+  });
+  if (constants.empty())
+    return Error::success();
+  uint64_t size = 0;
+  (void)llvm::sys::fs::file_size(weightsPath, size);
+  std::error_code ec;
+  llvm::raw_fd_ostream out(weightsPath, ec, llvm::sys::fs::OF_Append);
+  if (ec)
+    return llvm::createStringError("cannot write '" + weightsPath +
                                    "': " + ec.message());
-  cleanup.release();
+  for (ConstantOp op : constants) {
+    ArrayRef<char> bytes;
+    Attribute value = op.getValue();
+    if (auto dense = dyn_cast<DenseElementsAttr>(value))
+      bytes = dense.getRawData();
+    else if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+      if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
+        bytes = blob->getData();
+    }
+    auto type = cast<RankedTensorType>(op.getType());
+    uint64_t expected =
+        type.getNumElements() * (type.getElementTypeBitWidth() / 8);
+    if (bytes.size() != expected)
+      continue; // not a plain row-major buffer; stays inline
+    while (size % kAlignment) {
+      out << '\0';
+      ++size;
+    }
+    out.write(bytes.data(), bytes.size());
+    op.setValueAttr(ExternalAttr::get(module.getContext(), size, bytes.size(), type));
+    size += bytes.size();
+  }
+  if (out.has_error())
+    return llvm::createStringError("cannot write '" + weightsPath + "'");
   return Error::success();
 }
 

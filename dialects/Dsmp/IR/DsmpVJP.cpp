@@ -1,0 +1,698 @@
+//===- DsmpVJP.cpp - Vector-Jacobian products of dsmp ops ---------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// VJPOpInterface models, written as dsmp ops so that the adjoint graph is
+// compiled and run like any model. Gradients flow to float operands that
+// are not constants. Where an exact VJP would need an op the lowering lacks,
+// the model says so: MaxPool spreads the gradient evenly over the window
+// (as AveragePool's adjoint does) instead of routing it to the maximum.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Dsmp/IR/DsmpDialect.h"
+#include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/GraphBuilder.h"
+#include "dialects/Dsmp/IR/ShapeInference.h"
+
+#include "mlir/IR/Matchers.h"
+
+#include <cmath>
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::dsmp;
+
+namespace {
+
+/// What one VJP model works with.
+struct VJP {
+  Operation *op;
+  GraphBuilder g;
+  ValueRange resultGrads;
+  SmallVectorImpl<Value> &grads;
+
+  Value grad(unsigned i = 0) const { return resultGrads[i]; }
+  Value operand(unsigned i) const { return op->getOperand(i); }
+  Value result(unsigned i = 0) const { return op->getResult(i); }
+  RankedTensorType typeOf(Value v) const {
+    return dyn_cast<RankedTensorType>(v.getType());
+  }
+  /// Whether operand `i` needs a gradient: a float tensor not made by a
+  /// constant.
+  bool wants(unsigned i) const {
+    Value v = operand(i);
+    auto type = typeOf(v);
+    if (!type || !isa<FloatType>(type.getElementType()))
+      return false;
+    Operation *def = v.getDefiningOp();
+    return !def || !def->hasTrait<mlir::OpTrait::ConstantLike>();
+  }
+  LogicalResult set(unsigned i, Value v) {
+    if (!v)
+      return failure();
+    grads[i] = v;
+    return success();
+  }
+  int64_t attrInt(StringRef name, int64_t otherwise) const {
+    if (auto a = op->getAttrOfType<IntegerAttr>(name))
+      return a.getInt();
+    return otherwise;
+  }
+  float attrFloat(StringRef name, float otherwise) const {
+    if (auto a = op->getAttrOfType<FloatAttr>(name))
+      return a.getValueAsDouble();
+    return otherwise;
+  }
+  SmallVector<int64_t> attrInts(StringRef name, size_t n,
+                                int64_t otherwise) const {
+    if (auto a = op->getAttrOfType<DenseI64ArrayAttr>(name))
+      return SmallVector<int64_t>(a.asArrayRef());
+    return SmallVector<int64_t>(n, otherwise);
+  }
+  Type element() const { return typeOf(result())
+                                  ? typeOf(result()).getElementType()
+                                  : Type(); }
+  Value scalar(double v) { return g.scalar(v, element()); }
+};
+
+/// The rank-0 or splat value of a constant operand.
+std::optional<double> splatValue(Value v) {
+  DenseElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat() ||
+      !isa<FloatType>(attr.getElementType()))
+    return std::nullopt;
+  return attr.getSplatValue<APFloat>().convertToDouble();
+}
+
+bool isStaticTensor(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && t.hasStaticShape();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+LogicalResult binaryVJP(VJP &v) {
+  Value G = v.grad(), A = v.operand(0), B = v.operand(1), Y = v.result();
+  StringRef name = v.op->getName().getStringRef();
+  GraphBuilder &g = v.g;
+  auto give = [&](unsigned i, Value grad) {
+    return v.wants(i) ? v.set(i, g.unbroadcast(grad, v.operand(i).getType()))
+                      : success();
+  };
+  if (name == "dsmp.add")
+    return success(succeeded(give(0, G)) && succeeded(give(1, G)));
+  if (name == "dsmp.sub")
+    return success(succeeded(give(0, G)) &&
+                   (!v.wants(1) || succeeded(give(1, g.neg(G)))));
+  if (name == "dsmp.mul")
+    return success((!v.wants(0) || succeeded(give(0, g.mul(G, B)))) &&
+                   (!v.wants(1) || succeeded(give(1, g.mul(G, A)))));
+  if (name == "dsmp.div")
+    return success(
+        (!v.wants(0) || succeeded(give(0, g.div(G, B)))) &&
+        (!v.wants(1) || succeeded(give(1, g.neg(g.div(g.mul(G, Y), B))))));
+  return failure();
+}
+
+LogicalResult unaryVJP(VJP &v) {
+  Value G = v.grad(), X = v.operand(0), Y = v.result();
+  if (!v.wants(0))
+    return success();
+  GraphBuilder &g = v.g;
+  StringRef name = v.op->getName().getStringRef();
+  Value dx;
+  if (name == "dsmp.relu")
+    dx = g.selectOrZero(g.value("dsmp.greater", {Y, v.scalar(0)}), G);
+  else if (name == "dsmp.leaky_relu")
+    dx = g.value("dsmp.where",
+                 {g.value("dsmp.greater", {X, v.scalar(0)}), G,
+                  g.mul(G, v.scalar(v.attrFloat("alpha", 0.01f)))});
+  else if (name == "dsmp.sigmoid")
+    dx = g.mul(G, g.sub(Y, g.mul(Y, Y)));
+  else if (name == "dsmp.tanh")
+    dx = g.mul(G, g.sub(v.scalar(1), g.mul(Y, Y)));
+  else if (name == "dsmp.hard_sigmoid") {
+    Value scaled = g.mul(G, v.scalar(v.attrFloat("alpha", 0.2f)));
+    dx = g.selectOrZero(g.value("dsmp.greater", {Y, v.scalar(0)}),
+                        g.selectOrZero(g.value("dsmp.less", {Y, v.scalar(1)}),
+                                       scaled));
+  } else if (name == "dsmp.exp")
+    dx = g.mul(G, Y);
+  else if (name == "dsmp.log")
+    dx = g.div(G, X);
+  else if (name == "dsmp.sqrt")
+    dx = g.div(g.mul(G, v.scalar(0.5)), Y);
+  else if (name == "dsmp.reciprocal")
+    dx = g.neg(g.mul(G, g.mul(Y, Y)));
+  else if (name == "dsmp.neg")
+    dx = g.neg(G);
+  else if (name == "dsmp.abs")
+    dx = g.value("dsmp.where",
+                 {g.value("dsmp.less", {X, v.scalar(0)}), g.neg(G), G});
+  else if (name == "dsmp.erf")
+    dx = g.mul(g.mul(G, v.scalar(2.0 / std::sqrt(M_PI))),
+               g.value("dsmp.exp", {g.neg(g.mul(X, X))}));
+  else if (name == "dsmp.softplus")
+    dx = g.mul(G, g.value("dsmp.sigmoid", {X}));
+  else if (name == "dsmp.identity" || name == "dsmp.dropout")
+    dx = G;
+  return v.set(0, dx);
+}
+
+LogicalResult powVJP(VJP &v) {
+  if (!v.wants(0))
+    return success();
+  std::optional<double> e = splatValue(v.operand(1));
+  if (!e)
+    return failure();
+  GraphBuilder &g = v.g;
+  Value X = v.operand(0), G = v.grad();
+  Value dx = *e == 2.0
+                 ? g.mul(G, g.mul(X, v.scalar(2.0)))
+                 : g.mul(g.mul(G, v.scalar(*e)),
+                         g.value("dsmp.pow", {X, v.scalar(*e - 1.0)}));
+  return v.set(0, g.unbroadcast(dx, X.getType()));
+}
+
+/// Clip, Max, Min: the gradient goes where the operand is the result.
+LogicalResult selectVJP(VJP &v) {
+  GraphBuilder &g = v.g;
+  Value Y = v.result(), G = v.grad();
+  unsigned n = v.op->getName().getStringRef() == "dsmp.clip"
+                   ? 1
+                   : v.op->getNumOperands();
+  for (unsigned i = 0; i < n; ++i) {
+    if (!v.wants(i))
+      continue;
+    Value same = g.value("dsmp.equal", {v.operand(i), Y});
+    if (failed(v.set(i, g.unbroadcast(g.selectOrZero(same, G),
+                                      v.operand(i).getType()))))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult sumVJP(VJP &v) {
+  for (unsigned i = 0; i < v.op->getNumOperands(); ++i)
+    if (v.wants(i) &&
+        failed(v.set(i, v.g.unbroadcast(v.grad(), v.operand(i).getType()))))
+      return failure();
+  return success();
+}
+
+LogicalResult whereVJP(VJP &v) {
+  GraphBuilder &g = v.g;
+  Value c = v.operand(0), G = v.grad();
+  if (v.wants(1) &&
+      failed(v.set(1, g.unbroadcast(g.selectOrZero(c, G),
+                                    v.operand(1).getType()))))
+    return failure();
+  if (v.wants(2) &&
+      failed(v.set(2, g.unbroadcast(
+                          g.selectOrZero(g.value("dsmp.not", {c}), G),
+                          v.operand(2).getType()))))
+    return failure();
+  return success();
+}
+
+LogicalResult castVJP(VJP &v) {
+  if (!v.wants(0))
+    return success();
+  auto type = v.typeOf(v.operand(0));
+  return v.set(0, v.g.convert(v.grad(), type.getElementType()));
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+struct Window {
+  SmallVector<int64_t> kernel, strides, dilations, pads;
+};
+
+FailureOr<Window> windowOf(VJP &v, ArrayRef<int64_t> kernel) {
+  if (auto pad = v.op->getAttrOfType<StringAttr>("auto_pad"))
+    if (pad.getValue() != "NOTSET" && pad.getValue() != "VALID")
+      return failure();
+  size_t n = kernel.size();
+  Window w;
+  w.kernel.assign(kernel.begin(), kernel.end());
+  w.strides = v.attrInts("strides", n, 1);
+  w.dilations = v.attrInts("dilations", n, 1);
+  w.pads = v.attrInts("pads", 2 * n, 0);
+  if (w.strides.size() != n || w.dilations.size() != n || w.pads.size() != 2 * n)
+    return failure();
+  return w;
+}
+
+/// output_padding that makes a transposed window over `in` give `out`.
+SmallVector<int64_t> outputPadding(const Window &w, ArrayRef<int64_t> in,
+                                   ArrayRef<int64_t> out) {
+  size_t n = w.kernel.size();
+  SmallVector<int64_t> padding;
+  for (size_t i = 0; i < n; ++i)
+    padding.push_back(out[i] - ((in[i] - 1) * w.strides[i] +
+                                (w.kernel[i] - 1) * w.dilations[i] + 1 -
+                                w.pads[i] - w.pads[n + i]));
+  return padding;
+}
+
+LogicalResult convVJP(VJP &v) {
+  if (!v.wants(0))
+    return success();
+  auto xType = v.typeOf(v.operand(0)), wType = v.typeOf(v.operand(1));
+  auto gType = v.typeOf(v.grad());
+  if (!xType || !wType || !gType || !xType.hasStaticShape() ||
+      !wType.hasStaticShape())
+    return failure();
+  auto w = windowOf(v, wType.getShape().drop_front(2));
+  if (failed(w))
+    return failure();
+  GraphBuilder &g = v.g;
+  SmallVector<NamedAttribute> attrs{
+      g.array("strides", w->strides), g.array("pads", w->pads),
+      g.array("dilations", w->dilations), g.array("kernel_shape", w->kernel),
+      g.i64("group", v.attrInt("group", 1))};
+  if (v.op->getName().getStringRef() == "dsmp.conv") {
+    SmallVector<int64_t> padding =
+        outputPadding(*w, gType.getShape().drop_front(2),
+                      xType.getShape().drop_front(2));
+    if (llvm::any_of(padding, [](int64_t p) { return p < 0; }))
+      return failure();
+    attrs.push_back(g.array("output_padding", padding));
+    return v.set(0, g.value("dsmp.conv_transpose",
+                            {v.grad(), v.operand(1), g.none()}, attrs));
+  }
+  // ConvTranspose: its adjoint is the convolution with the same weights.
+  return v.set(0, g.value("dsmp.conv", {v.grad(), v.operand(1), g.none()},
+                          attrs));
+}
+
+LogicalResult gemmVJP(VJP &v) {
+  GraphBuilder &g = v.g;
+  float alpha = v.attrFloat("alpha", 1.0f);
+  int64_t transA = v.attrInt("transA", 0), transB = v.attrInt("transB", 0);
+  Value G = v.grad(), A = v.operand(0), B = v.operand(1);
+  if (v.wants(0)) {
+    // dA' = alpha G op(B)^T, transposed back when A was.
+    Value dA = g.value("dsmp.gemm", {G, B, g.none()},
+                       {g.f32("alpha", alpha), g.i64("transB", 1 - transB)});
+    if (dA && transA)
+      dA = g.transpose(dA, {1, 0});
+    if (failed(v.set(0, dA)))
+      return failure();
+  }
+  if (v.wants(1)) {
+    // dB' = alpha op(A)^T G, transposed back when B was.
+    Value dB = g.value("dsmp.gemm", {A, G, g.none()},
+                       {g.f32("alpha", alpha), g.i64("transA", 1 - transA)});
+    if (dB && transB)
+      dB = g.transpose(dB, {1, 0});
+    if (failed(v.set(1, dB)))
+      return failure();
+  }
+  if (v.op->getNumOperands() > 2 && v.wants(2))
+    return v.set(2, g.unbroadcast(
+                        g.mul(G, v.scalar(v.attrFloat("beta", 1.0f))),
+                        v.operand(2).getType()));
+  return success();
+}
+
+LogicalResult matmulVJP(VJP &v) {
+  GraphBuilder &g = v.g;
+  Value G = v.grad(), A = v.operand(0), B = v.operand(1);
+  auto aType = v.typeOf(A), bType = v.typeOf(B);
+  if (!aType || !bType || aType.getRank() < 2 || bType.getRank() < 2)
+    return failure();
+  auto swapLast = [&](Value x) {
+    int64_t rank = v.typeOf(x).getRank();
+    SmallVector<int64_t> perm(rank);
+    std::iota(perm.begin(), perm.end(), 0);
+    std::swap(perm[rank - 1], perm[rank - 2]);
+    return g.transpose(x, perm);
+  };
+  if (v.wants(0) &&
+      failed(v.set(0, g.unbroadcast(g.value("dsmp.matmul", {G, swapLast(B)}),
+                                    A.getType()))))
+    return failure();
+  if (v.wants(1) &&
+      failed(v.set(1, g.unbroadcast(g.value("dsmp.matmul", {swapLast(A), G}),
+                                    B.getType()))))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization and reductions
+//===----------------------------------------------------------------------===//
+
+LogicalResult softmaxVJP(VJP &v) {
+  if (!v.wants(0))
+    return success();
+  GraphBuilder &g = v.g;
+  Value G = v.grad(), Y = v.result();
+  int64_t rank = v.typeOf(Y).getRank();
+  int64_t axis = v.attrInt("axis", -1);
+  if (axis < 0)
+    axis += rank;
+  Value dot = g.value("dsmp.reduce_sum", {g.mul(G, Y), g.i64s({axis})},
+                      {g.i64("keepdims", 1)});
+  return v.set(0, g.mul(Y, g.sub(G, dot)));
+}
+
+LogicalResult batchNormVJP(VJP &v) {
+  if (!v.wants(0))
+    return success();
+  GraphBuilder &g = v.g;
+  auto xType = v.typeOf(v.operand(0));
+  if (!xType || xType.getRank() < 2)
+    return failure();
+  // Inference form: y = (x - mean) * scale / sqrt(var + eps) + b.
+  Value factor =
+      g.div(v.operand(1),
+            g.value("dsmp.sqrt",
+                    {g.add(v.operand(4), v.scalar(v.attrFloat("epsilon",
+                                                              1e-5f)))}));
+  SmallVector<int64_t> shape(xType.getRank(), 1);
+  shape[1] = xType.getDimSize(1);
+  return v.set(0, g.mul(v.grad(), g.reshape(factor, shape)));
+}
+
+LogicalResult layerNormVJP(VJP &v) {
+  if (!v.wants(0) || !v.grad(0))
+    return success();
+  GraphBuilder &g = v.g;
+  Value X = v.operand(0), G = v.grad(0);
+  int64_t rank = v.typeOf(X).getRank();
+  int64_t axis = v.attrInt("axis", -1);
+  if (axis < 0)
+    axis += rank;
+  SmallVector<int64_t> axes;
+  for (int64_t i = axis; i < rank; ++i)
+    axes.push_back(i);
+  auto mean = [&](Value x) {
+    return g.value("dsmp.reduce_mean", {x, g.i64s(axes)},
+                   {g.i64("keepdims", 1)});
+  };
+  Value centered = g.sub(X, mean(X));
+  Value variance = g.add(mean(g.mul(centered, centered)),
+                         v.scalar(v.attrFloat("epsilon", 1e-5f)));
+  Value inv =
+      g.value("dsmp.reciprocal", {g.value("dsmp.sqrt", {variance})});
+  Value normalized = g.mul(centered, inv);
+  Value gn = g.mul(G, v.operand(1));
+  Value inner = g.sub(g.sub(gn, mean(gn)),
+                      g.mul(normalized, mean(g.mul(gn, normalized))));
+  return v.set(0, g.mul(inv, inner));
+}
+
+/// ReduceSum/Mean/Max over constant (or all) axes.
+LogicalResult reduceVJP(VJP &v) {
+  if (!v.wants(0))
+    return success();
+  GraphBuilder &g = v.g;
+  Value X = v.operand(0), G = v.grad(), Y = v.result();
+  auto xType = v.typeOf(X);
+  if (!xType || !xType.hasStaticShape())
+    return failure();
+  int64_t rank = xType.getRank();
+  SmallVector<int64_t> axes;
+  if (!isa<NoneType>(v.operand(1).getType())) {
+    auto given = getConstantInts(v.operand(1));
+    if (!given)
+      return failure();
+    for (int64_t a : *given)
+      axes.push_back(a < 0 ? a + rank : a);
+  }
+  if (axes.empty()) {
+    if (v.attrInt("noop_with_empty_axes", 0))
+      return v.set(0, G);
+    for (int64_t i = 0; i < rank; ++i)
+      axes.push_back(i);
+  }
+  SmallVector<int64_t> kept(xType.getShape());
+  int64_t count = 1;
+  for (int64_t a : axes) {
+    count *= kept[a];
+    kept[a] = 1;
+  }
+  Value shapeOfX = g.i64s(xType.getShape());
+  Value spread =
+      g.value("dsmp.expand", {g.reshape(G, kept), shapeOfX});
+  StringRef name = v.op->getName().getStringRef();
+  if (name == "dsmp.reduce_sum")
+    return v.set(0, spread);
+  if (name == "dsmp.reduce_mean")
+    return v.set(0, g.mul(spread, v.scalar(1.0 / count)));
+  if (name == "dsmp.reduce_max" || name == "dsmp.reduce_min") {
+    Value wide = g.value("dsmp.expand", {g.reshape(Y, kept), shapeOfX});
+    return v.set(0, g.selectOrZero(g.value("dsmp.equal", {X, wide}), spread));
+  }
+  return failure();
+}
+
+LogicalResult globalAveragePoolVJP(VJP &v) {
+  if (!v.wants(0))
+    return success();
+  auto xType = v.typeOf(v.operand(0));
+  if (!xType || !xType.hasStaticShape())
+    return failure();
+  int64_t count = 1;
+  for (int64_t d : xType.getShape().drop_front(2))
+    count *= d;
+  GraphBuilder &g = v.g;
+  Value spread = g.value("dsmp.expand", {v.grad(), g.i64s(xType.getShape())});
+  return v.set(0, g.mul(spread, v.scalar(1.0 / count)));
+}
+
+/// AveragePool exactly (up to count_include_pad at the borders), MaxPool as
+/// its even spread (see the file comment): a depthwise ConvTranspose of the
+/// gradient with a constant window.
+LogicalResult poolVJP(VJP &v) {
+  if (!v.wants(0) || !v.grad(0))
+    return success();
+  auto xType = v.typeOf(v.operand(0));
+  auto gType = v.typeOf(v.grad());
+  if (!xType || !gType || !xType.hasStaticShape() || v.attrInt("ceil_mode", 0))
+    return failure();
+  auto kernel = v.op->getAttrOfType<DenseI64ArrayAttr>("kernel_shape");
+  if (!kernel)
+    return failure();
+  auto w = windowOf(v, kernel.asArrayRef());
+  if (failed(w))
+    return failure();
+  int64_t channels = xType.getDimSize(1), size = 1;
+  SmallVector<int64_t> wShape{channels, 1};
+  for (int64_t k : w->kernel) {
+    wShape.push_back(k);
+    size *= k;
+  }
+  GraphBuilder &g = v.g;
+  auto weightType = RankedTensorType::get(wShape, xType.getElementType());
+  Value weights = ConstantOp::create(
+      g.builder(), g.location(), weightType,
+      DenseElementsAttr::get(weightType,
+                             g.builder().getFloatAttr(
+                                 xType.getElementType(), 1.0 / size)));
+  SmallVector<int64_t> padding = outputPadding(
+      *w, gType.getShape().drop_front(2), xType.getShape().drop_front(2));
+  if (llvm::any_of(padding, [](int64_t p) { return p < 0; }))
+    return failure();
+  return v.set(0, g.value("dsmp.conv_transpose", {v.grad(), weights, g.none()},
+                          {g.array("strides", w->strides),
+                           g.array("pads", w->pads),
+                           g.array("dilations", w->dilations),
+                           g.array("kernel_shape", w->kernel),
+                           g.array("output_padding", padding),
+                           g.i64("group", channels)}));
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+LogicalResult reshapeLikeVJP(VJP &v) {
+  if (!v.wants(0))
+    return success();
+  auto xType = v.typeOf(v.operand(0));
+  if (!xType || !xType.hasStaticShape())
+    return failure();
+  return v.set(0, v.g.reshape(v.grad(), xType.getShape()));
+}
+
+LogicalResult transposeVJP(VJP &v) {
+  if (!v.wants(0))
+    return success();
+  int64_t rank = v.typeOf(v.operand(0)).getRank();
+  SmallVector<int64_t> perm(rank);
+  std::iota(perm.rbegin(), perm.rend(), 0);
+  if (auto attr = v.op->getAttrOfType<DenseI64ArrayAttr>("perm"))
+    perm.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
+  SmallVector<int64_t> inverse(rank);
+  for (int64_t i = 0; i < rank; ++i)
+    inverse[perm[i]] = i;
+  return v.set(0, v.g.transpose(v.grad(), inverse));
+}
+
+LogicalResult concatVJP(VJP &v) {
+  GraphBuilder &g = v.g;
+  int64_t rank = v.typeOf(v.result()).getRank();
+  int64_t axis = v.attrInt("axis", 0);
+  if (axis < 0)
+    axis += rank;
+  int64_t offset = 0;
+  for (unsigned i = 0; i < v.op->getNumOperands(); ++i) {
+    auto type = v.typeOf(v.operand(i));
+    if (!type || type.isDynamicDim(axis))
+      return failure();
+    int64_t size = type.getDimSize(axis);
+    if (v.wants(i) &&
+        failed(v.set(i, g.value("dsmp.slice",
+                                {v.grad(), g.i64s({offset}),
+                                 g.i64s({offset + size}), g.i64s({axis}),
+                                 g.none()}))))
+      return failure();
+    offset += size;
+  }
+  return success();
+}
+
+LogicalResult sliceVJP(VJP &v) {
+  if (!v.wants(0))
+    return success();
+  auto xType = v.typeOf(v.operand(0));
+  if (!xType || !xType.hasStaticShape())
+    return failure();
+  auto starts = getConstantInts(v.operand(1));
+  auto ends = getConstantInts(v.operand(2));
+  if (!starts || !ends)
+    return failure();
+  int64_t rank = xType.getRank();
+  SmallVector<int64_t> axes;
+  if (isa<NoneType>(v.operand(3).getType())) {
+    for (int64_t i = 0; i < static_cast<int64_t>(starts->size()); ++i)
+      axes.push_back(i);
+  } else if (auto given = getConstantInts(v.operand(3))) {
+    axes.assign(given->begin(), given->end());
+  } else {
+    return failure();
+  }
+  if (!isa<NoneType>(v.operand(4).getType())) {
+    auto steps = getConstantInts(v.operand(4));
+    if (!steps || llvm::any_of(*steps, [](int64_t s) { return s != 1; }))
+      return failure();
+  }
+  SmallVector<int64_t> pads(2 * rank, 0);
+  for (auto [k, axis] : llvm::enumerate(axes)) {
+    if (axis < 0)
+      axis += rank;
+    int64_t dim = xType.getDimSize(axis);
+    auto clampIndex = [&](int64_t i) {
+      if (i < 0)
+        i += dim;
+      return std::clamp<int64_t>(i, 0, dim);
+    };
+    int64_t begin = clampIndex((*starts)[k]), end = clampIndex((*ends)[k]);
+    pads[axis] = begin;
+    pads[rank + axis] = dim - std::max(begin, end);
+  }
+  GraphBuilder &g = v.g;
+  return v.set(0, g.value("dsmp.pad",
+                          {v.grad(), g.i64s(pads), g.none(), g.none()}));
+}
+
+LogicalResult expandVJP(VJP &v) {
+  if (!v.wants(0))
+    return success();
+  return v.set(0, v.g.unbroadcast(v.grad(), v.operand(0).getType()));
+}
+
+/// Nearest/linear Resize by whole factors: each input element's gradient
+/// is the sum over its block (exact for nearest, the smoothed sum for
+/// linear).
+LogicalResult resizeVJP(VJP &v) {
+  if (!v.wants(0))
+    return success();
+  auto xType = v.typeOf(v.operand(0));
+  auto yType = v.typeOf(v.result());
+  if (!xType || !yType || !xType.hasStaticShape() || !yType.hasStaticShape() ||
+      xType.getRank() < 3)
+    return failure();
+  SmallVector<int64_t> factors;
+  int64_t area = 1;
+  for (int64_t i = 2; i < xType.getRank(); ++i) {
+    if (yType.getDimSize(i) % xType.getDimSize(i))
+      return failure();
+    factors.push_back(yType.getDimSize(i) / xType.getDimSize(i));
+    area *= factors.back();
+  }
+  for (int64_t i = 0; i < 2; ++i)
+    if (xType.getDimSize(i) != yType.getDimSize(i))
+      return failure();
+  GraphBuilder &g = v.g;
+  Value pooled = g.value("dsmp.average_pool", {v.grad()},
+                         {g.array("kernel_shape", factors),
+                          g.array("strides", factors)});
+  return v.set(0, g.mul(pooled, v.scalar(area)));
+}
+
+//===----------------------------------------------------------------------===//
+// Attachment
+//===----------------------------------------------------------------------===//
+
+using VJPFn = LogicalResult (*)(VJP &);
+
+template <typename OpT, VJPFn Fn>
+struct VJPModel : VJPOpInterface::ExternalModel<VJPModel<OpT, Fn>, OpT> {
+  LogicalResult buildVJP(Operation *op, OpBuilder &builder,
+                         ValueRange resultGrads,
+                         SmallVectorImpl<Value> &operandGrads) const {
+    operandGrads.assign(op->getNumOperands(), Value());
+    if (resultGrads.empty() || !resultGrads[0])
+      return success();
+    for (Value result : op->getResults())
+      if (!isa<NoneType>(result.getType()) && !isStaticTensor(result))
+        return failure();
+    VJP v{op, GraphBuilder(builder, op->getLoc()), resultGrads, operandGrads};
+    return Fn(v);
+  }
+};
+
+template <VJPFn Fn, typename... Ops>
+void attach(MLIRContext &ctx) {
+  (Ops::template attachInterface<VJPModel<Ops, Fn>>(ctx), ...);
+}
+
+} // namespace
+
+void mlir::dsmp::attachVJPInterfaces(MLIRContext &ctx) {
+  attach<binaryVJP, AddOp, SubOp, MulOp, DivOp>(ctx);
+  attach<unaryVJP, ReluOp, LeakyReluOp, SigmoidOp, TanhOp, HardSigmoidOp,
+         ExpOp, LogOp, SqrtOp, ReciprocalOp, NegOp, AbsOp, ErfOp, SoftplusOp,
+         IdentityOp>(ctx);
+  attach<powVJP, PowOp>(ctx);
+  attach<selectVJP, ClipOp, MaxOp, MinOp>(ctx);
+  attach<sumVJP, SumOp>(ctx);
+  attach<whereVJP, WhereOp>(ctx);
+  attach<castVJP, CastOp>(ctx);
+  attach<convVJP, ConvOp, ConvTransposeOp>(ctx);
+  attach<gemmVJP, GemmOp>(ctx);
+  attach<matmulVJP, MatMulOp>(ctx);
+  attach<softmaxVJP, SoftmaxOp>(ctx);
+  attach<batchNormVJP, BatchNormalizationOp>(ctx);
+  attach<layerNormVJP, LayerNormalizationOp>(ctx);
+  attach<reduceVJP, ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp>(ctx);
+  attach<globalAveragePoolVJP, GlobalAveragePoolOp>(ctx);
+  attach<poolVJP, AveragePoolOp, MaxPoolOp>(ctx);
+  attach<reshapeLikeVJP, ReshapeOp, FlattenOp, SqueezeOp, UnsqueezeOp>(ctx);
+  attach<transposeVJP, TransposeOp>(ctx);
+  attach<concatVJP, ConcatOp>(ctx);
+  attach<sliceVJP, SliceOp>(ctx);
+  attach<expandVJP, ExpandOp>(ctx);
+  attach<resizeVJP, ResizeOp>(ctx);
+}

@@ -1,0 +1,63 @@
+//===- HostRun.h - Run an in-memory module on the host ------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// What the precision passes use to run calibration inputs: the module is
+// compiled for the host exactly as dsmp-compile would (so every format is
+// emulated as the AOT artifact computes it) and run through libdsmprt.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_EXECUTION_HOSTRUN_H
+#define DSMP_EXECUTION_HOSTRUN_H
+
+#include "dsmp/Execution/Compile.h"
+#include "dsmp/runtime/TensorFile.h"
+
+#include <memory>
+#include <vector>
+
+struct dsmp_model;
+
+namespace mlir::dsmp {
+
+using HostTensor = ::dsmp::runtime::HostTensor;
+/// One set of graph inputs, e.g. the input_*.pb of one test_data_set_N.
+using HostInputs = std::vector<HostTensor>;
+
+/// A module compiled for the host and loaded; removed again on destruction.
+class HostProgram {
+public:
+  /// Compiles `module` (its @main_graph specialized to `shapes`; constants
+  /// inline or #dsmp.external ranges of `weightsFile`) for the host.
+  static llvm::Expected<std::unique_ptr<HostProgram>>
+  compile(ModuleOp module, llvm::StringRef weightsFile,
+          const InputShapes &shapes);
+  ~HostProgram();
+
+  /// Runs on `inputs` (bound by name; extra names are an error); returns
+  /// the outputs in @main_graph's result order.
+  llvm::Expected<std::vector<HostTensor>> run(const HostInputs &inputs);
+
+private:
+  HostProgram() = default;
+  std::string folder;
+  ::dsmp_model *model = nullptr;
+};
+
+/// The input sets in `dir`: its own input_*.pb, or those of each
+/// test_data_set_* folder inside it (in name order). Fails on an empty
+/// or unreadable folder, naming it.
+llvm::Expected<std::vector<HostInputs>> readInputSets(llvm::StringRef dir);
+
+/// The output_*.pb of each test_data_set_* in `dir`, as readInputSets.
+llvm::Expected<std::vector<HostInputs>> readOutputSets(llvm::StringRef dir);
+
+/// The shapes of one input set, by name.
+InputShapes shapesOf(const HostInputs &inputs);
+
+} // namespace mlir::dsmp
+
+#endif // DSMP_EXECUTION_HOSTRUN_H

@@ -1,0 +1,34 @@
+//===- Adjoint.h - Reverse-mode differentiation of a dsmp graph ---*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_PASSES_PRECISION_ADJOINT_H
+#define DSMP_PASSES_PRECISION_ADJOINT_H
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir::dsmp {
+
+struct Adjoint {
+  /// The total gradient of each value the seeds reach.
+  llvm::DenseMap<Value, Value> grads;
+  /// Each op's own contribution to its operands' gradients (its VJP
+  /// output), before they are summed over the operand's users.
+  llvm::DenseMap<Operation *, SmallVector<Value>> operandGrads;
+  /// Ops with gradients at their results and no VJP (or one that failed):
+  /// the gradient stops there.
+  SmallVector<Operation *> stoppedAt;
+};
+
+/// Builds, at `builder`'s insertion point, the reverse pass over `ops` (in
+/// program order, all before the insertion point) for the scalar
+/// sum_i <seed_i, value_i>, through VJPOpInterface.
+Adjoint buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
+                     ArrayRef<std::pair<Value, Value>> seeds);
+
+} // namespace mlir::dsmp
+
+#endif // DSMP_PASSES_PRECISION_ADJOINT_H

@@ -1,0 +1,163 @@
+//===- AnalyzeSensitivity.cpp - ADAPT sensitivities from one adjoint -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Precision/Adjoint.h"
+#include "passes/Precision/Calibration.h"
+#include "passes/Precision/Formats.h"
+#include "passes/Precision/Passes.h"
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/GraphBuilder.h"
+
+#include <random>
+
+#define DEBUG_TYPE "dsmp-analyze-sensitivity"
+
+namespace mlir::dsmp {
+#define GEN_PASS_DEF_ANALYZESENSITIVITYPASS
+#include "passes/Precision/Passes.h.inc"
+} // namespace mlir::dsmp
+
+using namespace mlir;
+using namespace mlir::dsmp;
+
+namespace {
+
+bool isF32Tensor(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type && type.getElementType().isF32() && type.hasStaticShape();
+}
+
+bool hasOperandTerm(Operation *op) {
+  auto precision = dyn_cast<PrecisionOpInterface>(op);
+  return precision && (precision.getOpClass() == OpClass::matmul ||
+                       precision.getOpClass() == OpClass::conv);
+}
+
+/// Where each op's sums sit among the probe outputs (-1: not measured).
+struct Probe {
+  int adapt = -1, energy = -1, operandEnergy = -1;
+};
+
+struct AnalyzeSensitivityPass final
+    : mlir::dsmp::impl::AnalyzeSensitivityPassBase<AnalyzeSensitivityPass> {
+  using AnalyzeSensitivityPassBase::AnalyzeSensitivityPassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<Operation *> ops = graphOps(module);
+    if (ops.empty()) {
+      module.emitError("dsmp-analyze-sensitivity: the module has no @main_graph");
+      return signalPassFailure();
+    }
+    if (calibration.empty()) {
+      module.emitError("dsmp-analyze-sensitivity needs calibration=DIR");
+      return signalPassFailure();
+    }
+    std::vector<Probe> probes(ops.size());
+    std::vector<std::string> stoppedBy(ops.size());
+    SmallVector<std::string> stopNames;
+
+    auto outputs = runInstrumented(
+        module, calibration,
+        [&](func::FuncOp graph, ArrayRef<Operation *> copy)
+            -> FailureOr<SmallVector<Value>> {
+          Block &body = graph.getBody().front();
+          Operation *ret = body.getTerminator();
+          SmallVector<Operation *> forward;
+          for (Operation &op : body.without_terminator())
+            forward.push_back(&op);
+          OpBuilder b(ret);
+          GraphBuilder g(b, ret->getLoc());
+
+          // Seeds r / |y| with r a fixed random +-1 vector per output.
+          std::mt19937 rng(0x5eed);
+          SmallVector<std::pair<Value, Value>> seeds;
+          for (Value y : ret->getOperands()) {
+            if (!isF32Tensor(y))
+              continue;
+            auto type = cast<RankedTensorType>(y.getType());
+            std::vector<float> signs(type.getNumElements());
+            for (float &s : signs)
+              s = (rng() & 1) ? 1.0f : -1.0f;
+            Value norm = g.value(
+                "dsmp.sqrt", {g.add(g.reduceAll("dsmp.reduce_sum", g.mul(y, y)),
+                                    g.scalar(1e-30, type.getElementType()))});
+            seeds.push_back({y, g.div(g.floats(type, signs), norm)});
+          }
+          Adjoint adjoint = buildAdjoint(b, forward, seeds);
+          for (Operation *op : adjoint.stoppedAt)
+            stopNames.push_back(onnxTypeOf(op) + " '" + nodeName(op) + "'");
+
+          SmallVector<Value> values;
+          // sum |g x| (abs) or sum (g x)^2.
+          auto probe = [&](Value grad, Value x, bool abs) {
+            Value product = g.mul(grad, x);
+            product = abs ? g.value("dsmp.abs", {product})
+                          : g.mul(product, product);
+            values.push_back(g.reduceAll("dsmp.reduce_sum", product));
+            return static_cast<int>(values.size()) - 1;
+          };
+          for (auto [id, op] : llvm::enumerate(copy)) {
+            if (!op || op->getNumResults() == 0 ||
+                !isF32Tensor(op->getResult(0)))
+              continue;
+            Value x = op->getResult(0);
+            Value grad = adjoint.grads.lookup(x);
+            if (!grad) {
+              if (!adjoint.stoppedAt.empty())
+                stoppedBy[id] = stopNames.front();
+              continue;
+            }
+            probes[id].adapt = probe(grad, x, true);
+            probes[id].energy = probe(grad, x, false);
+            if (hasOperandTerm(op)) {
+              auto it = adjoint.operandGrads.find(op);
+              if (it != adjoint.operandGrads.end() && !it->second.empty() &&
+                  it->second[0])
+                probes[id].operandEnergy = probe(it->second[0],
+                                                 op->getOperand(0), false);
+            }
+          }
+          return values;
+        });
+    if (!outputs) {
+      module.emitError(llvm::toString(outputs.takeError()));
+      return signalPassFailure();
+    }
+
+    Builder b(&getContext());
+    double sets = static_cast<double>(outputs->size());
+    auto mean = [&](int index) {
+      double sum = 0;
+      for (const auto &set : *outputs)
+        sum += floatsOf(set[index]).front();
+      return sum / sets;
+    };
+    for (auto [id, op] : llvm::enumerate(ops)) {
+      const Probe &p = probes[id];
+      if (p.adapt < 0) {
+        if (!stoppedBy[id].empty())
+          op->setAttr("dsmp.no_adjoint", b.getStringAttr(stoppedBy[id]));
+        continue;
+      }
+      SmallVector<NamedAttribute> fields{
+          b.getNamedAttr("adapt", b.getF64FloatAttr(mean(p.adapt))),
+          b.getNamedAttr("energy", b.getF64FloatAttr(mean(p.energy)))};
+      if (p.operandEnergy >= 0)
+        fields.push_back(b.getNamedAttr(
+            "operand_energy", b.getF64FloatAttr(mean(p.operandEnergy))));
+      op->setAttr("dsmp.sensitivity", b.getDictionaryAttr(fields));
+    }
+    if (!stopNames.empty()) {
+      SmallVector<Attribute> names;
+      for (const std::string &n : stopNames)
+        names.push_back(b.getStringAttr(n));
+      module->setAttr("dsmp.adjoint_stopped_at", b.getArrayAttr(names));
+    }
+  }
+};
+} // namespace

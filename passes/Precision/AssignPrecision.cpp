@@ -1,0 +1,290 @@
+//===- AssignPrecision.cpp - Per-op formats under an error budget -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A greedy knapsack: each op that may leave f32 offers its best format
+// (the target's highest throughput, then the smallest unit roundoff) with
+// a benefit (FLOPs x (1 - 1/throughput)) and a cost (its predicted share of
+// the squared relative output error, u^2/3 x energy). Ops are taken by
+// cost per benefit until the budget (margin x tolerance)^2 is spent; an op
+// that does not fit may still take a cheaper format (tf32 for a matmul).
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Precision/Calibration.h"
+#include "passes/Precision/Formats.h"
+#include "passes/Precision/Passes.h"
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dsmp/Target/TargetDescription.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Regex.h"
+
+#include <cmath>
+
+#define DEBUG_TYPE "dsmp-assign-precision"
+
+namespace mlir::dsmp {
+#define GEN_PASS_DEF_ASSIGNPRECISIONPASS
+#include "passes/Precision/Passes.h.inc"
+} // namespace mlir::dsmp
+
+using namespace mlir;
+using namespace mlir::dsmp;
+
+namespace {
+
+/// What the peers agree should stay f32 (or accumulate in it): exp, log,
+/// pow, softmax and the normalization statistics and reductions.
+const char *const kDefaultDeny[] = {
+    "Exp",        "Log",        "Pow",           "Softmax",
+    "LogSoftmax", "ReduceMean", "ReduceSum",     "ReduceSumSquare",
+    "ReduceMax",  "ReduceMin",  "ReduceProd",    "ReduceL1",
+    "ReduceL2",   "ReduceLogSum", "ReduceLogSumExp", "Sqrt",
+    "Reciprocal", "CumSum",     "LayerNormalization", "BatchNormalization",
+    "InstanceNormalization", "GroupNormalization", "LpNormalization"};
+
+bool hasF32Result(Operation *op) {
+  for (Value r : op->getResults())
+    if (auto t = dyn_cast<RankedTensorType>(r.getType());
+        t && t.getElementType().isF32())
+      return true;
+  return false;
+}
+
+struct Choice {
+  Operation *op;
+  Format format;
+  double benefit, cost;
+};
+
+struct AssignPrecisionPass final
+    : mlir::dsmp::impl::AssignPrecisionPassBase<AssignPrecisionPass> {
+  using AssignPrecisionPassBase::AssignPrecisionPassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (!(tolerance > 0)) {
+      module.emitError("dsmp-assign-precision: tolerance must be positive, got ")
+          << tolerance.getValue();
+      return signalPassFailure();
+    }
+    if (!(margin > 0) || margin > 1) {
+      module.emitError("dsmp-assign-precision: margin must be in (0, 1]");
+      return signalPassFailure();
+    }
+    auto description = getTargetDescription(target);
+    if (!description) {
+      module.emitError(llvm::toString(description.takeError()));
+      return signalPassFailure();
+    }
+    std::optional<Format> only;
+    if (defaultFormat == "f16")
+      only = Format::f16;
+    else if (defaultFormat == "bf16")
+      only = Format::bf16;
+    else if (defaultFormat != "auto") {
+      module.emitError("dsmp-assign-precision: default-format must be auto, "
+                       "f16 or bf16, got '")
+          << defaultFormat.getValue() << "'";
+      return signalPassFailure();
+    }
+    std::optional<llvm::Regex> sensitive;
+    if (!sensitiveLayers.empty()) {
+      sensitive.emplace(sensitiveLayers.getValue());
+      std::string error;
+      if (!sensitive->isValid(error)) {
+        module.emitError("dsmp-assign-precision: sensitive-layers '")
+            << sensitiveLayers.getValue() << "': " << error;
+        return signalPassFailure();
+      }
+    }
+    llvm::StringSet<> deny;
+    for (const char *name : kDefaultDeny)
+      deny.insert(name);
+    for (const std::string &name : allowOps)
+      deny.erase(name);
+    for (const std::string &name : denyOps)
+      deny.insert(name);
+
+    Builder b(&getContext());
+    auto mark = [&](Operation *op, Format format, StringRef reason) {
+      op->setAttr("dsmp.assigned", FormatAttr::get(&getContext(), format));
+      op->setAttr("dsmp.reason", b.getStringAttr(reason));
+    };
+    const TargetDescription &t = *description;
+    double budget = std::pow(margin * tolerance, 2);
+
+    // Candidates, best format first.
+    SmallVector<SmallVector<Choice, 2>> offers;
+    for (Operation *op : graphOps(module)) {
+      auto precision = dyn_cast<PrecisionOpInterface>(op);
+      if (!precision || !hasF32Result(op))
+        continue;
+      OpClass cls = precision.getOpClass();
+      mark(op, Format::f32, "target");
+      if (cls == OpClass::data_movement)
+        continue; // follows its input below
+      if (deny.contains(onnxTypeOf(op))) {
+        mark(op, Format::f32, "policy");
+        continue;
+      }
+      if (sensitive && sensitive->match(nodeName(op))) {
+        mark(op, Format::f32, "sensitive_layer");
+        continue;
+      }
+      if (op->hasAttr("dsmp.keep_f32")) {
+        mark(op, Format::f32, "validation");
+        continue;
+      }
+      auto sensitivity = op->getAttrOfType<DictionaryAttr>("dsmp.sensitivity");
+      auto number = [&](StringRef key) {
+        auto attr = sensitivity ? sensitivity.getAs<FloatAttr>(key) : nullptr;
+        return attr ? attr.getValueAsDouble() : 0.0;
+      };
+      bool contraction = cls == OpClass::matmul || cls == OpClass::conv;
+      double energy = number("energy"), operandEnergy = number("operand_energy");
+      // FLOPs at the calibration shapes when the range analysis saw them.
+      auto measuredFlops = op->getAttrOfType<IntegerAttr>("dsmp.flops");
+      double flops = static_cast<double>(
+          measuredFlops ? measuredFlops.getInt()
+                        : precision.getFlopCount().value_or(0));
+
+      // Formats the target and the op both allow, minus overflowing ones.
+      SmallVector<Format> allowed = precision.getAllowedFormats();
+      bool overflowed = false;
+      SmallVector<Choice, 2> choices;
+      for (Format f : {Format::f16, Format::bf16, Format::tf32}) {
+        if (!t.allows(cls, f) || !llvm::is_contained(allowed, f))
+          continue;
+        if (f == Format::tf32 && !contraction)
+          continue;
+        if (only && f != *only && f != Format::tf32)
+          continue;
+        if (f != Format::tf32 && overflows(op, f)) {
+          overflowed = true;
+          continue;
+        }
+        double u2 = std::pow(unitRoundoff(f), 2) / 3.0;
+        double terms = f == Format::tf32
+                           ? 2 * operandEnergy
+                           : energy + (contraction ? 2 * operandEnergy : energy);
+        double benefit = flops * (1.0 - 1.0 / t.throughputOf(f));
+        if (benefit <= 0)
+          continue;
+        choices.push_back({op, f, benefit, u2 * terms});
+      }
+      if (choices.empty()) {
+        if (overflowed)
+          mark(op, Format::f32, "overflow");
+        continue;
+      }
+      if (!sensitivity) {
+        mark(op, Format::f32, "no_sensitivity");
+        continue;
+      }
+      llvm::stable_sort(choices, [](const Choice &a, const Choice &c) {
+        if (a.benefit != c.benefit)
+          return a.benefit > c.benefit;
+        return a.cost < c.cost;
+      });
+      offers.push_back(std::move(choices));
+    }
+
+    // Cheapest error per unit of benefit first.
+    llvm::stable_sort(offers, [](const auto &a, const auto &c) {
+      return a.front().cost * c.front().benefit <
+             c.front().cost * a.front().benefit;
+    });
+    double spent = 0;
+    SmallVector<const SmallVector<Choice, 2> *> rejected;
+    for (const auto &choices : offers) {
+      const Choice &best = choices.front();
+      if (spent + best.cost <= budget) {
+        spent += best.cost;
+        accept(best, budget, b);
+      } else {
+        rejected.push_back(&choices);
+      }
+    }
+    for (const auto *choices : rejected) {
+      bool taken = false;
+      for (const Choice &c : llvm::drop_begin(*choices)) {
+        if (spent + c.cost <= budget) {
+          spent += c.cost;
+          accept(c, budget, b);
+          taken = true;
+          break;
+        }
+      }
+      if (!taken)
+        mark(choices->front().op, Format::f32, "budget");
+    }
+
+    // Data movement runs in the format its inputs arrive in.
+    for (Operation *op : graphOps(module)) {
+      auto precision = dyn_cast<PrecisionOpInterface>(op);
+      if (!precision || precision.getOpClass() != OpClass::data_movement ||
+          !hasF32Result(op) || isa<CastOp>(op))
+        continue;
+      // The format of the data operand: the first non-constant f32 one.
+      std::optional<Format> common;
+      for (Value operand : op->getOperands()) {
+        auto type = dyn_cast<RankedTensorType>(operand.getType());
+        Operation *def = operand.getDefiningOp();
+        if (!type || !type.getElementType().isF32() ||
+            (def && def->hasTrait<mlir::OpTrait::ConstantLike>()))
+          continue;
+        auto assigned =
+            def ? def->getAttrOfType<FormatAttr>("dsmp.assigned") : nullptr;
+        common = assigned ? assigned.getValue() : Format::f32;
+        break;
+      }
+      if (common && (*common == Format::f16 || *common == Format::bf16) &&
+          t.allows(OpClass::data_movement, *common) &&
+          llvm::is_contained(precision.getAllowedFormats(), *common))
+        mark(op, *common, "data_movement");
+    }
+
+    module->setAttr(
+        "dsmp.precision",
+        b.getDictionaryAttr(
+            {b.getNamedAttr("target", b.getStringAttr(target)),
+             b.getNamedAttr("tolerance", b.getF64FloatAttr(tolerance)),
+             b.getNamedAttr("margin", b.getF64FloatAttr(margin)),
+             b.getNamedAttr("predicted_error",
+                            b.getF64FloatAttr(std::sqrt(spent)))}));
+  }
+
+  void accept(const Choice &c, double budget, Builder &b) {
+    c.op->setAttr("dsmp.assigned", FormatAttr::get(&getContext(), c.format));
+    c.op->setAttr("dsmp.reason", b.getStringAttr("sensitivity"));
+    c.op->setAttr("dsmp.error_share", b.getF64FloatAttr(c.cost / budget));
+  }
+
+  /// Whether the op's result or a float operand exceeds `f`'s range in the
+  /// calibrated (or static) ranges.
+  static bool overflows(Operation *op, Format f) {
+    double largest = largestValue(f);
+    auto exceeds = [&](Operation *def) {
+      if (!def)
+        return false;
+      auto range = def->getAttrOfType<DictionaryAttr>("dsmp.range");
+      if (!range)
+        return false;
+      if (auto amax = range.getAs<FloatAttr>("amax"))
+        return amax.getValueAsDouble() > largest;
+      return false;
+    };
+    if (exceeds(op))
+      return true;
+    for (Value operand : op->getOperands())
+      if (exceeds(operand.getDefiningOp()))
+        return true;
+    return false;
+  }
+};
+} // namespace

@@ -1,0 +1,167 @@
+//===- Calibration.cpp - Run an instrumented graph on calibration data -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Precision/Calibration.h"
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "dsmp-calibration"
+
+using llvm::Error;
+using llvm::Expected;
+using llvm::StringRef;
+using llvm::Twine;
+
+namespace mlir::dsmp {
+
+static constexpr StringRef kIdAttr = "dsmp.calibration_id";
+
+SmallVector<Operation *> graphOps(ModuleOp module) {
+  SmallVector<Operation *> ops;
+  auto graph = module.lookupSymbol<func::FuncOp>("main_graph");
+  if (!graph || graph.isExternal())
+    return ops;
+  for (Operation &op : graph.getBody().front().without_terminator())
+    ops.push_back(&op);
+  return ops;
+}
+
+ArrayRef<float> floatsOf(const HostTensor &tensor) {
+  return ArrayRef<float>(reinterpret_cast<const float *>(tensor.data.data()),
+                         tensor.data.size() / sizeof(float));
+}
+
+namespace {
+std::string shapeText(ArrayRef<int64_t> dims) {
+  std::string text;
+  for (auto [i, d] : llvm::enumerate(dims))
+    text += (i ? "x" : "") + std::to_string(d);
+  return text.empty() ? "scalar" : text;
+}
+
+/// Every set must bind the same names with the same shapes as the first.
+Error checkSetsAlike(StringRef dir, const std::vector<HostInputs> &sets) {
+  const HostInputs &first = sets.front();
+  for (size_t s = 1; s < sets.size(); ++s) {
+    if (sets[s].size() != first.size())
+      return llvm::createStringError(
+          "calibration folder '" + dir + "': set " + Twine(s) + " has " +
+          Twine(sets[s].size()) + " inputs, set 0 has " +
+          Twine(first.size()));
+    for (size_t i = 0; i < first.size(); ++i)
+      if (sets[s][i].name != first[i].name || sets[s][i].dims != first[i].dims)
+        return llvm::createStringError(
+            "calibration folder '" + dir + "': input '" + sets[s][i].name +
+            "' of set " + Twine(s) + " (" + shapeText(sets[s][i].dims) +
+            ") differs from set 0's '" + first[i].name + "' (" +
+            shapeText(first[i].dims) + ")");
+  }
+  return Error::success();
+}
+
+void eraseDeadOps(func::FuncOp graph) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    SmallVector<Operation *> ops;
+    for (Operation &op : graph.getBody().front().without_terminator())
+      ops.push_back(&op);
+    for (Operation *op : llvm::reverse(ops))
+      if (op->use_empty() && isPure(op) && op->getNumRegions() == 0) {
+        op->erase();
+        changed = true;
+      }
+  }
+}
+} // namespace
+
+Expected<std::vector<std::vector<HostTensor>>>
+runInstrumented(ModuleOp module, StringRef dir, Instrument instrument) {
+  auto sets = readInputSets(dir);
+  if (!sets)
+    return llvm::createStringError("calibration: " +
+                                   llvm::toString(sets.takeError()));
+  if (Error err = checkSetsAlike(dir, *sets))
+    return std::move(err);
+
+  bool external = false;
+  module.walk([&](ConstantOp op) {
+    external |= isa<ExternalAttr>(op.getValue());
+  });
+  if (external)
+    return llvm::createStringError(
+        "calibration needs the weights in memory: run dsmp-load-weights "
+        "first");
+
+  SmallVector<Operation *> original = graphOps(module);
+  for (auto [id, op] : llvm::enumerate(original))
+    op->setAttr(kIdAttr, IntegerAttr::get(IntegerType::get(
+                                              module.getContext(), 64),
+                                          id));
+  OwningOpRef<ModuleOp> copy(module.clone());
+  for (Operation *op : original)
+    op->removeAttr(kIdAttr);
+
+  if (Error err = specializeGraph(*copy, shapesOf(sets->front()), 1,
+                                  /*requireAllInputs=*/true))
+    return llvm::createStringError("calibration folder '" + dir +
+                                   "' does not fit the model: " +
+                                   llvm::toString(std::move(err)));
+  auto graph = copy->lookupSymbol<func::FuncOp>("main_graph");
+  SmallVector<Operation *> ops(original.size(), nullptr);
+  for (Operation &op : graph.getBody().front().without_terminator())
+    if (auto id = op.getAttrOfType<IntegerAttr>(kIdAttr))
+      ops[id.getInt()] = &op;
+
+  auto extra = instrument(graph, ops);
+  if (failed(extra))
+    return llvm::createStringError("calibration: cannot instrument the graph");
+  Operation *ret = graph.getBody().front().getTerminator();
+  unsigned numOriginal = ret->getNumOperands();
+  SmallVector<DictionaryAttr> resultAttrs;
+  graph.getAllResultAttrs(resultAttrs);
+  resultAttrs.resize(numOriginal);
+  SmallVector<Value> results(ret->getOperands());
+  results.append(extra->begin(), extra->end());
+  ret->setOperands(results);
+  SmallVector<Type> resultTypes;
+  Builder b(copy->getContext());
+  for (auto [i, v] : llvm::enumerate(results)) {
+    resultTypes.push_back(v.getType());
+    if (i >= numOriginal)
+      resultAttrs.push_back(b.getDictionaryAttr(b.getNamedAttr(
+          "dsmp.name", b.getStringAttr("dsmp_probe_" +
+                                       Twine(i - numOriginal)))));
+  }
+  graph.setFunctionType(FunctionType::get(
+      copy->getContext(), graph.getArgumentTypes(), resultTypes));
+  graph.setAllResultAttrs(resultAttrs);
+  eraseDeadOps(graph);
+  // LLVM_DEBUG is compiled out of Debian's release LLVM; this env var is
+  // the way to see what the calibration run compiles.
+  if (getenv("DSMP_DUMP_CALIBRATION"))
+    llvm::errs() << "// instrumented graph\n" << *copy << "\n";
+
+  auto program = HostProgram::compile(*copy, "", shapesOf(sets->front()));
+  if (!program)
+    return llvm::createStringError("calibration: " +
+                                   llvm::toString(program.takeError()));
+  std::vector<std::vector<HostTensor>> outputs;
+  for (const HostInputs &set : *sets) {
+    auto out = (*program)->run(set);
+    if (!out)
+      return llvm::createStringError("calibration run: " +
+                                     llvm::toString(out.takeError()));
+    outputs.emplace_back(std::make_move_iterator(out->begin() + numOriginal),
+                         std::make_move_iterator(out->end()));
+  }
+  return outputs;
+}
+
+} // namespace mlir::dsmp

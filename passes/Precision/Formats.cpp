@@ -1,0 +1,68 @@
+//===- Formats.cpp - Numeric facts about dsmp formats -------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Precision/Formats.h"
+
+#include "dialects/Dsmp/IR/OnnxOpRegistry.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::dsmp;
+
+const llvm::fltSemantics &mlir::dsmp::semanticsOf(Format format) {
+  switch (format) {
+  case Format::f32:
+    return llvm::APFloat::IEEEsingle();
+  case Format::tf32:
+    return llvm::APFloat::FloatTF32();
+  case Format::f16:
+    return llvm::APFloat::IEEEhalf();
+  case Format::bf16:
+    return llvm::APFloat::BFloat();
+  case Format::f8E4M3FN:
+    return llvm::APFloat::Float8E4M3FN();
+  case Format::f8E5M2:
+    return llvm::APFloat::Float8E5M2();
+  case Format::f8E4M3FNUZ:
+    return llvm::APFloat::Float8E4M3FNUZ();
+  case Format::f8E5M2FNUZ:
+    return llvm::APFloat::Float8E5M2FNUZ();
+  }
+  llvm_unreachable("unknown format");
+}
+
+double mlir::dsmp::unitRoundoff(Format format) {
+  return std::ldexp(1.0,
+                    -static_cast<int>(
+                        llvm::APFloat::semanticsPrecision(semanticsOf(format))));
+}
+
+double mlir::dsmp::largestValue(Format format) {
+  return llvm::APFloat::getLargest(semanticsOf(format)).convertToDouble();
+}
+
+double mlir::dsmp::smallestNormal(Format format) {
+  return llvm::APFloat::getSmallestNormalized(semanticsOf(format))
+      .convertToDouble();
+}
+
+std::string mlir::dsmp::nodeName(Operation *op) {
+  Location loc = op->getLoc();
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (auto name = dyn_cast<NameLoc>(inner))
+        return name.getName().str();
+  return "";
+}
+
+std::string mlir::dsmp::onnxTypeOf(Operation *op) {
+  if (const OnnxOpInfo *info = lookupDsmpOp(op->getName().getStringRef()))
+    return info->onnxType;
+  return op->getName().getStringRef().str();
+}

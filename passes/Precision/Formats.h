@@ -1,0 +1,31 @@
+//===- Formats.h - Numeric facts about dsmp formats ---------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_PASSES_PRECISION_FORMATS_H
+#define DSMP_PASSES_PRECISION_FORMATS_H
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+
+#include "llvm/ADT/APFloat.h"
+
+namespace mlir::dsmp {
+
+/// The APFloat semantics of a format (tf32 has its own).
+const llvm::fltSemantics &semanticsOf(Format format);
+/// Unit roundoff: half the distance from 1 to the next value, 2^-p.
+double unitRoundoff(Format format);
+/// The largest finite value and the smallest normal value.
+double largestValue(Format format);
+double smallestNormal(Format format);
+
+/// The ONNX node name an op came from (its NameLoc), or "".
+std::string nodeName(Operation *op);
+/// The ONNX operator type of a dsmp op ("Conv"), or its op name.
+std::string onnxTypeOf(Operation *op);
+
+} // namespace mlir::dsmp
+
+#endif // DSMP_PASSES_PRECISION_FORMATS_H

@@ -1,0 +1,77 @@
+//===- InsertCasts.cpp - Assigned formats become types and casts --*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Precision/Passes.h"
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+
+#define DEBUG_TYPE "dsmp-insert-casts"
+
+namespace mlir::dsmp {
+#define GEN_PASS_DEF_INSERTCASTSPASS
+#include "passes/Precision/Passes.h.inc"
+} // namespace mlir::dsmp
+
+using namespace mlir;
+using namespace mlir::dsmp;
+
+namespace {
+
+bool isF32Tensor(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type && type.getElementType().isF32();
+}
+
+Value castTo(OpBuilder &b, Location loc, Value v, Type element) {
+  auto type = cast<RankedTensorType>(v.getType());
+  return CastOp::create(b, loc, type.clone(element), v);
+}
+
+/// The operands that carry data in the op's format (Resize's scales and
+/// roi, Pow's exponent stay as they are).
+bool isDataOperand(Operation *op, unsigned index) {
+  StringRef name = op->getName().getStringRef();
+  if (name == "dsmp.resize" || name == "dsmp.pow")
+    return index == 0;
+  return true;
+}
+
+struct InsertCastsPass final : mlir::dsmp::impl::InsertCastsPassBase<InsertCastsPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    SmallVector<std::pair<Operation *, Format>> work;
+    func.walk([&](Operation *op) {
+      if (auto assigned = op->getAttrOfType<FormatAttr>("dsmp.assigned"))
+        if (assigned.getValue() != Format::f32)
+          work.push_back({op, assigned.getValue()});
+    });
+    for (auto [op, format] : work) {
+      OpBuilder b(op);
+      Location loc = op->getLoc();
+      if (format == Format::tf32) {
+        // Matmul/conv inputs rounded to tf32; results stay f32.
+        for (unsigned i = 0; i < std::min(2u, op->getNumOperands()); ++i)
+          if (isF32Tensor(op->getOperand(i)))
+            op->setOperand(i, castTo(b, loc, op->getOperand(i),
+                                     FloatTF32Type::get(&getContext())));
+        continue;
+      }
+      Type element = getStorageType(&getContext(), format);
+      for (unsigned i = 0; i < op->getNumOperands(); ++i)
+        if (isDataOperand(op, i) && isF32Tensor(op->getOperand(i)))
+          op->setOperand(i, castTo(b, loc, op->getOperand(i), element));
+      b.setInsertionPointAfter(op);
+      for (Value result : op->getResults()) {
+        if (!isF32Tensor(result))
+          continue;
+        result.setType(cast<RankedTensorType>(result.getType()).clone(element));
+        Value wide = castTo(b, loc, result, b.getF32Type());
+        result.replaceAllUsesExcept(wide, wide.getDefiningOp());
+      }
+    }
+  }
+};
+} // namespace

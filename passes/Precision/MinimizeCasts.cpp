@@ -1,0 +1,195 @@
+//===- MinimizeCasts.cpp - Fewer, shared, folded casts ------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Precision/Formats.h"
+#include "passes/Precision/Passes.h"
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/APFloat.h"
+
+#define DEBUG_TYPE "dsmp-minimize-casts"
+
+namespace mlir::dsmp {
+#define GEN_PASS_DEF_MINIMIZECASTSPASS
+#include "passes/Precision/Passes.h.inc"
+} // namespace mlir::dsmp
+
+using namespace mlir;
+using namespace mlir::dsmp;
+
+namespace {
+
+FloatType floatElement(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type ? dyn_cast<FloatType>(type.getElementType()) : FloatType();
+}
+
+/// Every value of `narrow` is exactly a value of `wide`.
+bool isExactlyWidened(FloatType narrow, FloatType wide) {
+  if (!narrow || !wide || isa<FloatTF32Type>(wide) || isa<FloatTF32Type>(narrow))
+    return false;
+  return llvm::APFloat::isRepresentableBy(narrow.getFloatSemantics(),
+                                          wide.getFloatSemantics());
+}
+
+/// cast(cast(x : A -> B) -> C) with B holding every A exactly: x when C is
+/// A, else one cast A -> C.
+struct FoldCastChain : OpRewritePattern<CastOp> {
+  FoldCastChain(MLIRContext *ctx, llvm::Statistic &removed)
+      : OpRewritePattern(ctx), removed(removed) {}
+  LogicalResult matchAndRewrite(CastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getInput().getDefiningOp<CastOp>();
+    if (!inner)
+      return failure();
+    FloatType a = floatElement(inner.getInput());
+    FloatType mid = floatElement(inner.getResult());
+    FloatType c = floatElement(op.getResult());
+    if (!a || !c || !isExactlyWidened(a, mid) || isa<FloatTF32Type>(c))
+      return failure();
+    ++removed;
+    if (a == c) {
+      rewriter.replaceOp(op, inner.getInput());
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<CastOp>(op, op.getType(), inner.getInput());
+    return success();
+  }
+  llvm::Statistic &removed;
+};
+
+/// A cast of an f32 constant to f16/bf16 becomes a constant of that type,
+/// rounded to nearest even as the runtime cast would.
+struct FoldConstantCast : OpRewritePattern<CastOp> {
+  FoldConstantCast(MLIRContext *ctx, llvm::Statistic &folded)
+      : OpRewritePattern(ctx), folded(folded) {}
+  LogicalResult matchAndRewrite(CastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto constant = op.getInput().getDefiningOp<ConstantOp>();
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!constant || !type || !type.hasStaticShape())
+      return failure();
+    auto target = dyn_cast<FloatType>(type.getElementType());
+    if (!target || !(target.isF16() || target.isBF16()) ||
+        !floatElement(op.getInput()) || !floatElement(op.getInput()).isF32())
+      return failure();
+    SmallVector<float> values;
+    Attribute value = constant.getValue();
+    if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+      auto range = dense.getValues<float>();
+      values.assign(range.begin(), range.end());
+      if (dense.isSplat())
+        values.assign(type.getNumElements(), dense.getSplatValue<float>());
+    } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+      AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+      if (!blob)
+        return failure();
+      ArrayRef<char> bytes = blob->getData();
+      if (bytes.size() != type.getNumElements() * sizeof(float))
+        return failure();
+      values.resize(type.getNumElements());
+      std::memcpy(values.data(), bytes.data(), bytes.size());
+    } else {
+      return failure();
+    }
+    SmallVector<uint16_t> bits;
+    bits.reserve(values.size());
+    for (float v : values) {
+      llvm::APFloat x(v);
+      bool lost;
+      x.convert(target.getFloatSemantics(),
+                llvm::APFloat::rmNearestTiesToEven, &lost);
+      bits.push_back(
+          static_cast<uint16_t>(x.bitcastToAPInt().getZExtValue()));
+    }
+    ArrayRef<char> raw(reinterpret_cast<const char *>(bits.data()),
+                       bits.size() * sizeof(uint16_t));
+    auto attr = DenseElementsAttr::getFromRawBuffer(type, raw);
+    rewriter.replaceOpWithNewOp<ConstantOp>(op, type, attr);
+    ++folded;
+    return success();
+  }
+  llvm::Statistic &folded;
+};
+
+/// dm(cast(x : narrow -> f32)) -> cast(dm(x)) for ops that only move data,
+/// so the data moves in the narrow type and a following cast can cancel.
+struct SinkWideningCast : RewritePattern {
+  SinkWideningCast(MLIRContext *ctx)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<ReshapeOp, TransposeOp, FlattenOp, SqueezeOp, UnsqueezeOp,
+             IdentityOp>(op) ||
+        op->getNumResults() != 1)
+      return failure();
+    auto cast = op->getOperand(0).getDefiningOp<CastOp>();
+    if (!cast)
+      return failure();
+    FloatType narrow = floatElement(cast.getInput());
+    FloatType wide = floatElement(cast.getResult());
+    if (!narrow || !isExactlyWidened(narrow, wide))
+      return failure();
+    auto resultType = cast_if(op->getResult(0).getType());
+    if (!resultType)
+      return failure();
+    Operation *moved = rewriter.clone(*op);
+    moved->setOperand(0, cast.getInput());
+    moved->getResult(0).setType(resultType.clone(narrow));
+    moved->removeAttr("dsmp.assigned");
+    rewriter.replaceOpWithNewOp<CastOp>(op, resultType, moved->getResult(0));
+    return success();
+  }
+  static RankedTensorType cast_if(Type t) {
+    return dyn_cast<RankedTensorType>(t);
+  }
+};
+
+struct MinimizeCastsPass final
+    : mlir::dsmp::impl::MinimizeCastsPassBase<MinimizeCastsPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    patterns.add<FoldCastChain>(ctx, numRemoved);
+    patterns.add<FoldConstantCast>(ctx, numFolded);
+    patterns.add<SinkWideningCast>(ctx);
+    if (failed(applyPatternsGreedily(func, std::move(patterns))))
+      return signalPassFailure();
+    shareCasts(func);
+  }
+
+  /// One cast per (value, type): later duplicates use the first.
+  void shareCasts(func::FuncOp func) {
+    DominanceInfo dominance(func);
+    llvm::DenseMap<std::pair<Value, Type>, SmallVector<CastOp>> casts;
+    func.walk([&](CastOp op) {
+      casts[{op.getInput(), op.getType()}].push_back(op);
+    });
+    for (auto &entry : casts) {
+      auto &list = entry.second;
+      for (size_t i = 1; i < list.size(); ++i) {
+        for (size_t j = 0; j < i; ++j) {
+          if (!list[j] || !dominance.properlyDominates(list[j].getOperation(),
+                                                       list[i].getOperation()))
+            continue;
+          list[i].getResult().replaceAllUsesWith(list[j].getResult());
+          list[i].erase();
+          list[i] = nullptr;
+          ++numRemoved;
+          break;
+        }
+      }
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,152 @@
+//===- Passes.td - dsmp precision passes -------------------*- tablegen -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The passes that choose number formats: measure (ranges, sensitivities),
+// decide (assignment under an error budget), materialize (casts) and tidy
+// (cast minimisation). Each annotates ops with dsmp.* attributes that the
+// next reads, so the pipeline can be replayed pass by pass with dsmp-opt.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_PASSES_PRECISION_PASSES_TD
+#define DSMP_PASSES_PRECISION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def AnalyzeRangesPass : Pass<"dsmp-analyze-ranges", "mlir::ModuleOp"> {
+  let summary = "Value ranges of every float tensor: static bounds and calibrated statistics";
+  let description = [{
+    Pre-condition: @main_graph in the dsmp dialect; constants inline (run
+    dsmp-load-weights first when they are #dsmp.external).
+
+    Post-condition: every op with a float tensor result carries
+    `dsmp.range`, a dictionary with
+    - `static_lo`/`static_hi` where the op bounds its result whatever the
+      input (sigmoid, tanh, softmax, relu, clip, ...);
+    - with `calibration=DIR`: `min`, `max`, `amax` and `count` over the
+      calibration inputs (DIR's input_*.pb, or those of each
+      test_data_set_* in it), `hist` (counts of |x| by binary exponent,
+      2^-30 and below in the first bin, 2^17 and above in the last, zeros
+      apart in `zeros`), and `overflow`/`underflow`: the formats whose
+      largest finite value the data exceeds, or below whose smallest normal
+      value more than 1 % of the nonzero values fall.
+    The calibration run compiles the model for the host (libdsmprt); a
+    model that does not compile or inputs that do not fit fail the pass
+    with the reason.
+  }];
+  let options = [
+    Option<"calibration", "calibration", "std::string", /*default=*/"\"\"",
+           "Folder of calibration inputs (empty: static bounds only)">
+  ];
+}
+
+def AnalyzeSensitivityPass
+    : Pass<"dsmp-analyze-sensitivity", "mlir::ModuleOp"> {
+  let summary = "Per-op first-order sensitivity of the outputs to rounding (ADAPT)";
+  let description = [{
+    Pre-condition: as dsmp-analyze-ranges; `calibration` is required.
+
+    One forward and one reverse-mode pass over the FP32 graph, compiled
+    together and run once per calibration input set: the adjoint is built
+    from VJPOpInterface (dialects/Dsmp/IR/DsmpVJP.cpp), seeded at each
+    output y with r / |y|, r a fixed random +-1 vector, so gradients are
+    relative to the output's size. For each op result x with gradient g:
+    `adapt` = sum |g * x| (ADAPT's first-order bound: times the unit
+    roundoff u of a format it bounds the output change) and `energy` =
+    sum (g * x)^2 (times u^2/3 it estimates the variance that rounding x
+    adds to the relative output error, the r making it unbiased). For
+    matmul/conv, `operand_energy` is the same for the activation input as
+    this op sees it. Means over the calibration sets.
+
+    Post-condition: ops with a float result carry `dsmp.sensitivity`
+    (dictionary of those numbers); ops the gradient cannot reach (an op
+    without a VJP model stands between them and the outputs) carry none
+    and `dsmp.no_adjoint` names the op that stopped it.
+  }];
+  let options = [
+    Option<"calibration", "calibration", "std::string", /*default=*/"\"\"",
+           "Folder of calibration inputs">
+  ];
+}
+
+def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
+  let summary = "Choose each op's format under an output error budget";
+  let description = [{
+    Pre-condition: ops carry dsmp.range and dsmp.sensitivity (else they are
+    treated as unknown and stay f32).
+
+    Chooses, per compute op, the format that the target description allows
+    for its class (lib/Target/Description/targets.json), maximising the
+    throughput-weighted FLOPs moved off f32 subject to a predicted relative
+    output error <= `tolerance` (sqrt of the summed u^2/3 * energy terms,
+    scaled by `margin`) and no overflow in the calibrated ranges. Policy,
+    in order: the op types in `deny-ops` (default: exp, log, pow, softmax,
+    reductions, sqrt, reciprocal; `allow-ops` removes some) stay f32;
+    node names matching `sensitive-layers` (a regex) stay f32; a format
+    whose range the data exceeds is skipped; data movement follows its
+    input. Matmuls and convs that stay f32 use the target's f32 matmul
+    format (tf32 on sm_80) when the budget allows. Accumulation is f32.
+
+    Post-condition: compute ops carry `dsmp.assigned` (a #dsmp.format),
+    `dsmp.reason` (policy, sensitive_layer, overflow, sensitivity, target,
+    no_sensitivity, budget or data_movement) and `dsmp.error_share`; the
+    module carries `dsmp.precision` (target, tolerance, predicted error).
+    Nothing is cast yet.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_80\"",
+           "Target description name (sm_80, sm_90, gfx90a, aarch64, ...)">,
+    Option<"tolerance", "tolerance", "double", /*default=*/"1e-2",
+           "Budget on each output's relative L2 error">,
+    Option<"margin", "margin", "double", /*default=*/"0.5",
+           "Fraction of the budget the prediction may use">,
+    Option<"defaultFormat", "default-format", "std::string",
+           /*default=*/"\"auto\"",
+           "Preferred 16-bit format: auto (f16 unless overflow), f16, bf16">,
+    ListOption<"denyOps", "deny-ops", "std::string",
+               "Extra op types (ONNX names) that stay f32">,
+    ListOption<"allowOps", "allow-ops", "std::string",
+               "Op types removed from the default deny list">,
+    Option<"sensitiveLayers", "sensitive-layers", "std::string",
+           /*default=*/"\"\"", "Regex of node names that stay f32">
+  ];
+}
+
+def InsertCastsPass : Pass<"dsmp-insert-casts", "mlir::func::FuncOp"> {
+  let summary = "Materialize assigned formats as element types and casts";
+  let description = [{
+    Pre-condition: ops carry `dsmp.assigned`.
+
+    Post-condition: an op assigned f16/bf16 computes on tensors of that
+    element type: each float operand is cast to it, its float results have
+    it, and a cast back to f32 feeds its other users; its `acc` is f32.
+    An op assigned tf32 (matmul/conv) reads its float operands through
+    casts to tf32 and keeps f32 results. The graph's inputs and outputs
+    keep their types. Round trips this leaves are dsmp-minimize-casts'
+    job.
+  }];
+}
+
+def MinimizeCastsPass : Pass<"dsmp-minimize-casts", "mlir::func::FuncOp"> {
+  let summary = "Remove redundant casts, share them, fold them into weights";
+  let description = [{
+    Post-condition, to a fixpoint:
+    - a widening cast followed by the narrowing cast back is the original
+      value (f16 -> f32 -> f16 is exact), and any two back-to-back casts
+      whose middle type is wider than the first are one cast;
+    - casts of constants are folded (weights stored in the low format);
+    - a widening cast through a data-movement op (reshape, transpose,
+      flatten, squeeze, unsqueeze, identity) is sunk below it, so the data
+      moves in the narrow type and the next cast can cancel;
+    - identical casts of one value are one cast shared by its users.
+  }];
+  let statistics = [
+    Statistic<"numRemoved", "num-removed", "Casts removed">,
+    Statistic<"numFolded", "num-folded", "Casts folded into constants">
+  ];
+}
+
+#endif // DSMP_PASSES_PRECISION_PASSES_TD

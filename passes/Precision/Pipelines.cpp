@@ -1,0 +1,69 @@
+//===- Pipelines.cpp - dsmp-auto-mixed-precision -------------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+#include "passes/Precision/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace mlir::dsmp {
+#define GEN_PASS_REGISTRATION
+#include "passes/Precision/Passes.h.inc"
+} // namespace mlir::dsmp
+
+using namespace mlir;
+using namespace mlir::dsmp;
+
+void mlir::dsmp::buildPrecisionAnalysisPipeline(
+    OpPassManager &pm, const AutoMixedPrecisionPipelineOptions &options) {
+  // The analyses read weight values, and calibration runs need them in memory.
+  LoadWeightsPassOptions weights;
+  weights.weightsDir = options.weightsDir;
+  pm.addPass(createLoadWeightsPass(weights));
+  // Where values lie decides which formats can hold them.
+  AnalyzeRangesPassOptions ranges;
+  ranges.calibration = options.calibration;
+  pm.addPass(createAnalyzeRangesPass(ranges));
+  // How much each op's rounding moves the outputs: one adjoint run.
+  AnalyzeSensitivityPassOptions sensitivity;
+  sensitivity.calibration = options.calibration;
+  pm.addPass(createAnalyzeSensitivityPass(sensitivity));
+}
+
+void mlir::dsmp::buildPrecisionAssignmentPipeline(
+    OpPassManager &pm, const AutoMixedPrecisionPipelineOptions &options) {
+  // Decide per op under the budget, from the analyses' attributes.
+  AssignPrecisionPassOptions assign;
+  assign.target = options.target;
+  assign.tolerance = options.tolerance;
+  assign.margin = options.margin;
+  assign.defaultFormat = options.defaultFormat;
+  assign.denyOps.assign(options.denyOps.begin(), options.denyOps.end());
+  assign.allowOps.assign(options.allowOps.begin(), options.allowOps.end());
+  assign.sensitiveLayers = options.sensitiveLayers;
+  pm.addPass(createAssignPrecisionPass(assign));
+  // Make the decisions types, then remove what they made redundant.
+  pm.addNestedPass<func::FuncOp>(createInsertCastsPass());
+  pm.addNestedPass<func::FuncOp>(createMinimizeCastsPass());
+  // Identical casts that minimisation left in different places are shared.
+  pm.addPass(createCSEPass());
+}
+
+void mlir::dsmp::buildAutoMixedPrecisionPipeline(
+    OpPassManager &pm, const AutoMixedPrecisionPipelineOptions &options) {
+  buildPrecisionAnalysisPipeline(pm, options);
+  buildPrecisionAssignmentPipeline(pm, options);
+}
+
+void mlir::dsmp::registerPrecisionPasses() {
+  registerDsmpPrecisionPasses();
+  PassPipelineRegistration<AutoMixedPrecisionPipelineOptions>(
+      "dsmp-auto-mixed-precision",
+      "Calibrate, measure sensitivities, assign formats under a budget, "
+      "insert and minimise casts",
+      buildAutoMixedPrecisionPipeline);
+}
