@@ -9,6 +9,8 @@
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/GraphBuilder.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 using namespace mlir;
 using namespace mlir::dsmp;
 
@@ -24,8 +26,22 @@ Adjoint mlir::dsmp::buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
     GraphBuilder g(builder, loc);
     slot = g.add(slot, grad);
   };
-  for (auto [value, seed] : seeds) {
+  for (auto [value, seed] : seeds)
     accumulate(value, seed, value.getLoc());
+
+  // Values whose gradient anyone can use: results of compute ops and of
+  // ops downstream of one. Graph inputs, constants and data moved from
+  // them need none (a VJP still builds it; it stays unused and is erased).
+  llvm::DenseSet<Value> needed;
+  for (Operation *op : ops) {
+    auto precision = dyn_cast<PrecisionOpInterface>(op);
+    bool compute = precision && precision.getOpClass() != OpClass::data_movement;
+    bool downstream = llvm::any_of(op->getOperands(), [&](Value v) {
+      return needed.contains(v);
+    });
+    if ((compute || downstream) && !op->hasTrait<mlir::OpTrait::ConstantLike>())
+      for (Value result : op->getResults())
+        needed.insert(result);
   }
 
   for (Operation *op : llvm::reverse(ops)) {
@@ -44,9 +60,13 @@ Adjoint mlir::dsmp::buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
       adjoint.stoppedAt.push_back(op);
       continue;
     }
-    for (auto [operand, grad] : llvm::zip(op->getOperands(), operandGrads))
-      if (grad)
-        accumulate(operand, grad, op->getLoc());
+    for (unsigned i = 0; i < op->getNumOperands(); ++i) {
+      Value operand = op->getOperand(i);
+      if (operandGrads[i] && !needed.contains(operand))
+        operandGrads[i] = Value();
+      if (operandGrads[i])
+        accumulate(operand, operandGrads[i], op->getLoc());
+    }
     adjoint.operandGrads[op] = std::move(operandGrads);
   }
   return adjoint;

@@ -16,7 +16,9 @@ struct Adjoint {
   /// The total gradient of each value the seeds reach.
   llvm::DenseMap<Value, Value> grads;
   /// Each op's own contribution to its operands' gradients (its VJP
-  /// output), before they are summed over the operand's users.
+  /// output), before they are summed over the operand's users; null for
+  /// operands no gradient is needed for (graph inputs, constants and data
+  /// moved from them).
   llvm::DenseMap<Operation *, SmallVector<Value>> operandGrads;
   /// Ops with gradients at their results and no VJP (or one that failed):
   /// the gradient stops there.

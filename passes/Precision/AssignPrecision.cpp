@@ -47,6 +47,12 @@ const char *const kDefaultDeny[] = {
     "Reciprocal", "CumSum",     "LayerNormalization", "BatchNormalization",
     "InstanceNormalization", "GroupNormalization", "LpNormalization"};
 
+/// Ops whose result is one of their inputs' values: exact in any format,
+/// so they follow their input like data movement.
+bool selectsInput(Operation *op) {
+  return isa<MaxPoolOp, GlobalMaxPoolOp>(op);
+}
+
 bool hasF32Result(Operation *op) {
   for (Value r : op->getResults())
     if (auto t = dyn_cast<RankedTensorType>(r.getType());
@@ -126,7 +132,7 @@ struct AssignPrecisionPass final
         continue;
       OpClass cls = precision.getOpClass();
       mark(op, Format::f32, "target");
-      if (cls == OpClass::data_movement)
+      if (cls == OpClass::data_movement || selectsInput(op))
         continue; // follows its input below
       if (deny.contains(onnxTypeOf(op))) {
         mark(op, Format::f32, "policy");
@@ -227,7 +233,9 @@ struct AssignPrecisionPass final
     // Data movement runs in the format its inputs arrive in.
     for (Operation *op : graphOps(module)) {
       auto precision = dyn_cast<PrecisionOpInterface>(op);
-      if (!precision || precision.getOpClass() != OpClass::data_movement ||
+      if (!precision ||
+          (precision.getOpClass() != OpClass::data_movement &&
+           !selectsInput(op)) ||
           !hasF32Result(op) || isa<CastOp>(op))
         continue;
       // The format of the data operand: the first non-constant f32 one.

@@ -8,6 +8,13 @@
 //   dsmp-compile MODEL.onnx|MODEL.mlir --target=x86_64|aarch64 -o DIR
 //                [--shape NAME=D0xD1x...]... | [--shapes-from DIR]...
 //                [--default-dim N] [--cpu CPU]
+//   dsmp-compile MODEL --target=sm_80|sm_90|gfx90a|aarch64|... -o DIR
+//                --tolerance=T --calibration=DIR [--validation=DIR]
+//                [--report=FILE.json] [--export-onnx=FILE] [policy options]
+//
+// With --tolerance the precision flow chooses each op's format for the
+// target (docs/precision.md); the artifact then runs those formats on the
+// CPU (the target itself where it is a CPU, else the host, emulating).
 //
 // Writes an artifact folder: model.so, model.h (the C entry points),
 // weights.bin and manifest.txt. Dynamic input dims are fixed at compile
@@ -17,12 +24,20 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dsmp/Driver/MixedPrecision.h"
+#include "dsmp/Execution/HostRun.h"
 #include "dsmp/Driver/Registration.h"
+#include "dsmp/Export/ONNXExporter.h"
+#include "dsmp/Target/TargetDescription.h"
 #include "dsmp/Execution/Compile.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 
@@ -55,6 +70,65 @@ llvm::cl::opt<int64_t>
                               "--shape"),
                llvm::cl::init(1));
 
+llvm::cl::OptionCategory precision("Precision (with --tolerance)");
+llvm::cl::opt<double> tolerance(
+    "tolerance",
+    llvm::cl::desc("Choose formats so that each output's relative L2 error "
+                   "against FP32 stays within this budget"),
+    llvm::cl::init(0.0), llvm::cl::cat(precision));
+llvm::cl::opt<std::string>
+    calibration("calibration",
+                llvm::cl::desc("Calibration inputs: a folder of input_*.pb or "
+                               "of test_data_set_* folders"),
+                llvm::cl::value_desc("dir"), llvm::cl::cat(precision));
+llvm::cl::opt<std::string> validation(
+    "validation",
+    llvm::cl::desc("Held-out inputs the budget is checked on (default: the "
+                   "calibration inputs)"),
+    llvm::cl::value_desc("dir"), llvm::cl::cat(precision));
+llvm::cl::opt<std::string>
+    reportPath("report",
+               llvm::cl::desc("Write the precision report (JSON, and HTML "
+                              "beside it)"),
+               llvm::cl::value_desc("file.json"), llvm::cl::cat(precision));
+llvm::cl::opt<std::string>
+    exportPath("export-onnx",
+               llvm::cl::desc("Also write the model with its formats as ONNX "
+                              "(Cast nodes, 16-bit weights)"),
+               llvm::cl::value_desc("file.onnx"), llvm::cl::cat(precision));
+llvm::cl::opt<std::string>
+    emitMlir("emit-mlir", llvm::cl::desc("Also write the model with its formats as dsmp IR"),
+             llvm::cl::value_desc("file.mlir"), llvm::cl::cat(precision));
+llvm::cl::opt<std::string> defaultFormat(
+    "default-format",
+    llvm::cl::desc("16-bit format to prefer: auto (f16 unless it overflows), "
+                   "f16 or bf16"),
+    llvm::cl::init("auto"), llvm::cl::cat(precision));
+llvm::cl::list<std::string>
+    denyOps("deny-ops", llvm::cl::desc("Op types (ONNX names) kept in FP32"),
+            llvm::cl::CommaSeparated, llvm::cl::cat(precision));
+llvm::cl::list<std::string> allowOps(
+    "allow-ops",
+    llvm::cl::desc("Op types removed from the default FP32 list (Exp, Log, "
+                   "Pow, Softmax, reductions, normalizations, Sqrt, ...)"),
+    llvm::cl::CommaSeparated, llvm::cl::cat(precision));
+llvm::cl::opt<std::string> sensitiveLayers(
+    "sensitive-layers",
+    llvm::cl::desc("Regex of node names kept in FP32"),
+    llvm::cl::cat(precision));
+llvm::cl::opt<bool> keepTop1(
+    "keep-top1",
+    llvm::cl::desc("Also require each output row's arg-max to stay the same"),
+    llvm::cl::init(false), llvm::cl::cat(precision));
+llvm::cl::opt<double> margin(
+    "margin",
+    llvm::cl::desc("Fraction of the budget the predicted error may use"),
+    llvm::cl::init(0.5), llvm::cl::cat(precision));
+llvm::cl::opt<int> maxRetries(
+    "max-retries",
+    llvm::cl::desc("Validation rounds that raise precision, at most"),
+    llvm::cl::init(3), llvm::cl::cat(precision));
+
 int fail(const llvm::Twine &message) {
   llvm::errs() << "dsmp-compile: error: " << message << "\n";
   return 1;
@@ -66,24 +140,44 @@ int main(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "dsmp ahead-of-time compiler\n");
 
-  dsmp::CompileOptions options;
-  auto target = dsmp::lookupCPUTarget(targetName, cpu);
-  if (!target)
+  bool precisionFlow = tolerance.getNumOccurrences() > 0;
+  mlir::dsmp::CompileOptions options;
+  // A GPU target's formats run on the host CPU until GPU code generation
+  // exists; a CPU target runs its own.
+  std::string cpuName = targetName;
+  if (precisionFlow && !mlir::dsmp::lookupCPUTarget(targetName, cpu)) {
+    auto description = mlir::dsmp::getTargetDescription(targetName);
+    if (!description)
+      return fail(llvm::toString(description.takeError()));
+    llvm::Triple host(llvm::sys::getProcessTriple());
+    cpuName = host.getArch() == llvm::Triple::aarch64 ? "aarch64" : "x86_64";
+  }
+  auto target = mlir::dsmp::lookupCPUTarget(cpuName, cpu);
+  if (!target) {
+    if (mlir::dsmp::getTargetDescription(targetName))
+      return fail("target '" + targetName +
+                  "' has no code generation yet: give --tolerance and "
+                  "--calibration to choose its formats (the artifact then "
+                  "emulates them on the host CPU)");
     return fail("unknown target '" + targetName +
-                "' (known: " + dsmp::knownCPUTargets() + ")");
+                "' (known: " + mlir::dsmp::knownCPUTargets() + ")");
+  }
   options.target = *target;
+  if (!precisionFlow &&
+      (!calibration.empty() || !reportPath.empty() || !exportPath.empty()))
+    return fail("--calibration, --report and --export-onnx need --tolerance");
   if (defaultDim < 1)
     return fail("--default-dim must be at least 1");
   options.defaultDim = defaultDim;
   if (!shapeOptions.empty() && !variantShapes.empty())
     return fail("give either --shape or --shapes-from, not both");
   for (const std::string &dir : variantShapes) {
-    auto shapes = dsmp::readInputShapes(dir);
+    auto shapes = mlir::dsmp::readInputShapes(dir);
     if (!shapes)
       return fail(llvm::toString(shapes.takeError()));
     options.variants.push_back(std::move(*shapes));
   }
-  dsmp::InputShapes given;
+  mlir::dsmp::InputShapes given;
   for (const std::string &text : shapeOptions) {
     auto [name, dims] = llvm::StringRef(text).rsplit('=');
     if (dims.empty() && !llvm::StringRef(text).contains('='))
@@ -103,13 +197,82 @@ int main(int argc, char **argv) {
   if (!given.empty())
     options.variants.push_back(std::move(given));
 
-  dsmp::registerDriverPasses();
+  mlir::dsmp::registerDriverPasses();
   DialectRegistry registry;
-  dsmp::registerDriverDialects(registry);
+  mlir::dsmp::registerDriverDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
-  if (llvm::Error err =
-          dsmp::compileArtifact(modelPath, outputDir, options, context))
+  if (!precisionFlow) {
+    if (llvm::Error err =
+            mlir::dsmp::compileArtifact(modelPath, outputDir, options, context))
+      return fail(llvm::toString(std::move(err)));
+    return 0;
+  }
+
+  mlir::dsmp::MixedPrecisionOptions mp;
+  mp.target = targetName;
+  mp.tolerance = tolerance;
+  mp.keepTop1 = keepTop1;
+  mp.calibration = calibration;
+  mp.validation = validation;
+  mp.defaultFormat = defaultFormat;
+  mp.denyOps.assign(denyOps.begin(), denyOps.end());
+  mp.allowOps.assign(allowOps.begin(), allowOps.end());
+  mp.sensitiveLayers = sensitiveLayers;
+  mp.margin = margin;
+  mp.maxRetries = maxRetries;
+  llvm::SmallString<256> modelDir(modelPath.getValue());
+  llvm::sys::path::remove_filename(modelDir);
+  mp.weightsDir = modelDir.empty() ? "." : std::string(modelDir);
+  // Weights stay in memory: the analyses read them and the cast folding
+  // rewrites them in the low format.
+  auto loaded = mlir::dsmp::loadModel(modelPath, context, "");
+  if (!loaded)
+    return fail(llvm::toString(loaded.takeError()));
+  auto result = mlir::dsmp::runMixedPrecision(*loaded->module, mp);
+  if (!result)
+    return fail(modelPath + ": " + llvm::toString(result.takeError()));
+  llvm::json::Object *summary = result->report.getObject("summary");
+  (*summary)["artifact_cpu"] = options.target.name;
+  if (!reportPath.empty())
+    if (llvm::Error err = mlir::dsmp::writePrecisionReport(result->report, reportPath))
+      return fail(llvm::toString(std::move(err)));
+  if (!emitMlir.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(emitMlir, ec);
+    if (ec)
+      return fail("cannot write '" + emitMlir + "': " + ec.message());
+    result->module->print(os);
+  }
+  if (!exportPath.empty()) {
+    OwningOpRef<ModuleOp> exported(result->module->clone());
+    auto bytes = mlir::dsmp::exportONNXModel(*exported);
+    if (!bytes)
+      return fail(llvm::toString(bytes.takeError()));
+    std::error_code ec;
+    llvm::raw_fd_ostream os(exportPath, ec, llvm::sys::fs::OF_None);
+    if (ec)
+      return fail("cannot write '" + exportPath + "': " + ec.message());
+    os << *bytes;
+  }
+  // Without explicit shapes the artifact runs the calibration inputs' shapes.
+  if (options.variants.empty()) {
+    auto sets = mlir::dsmp::readInputSets(calibration);
+    if (!sets)
+      return fail(llvm::toString(sets.takeError()));
+    options.variants.push_back(mlir::dsmp::shapesOf(sets->front()));
+  }
+  if (llvm::Error err = mlir::dsmp::compileModuleArtifact(
+          *result->module, "", llvm::sys::path::filename(modelPath), outputDir,
+          options))
     return fail(llvm::toString(std::move(err)));
-  return 0;
+  llvm::outs() << llvm::formatv(
+      "{0}: {1} on {2}: 16-bit FLOP share {3:P1}, predicted error {4:E2}, "
+      "measured {5:E2} (budget {6:E2}{7})\n",
+      llvm::sys::path::filename(modelPath), targetName, options.target.name,
+      summary->getNumber("low_precision_flop_share").value_or(0),
+      summary->getNumber("predicted_error").value_or(0),
+      summary->getNumber("measured_error").value_or(0), tolerance.getValue(),
+      result->met ? ", met" : ", NOT met");
+  return result->met ? 0 : 1;
 }

@@ -587,7 +587,10 @@ LogicalResult sliceVJP(VJP &v) {
     if (!steps || llvm::any_of(*steps, [](int64_t s) { return s != 1; }))
       return failure();
   }
-  SmallVector<int64_t> pads(2 * rank, 0);
+  // Zeros around the gradient along each sliced axis (a Concat: the
+  // lowering has no Pad).
+  GraphBuilder &g = v.g;
+  Value grad = v.grad();
   for (auto [k, axis] : llvm::enumerate(axes)) {
     if (axis < 0)
       axis += rank;
@@ -598,12 +601,28 @@ LogicalResult sliceVJP(VJP &v) {
       return std::clamp<int64_t>(i, 0, dim);
     };
     int64_t begin = clampIndex((*starts)[k]), end = clampIndex((*ends)[k]);
-    pads[axis] = begin;
-    pads[rank + axis] = dim - std::max(begin, end);
+    auto gradType = cast<RankedTensorType>(grad.getType());
+    SmallVector<Value> pieces;
+    auto zeros = [&](int64_t size) {
+      SmallVector<int64_t> shape(gradType.getShape());
+      shape[axis] = size;
+      auto type = RankedTensorType::get(shape, gradType.getElementType());
+      return ConstantOp::create(
+          g.builder(), g.location(), type,
+          DenseElementsAttr::get(type, g.builder().getFloatAttr(
+                                           gradType.getElementType(), 0.0)));
+    };
+    if (begin > 0)
+      pieces.push_back(zeros(begin));
+    pieces.push_back(grad);
+    if (dim - std::max(begin, end) > 0)
+      pieces.push_back(zeros(dim - std::max(begin, end)));
+    if (pieces.size() > 1)
+      grad = g.value("dsmp.concat", pieces, {g.i64("axis", axis)});
+    if (!grad)
+      return failure();
   }
-  GraphBuilder &g = v.g;
-  return v.set(0, g.value("dsmp.pad",
-                          {v.grad(), g.i64s(pads), g.none(), g.none()}));
+  return v.set(0, grad);
 }
 
 LogicalResult expandVJP(VJP &v) {

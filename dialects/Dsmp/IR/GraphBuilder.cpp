@@ -35,6 +35,15 @@ Operation *GraphBuilder::create(StringRef name, ValueRange operands,
   return b.create(state);
 }
 
+Value GraphBuilder::typed(StringRef name, ValueRange operands,
+                          Type resultType, ArrayRef<NamedAttribute> attrs) {
+  OperationState state(loc, name);
+  state.addOperands(operands);
+  state.addAttributes(attrs);
+  state.addTypes(resultType);
+  return b.create(state)->getResult(0);
+}
+
 Value GraphBuilder::value(StringRef name, ValueRange operands,
                           ArrayRef<NamedAttribute> attrs) {
   Operation *op = create(name, operands, attrs);

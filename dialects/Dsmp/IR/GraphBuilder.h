@@ -27,6 +27,10 @@ public:
   /// types come from the shape rules. Null when they cannot be inferred.
   Operation *create(StringRef name, ValueRange operands,
                     ArrayRef<NamedAttribute> attrs = {});
+  /// Op `name` with the given result types (where the caller knows them
+  /// better than the shape rules).
+  Value typed(StringRef name, ValueRange operands, Type resultType,
+              ArrayRef<NamedAttribute> attrs = {});
   /// The first result of create().
   Value value(StringRef name, ValueRange operands,
               ArrayRef<NamedAttribute> attrs = {});

@@ -1,0 +1,67 @@
+//===- MixedPrecision.h - Choose formats, validate, report --------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// What `dsmp-compile --tolerance` does around the precision pipeline: the
+// analyses once, then assignment and a validation run on held-out inputs
+// against the FP32 model, raising the precision of the largest predicted
+// contributors while the measured error exceeds the budget (a bounded
+// number of times), then the report.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_DRIVER_MIXEDPRECISION_H
+#define DSMP_DRIVER_MIXEDPRECISION_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::dsmp {
+
+struct MixedPrecisionOptions {
+  /// A target of the format table (sm_80, sm_90, gfx90a, aarch64, ...).
+  std::string target = "sm_80";
+  /// Budget on each output's relative L2 error against FP32.
+  double tolerance = 1e-2;
+  /// Also require every sample's arg-max (top-1 class) to stay the same.
+  bool keepTop1 = false;
+  std::string calibration;
+  /// Held-out inputs for validation; the calibration folder when empty.
+  std::string validation;
+  std::string defaultFormat = "auto";
+  std::vector<std::string> denyOps, allowOps;
+  std::string sensitiveLayers;
+  double margin = 0.5;
+  /// Validation rounds after the first.
+  int maxRetries = 3;
+  /// Folder a .mlir model's weight file is relative to.
+  std::string weightsDir = ".";
+};
+
+struct MixedPrecisionResult {
+  OwningOpRef<ModuleOp> module;
+  llvm::json::Object report;
+  /// Whether the final model met the budget on the validation inputs.
+  bool met = false;
+};
+
+/// Runs the precision flow on `fp32` (its weights in memory). The source
+/// module is not changed.
+llvm::Expected<MixedPrecisionResult>
+runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options);
+
+/// Writes the report as JSON to `path`, and as a self-contained HTML page
+/// (per-op sensitivity, the format map, the budget) beside it (.html).
+llvm::Error writePrecisionReport(const llvm::json::Object &report,
+                                 llvm::StringRef path);
+
+} // namespace mlir::dsmp
+
+#endif // DSMP_DRIVER_MIXEDPRECISION_H

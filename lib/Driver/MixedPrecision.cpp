@@ -1,0 +1,431 @@
+//===- MixedPrecision.cpp - Choose formats, validate, report ------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsmp/Driver/MixedPrecision.h"
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dsmp/Execution/HostRun.h"
+#include "dsmp/Target/TargetDescription.h"
+#include "passes/Precision/Calibration.h"
+#include "passes/Precision/Formats.h"
+#include "passes/Precision/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+#include <chrono>
+#include <cmath>
+
+using llvm::Error;
+using llvm::Expected;
+using llvm::StringRef;
+using llvm::Twine;
+namespace json = llvm::json;
+
+namespace mlir::dsmp {
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       start)
+      .count();
+}
+
+Error runPasses(ModuleOp module, StringRef what,
+                llvm::function_ref<void(PassManager &)> build) {
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error)
+      diagnostics += (diagnostics.empty() ? "" : "\n  ") + diag.str();
+    return success();
+  });
+  PassManager pm(module.getContext());
+  build(pm);
+  if (failed(pm.run(module)))
+    return llvm::createStringError(what + ": " + diagnostics);
+  return Error::success();
+}
+
+using OutputSets = std::vector<std::vector<HostTensor>>;
+
+Expected<OutputSets> runOnSets(ModuleOp module,
+                               const std::vector<HostInputs> &sets) {
+  auto program = HostProgram::compile(module, "", shapesOf(sets.front()));
+  if (!program)
+    return program.takeError();
+  OutputSets outputs;
+  for (const HostInputs &set : sets) {
+    auto out = (*program)->run(set);
+    if (!out)
+      return out.takeError();
+    outputs.push_back(std::move(*out));
+  }
+  return outputs;
+}
+
+/// |a - ref| / |ref| over an output's elements (as doubles).
+double relativeL2(const HostTensor &a, const HostTensor &ref) {
+  size_t n = std::min(a.data.size() / ::dsmp::runtime::dtypeSize(a.dtype),
+                      ref.data.size() / ::dsmp::runtime::dtypeSize(ref.dtype));
+  double diff = 0, norm = 0;
+  for (size_t i = 0; i < n; ++i) {
+    double x = ::dsmp::runtime::elementAsDouble(a, i);
+    double r = ::dsmp::runtime::elementAsDouble(ref, i);
+    diff += (x - r) * (x - r);
+    norm += r * r;
+  }
+  if (norm == 0)
+    return diff == 0 ? 0 : INFINITY;
+  return std::sqrt(diff / norm);
+}
+
+/// Whether each row's arg-max (over the last dim) agrees.
+bool sameTop1(const HostTensor &a, const HostTensor &ref) {
+  if (a.dims.empty() || a.dims != ref.dims)
+    return true;
+  size_t classes = static_cast<size_t>(a.dims.back());
+  size_t n = a.data.size() / ::dsmp::runtime::dtypeSize(a.dtype);
+  if (classes < 2)
+    return true;
+  for (size_t row = 0; row + classes <= n; row += classes) {
+    size_t ia = row, ir = row;
+    for (size_t i = row; i < row + classes; ++i) {
+      if (::dsmp::runtime::elementAsDouble(a, i) >
+          ::dsmp::runtime::elementAsDouble(a, ia))
+        ia = i;
+      if (::dsmp::runtime::elementAsDouble(ref, i) >
+          ::dsmp::runtime::elementAsDouble(ref, ir))
+        ir = i;
+    }
+    if (ia != ir)
+      return false;
+  }
+  return true;
+}
+
+struct Measurement {
+  std::vector<std::string> names;
+  std::vector<double> error; // per output, the worst set
+  bool top1Same = true;
+  double worst() const {
+    double w = 0;
+    for (double e : error)
+      w = std::max(w, e);
+    return w;
+  }
+};
+
+Measurement measure(const OutputSets &outputs, const OutputSets &reference) {
+  Measurement m;
+  for (const HostTensor &t : reference.front())
+    m.names.push_back(t.name);
+  m.error.assign(m.names.size(), 0.0);
+  for (size_t s = 0; s < outputs.size(); ++s)
+    for (size_t o = 0; o < m.names.size(); ++o) {
+      m.error[o] =
+          std::max(m.error[o], relativeL2(outputs[s][o], reference[s][o]));
+      m.top1Same &= sameTop1(outputs[s][o], reference[s][o]);
+    }
+  return m;
+}
+
+int64_t bytesOf(RankedTensorType type) {
+  if (!type || !type.hasStaticShape())
+    return 0;
+  Type element = type.getElementType();
+  int64_t bits = isa<FloatTF32Type>(element) ? 32
+                 : element.isIntOrFloat()    ? element.getIntOrFloatBitWidth()
+                                             : 0;
+  return type.getNumElements() * ((bits + 7) / 8);
+}
+
+int64_t weightBytes(ModuleOp module) {
+  int64_t total = 0;
+  module.walk([&](ConstantOp op) {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (type && isa<FloatType>(type.getElementType()))
+      total += bytesOf(type);
+  });
+  return total;
+}
+
+/// Bytes of every float intermediate at the given input shapes.
+Expected<int64_t> activationBytes(ModuleOp module, const InputShapes &shapes) {
+  OwningOpRef<ModuleOp> copy(module.clone());
+  if (Error err = specializeGraph(*copy, shapes, 1, true))
+    return std::move(err);
+  int64_t total = 0;
+  for (Operation *op : graphOps(*copy)) {
+    if (op->hasTrait<mlir::OpTrait::ConstantLike>())
+      continue;
+    for (Value result : op->getResults()) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      if (type && isa<FloatType>(type.getElementType()))
+        total += bytesOf(type);
+    }
+  }
+  return total;
+}
+
+json::Value numbers(DictionaryAttr dict, ArrayRef<StringRef> keys) {
+  json::Object out;
+  if (!dict)
+    return json::Value(nullptr);
+  for (StringRef key : keys)
+    if (auto f = dict.getAs<FloatAttr>(key);
+        f && std::isfinite(f.getValueAsDouble())) // JSON has no inf
+      out[key] = f.getValueAsDouble();
+  if (auto overflow = dict.getAs<ArrayAttr>("overflow")) {
+    json::Array names;
+    for (Attribute a : overflow)
+      names.push_back(cast<StringAttr>(a).str());
+    out["overflow"] = std::move(names);
+  }
+  return json::Value(std::move(out));
+}
+
+/// One entry per op that has a precision decision (before casts).
+json::Array describeOps(ModuleOp assigned) {
+  json::Array ops;
+  for (auto [index, op] : llvm::enumerate(graphOps(assigned))) {
+    auto format = op->getAttrOfType<FormatAttr>("dsmp.assigned");
+    if (!format)
+      continue;
+    json::Object entry;
+    entry["index"] = static_cast<int64_t>(index);
+    entry["name"] = nodeName(op);
+    entry["op_type"] = onnxTypeOf(op);
+    entry["format"] = stringifyFormat(format.getValue()).str();
+    auto precision = cast<PrecisionOpInterface>(op);
+    entry["class"] = stringifyOpClass(precision.getOpClass()).str();
+    entry["accumulation"] =
+        precision.getOpClass() == OpClass::data_movement
+            ? std::string("none")
+            : stringifyFormat(precision.getAccumulationFormat()).str();
+    if (auto reason = op->getAttrOfType<StringAttr>("dsmp.reason"))
+      entry["reason"] = reason.str();
+    if (auto flops = op->getAttrOfType<IntegerAttr>("dsmp.flops"))
+      entry["flops"] = flops.getInt();
+    if (auto share = op->getAttrOfType<FloatAttr>("dsmp.error_share"))
+      entry["error_share"] = share.getValueAsDouble();
+    entry["sensitivity"] =
+        numbers(op->getAttrOfType<DictionaryAttr>("dsmp.sensitivity"),
+                {"adapt", "energy", "operand_energy"});
+    entry["range"] = numbers(op->getAttrOfType<DictionaryAttr>("dsmp.range"),
+                             {"min", "max", "amax", "static_lo", "static_hi"});
+    if (auto stop = op->getAttrOfType<StringAttr>("dsmp.no_adjoint"))
+      entry["no_adjoint"] = stop.str();
+    ops.push_back(std::move(entry));
+  }
+  return ops;
+}
+
+} // namespace
+
+Expected<MixedPrecisionResult>
+runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
+  if (!(options.tolerance > 0))
+    return llvm::createStringError("--tolerance must be positive, got " +
+                                   std::to_string(options.tolerance));
+  if (auto target = getTargetDescription(options.target); !target)
+    return target.takeError();
+  if (options.calibration.empty())
+    return llvm::createStringError(
+        "--tolerance needs --calibration=DIR (inputs to measure the model on)");
+  auto start = std::chrono::steady_clock::now();
+
+  AutoMixedPrecisionPipelineOptions pipeline;
+  pipeline.target = options.target;
+  pipeline.tolerance = options.tolerance;
+  pipeline.margin = options.margin;
+  pipeline.calibration = options.calibration;
+  pipeline.defaultFormat = options.defaultFormat;
+  pipeline.denyOps = ArrayRef<std::string>(options.denyOps);
+  pipeline.allowOps = ArrayRef<std::string>(options.allowOps);
+  pipeline.sensitiveLayers = options.sensitiveLayers;
+  pipeline.weightsDir = options.weightsDir;
+
+  OwningOpRef<ModuleOp> analyzed(fp32.clone());
+  if (Error err = runPasses(*analyzed, "precision analysis", [&](PassManager &pm) {
+        buildPrecisionAnalysisPipeline(pm, pipeline);
+      }))
+    return std::move(err);
+  double analysisSeconds = secondsSince(start);
+
+  std::string validationDir =
+      options.validation.empty() ? options.calibration : options.validation;
+  auto sets = readInputSets(validationDir);
+  if (!sets)
+    return llvm::createStringError("validation: " +
+                                   llvm::toString(sets.takeError()));
+  auto reference = runOnSets(*analyzed, *sets);
+  if (!reference)
+    return llvm::createStringError("validation (FP32 run): " +
+                                   llvm::toString(reference.takeError()));
+  auto expected = readOutputSets(validationDir);
+
+  MixedPrecisionResult result;
+  json::Array attempts;
+  json::Array opsReport;
+  Measurement final;
+  double predicted = 0;
+  static const double kDemote[] = {0.25, 0.5, 1.0};
+  for (int attempt = 0; attempt <= options.maxRetries; ++attempt) {
+    OwningOpRef<ModuleOp> candidate(analyzed->clone());
+    if (Error err = runPasses(*candidate, "precision assignment",
+                              [&](PassManager &pm) {
+                                AssignPrecisionPassOptions assign;
+                                assign.target = pipeline.target;
+                                assign.tolerance = pipeline.tolerance;
+                                assign.margin = pipeline.margin;
+                                assign.defaultFormat = pipeline.defaultFormat;
+                                assign.denyOps.assign(pipeline.denyOps.begin(),
+                                                      pipeline.denyOps.end());
+                                assign.allowOps.assign(
+                                    pipeline.allowOps.begin(),
+                                    pipeline.allowOps.end());
+                                assign.sensitiveLayers =
+                                    pipeline.sensitiveLayers;
+                                pm.addPass(createAssignPrecisionPass(assign));
+                              }))
+      return std::move(err);
+    opsReport = describeOps(*candidate);
+    if (auto info = (*candidate)->getAttrOfType<DictionaryAttr>("dsmp.precision"))
+      if (auto p = info.getAs<FloatAttr>("predicted_error"))
+        predicted = p.getValueAsDouble();
+    // Indices of the ops the budget moved off f32, largest share first.
+    SmallVector<std::pair<double, size_t>> contributors;
+    for (auto [index, op] : llvm::enumerate(graphOps(*candidate)))
+      if (auto share = op->getAttrOfType<FloatAttr>("dsmp.error_share"))
+        contributors.push_back({share.getValueAsDouble(), index});
+    llvm::sort(contributors, [](auto &a, auto &b) { return a.first > b.first; });
+
+    if (Error err = runPasses(*candidate, "cast insertion", [&](PassManager &pm) {
+          pm.addNestedPass<func::FuncOp>(createInsertCastsPass());
+          pm.addNestedPass<func::FuncOp>(createMinimizeCastsPass());
+          pm.addPass(createCSEPass());
+        }))
+      return std::move(err);
+    auto outputs = runOnSets(*candidate, *sets);
+    if (!outputs)
+      return llvm::createStringError("validation (assigned model): " +
+                                     llvm::toString(outputs.takeError()));
+    final = measure(*outputs, *reference);
+    bool met = final.worst() <= options.tolerance &&
+               (!options.keepTop1 || final.top1Same);
+    json::Object record;
+    record["measured_error"] = final.worst();
+    record["predicted_error"] = predicted;
+    record["top1_unchanged"] = final.top1Same;
+    record["raised_to_f32"] = 0;
+    result.module = std::move(candidate);
+    result.met = met;
+    if (met || attempt == options.maxRetries || contributors.empty()) {
+      attempts.push_back(std::move(record));
+      break;
+    }
+    // Raise the largest predicted contributors to f32 and try again.
+    double fraction = kDemote[std::min<size_t>(attempt, std::size(kDemote) - 1)];
+    size_t count = std::max<size_t>(
+        1, static_cast<size_t>(std::ceil(contributors.size() * fraction)));
+    SmallVector<Operation *> ops = graphOps(*analyzed);
+    for (size_t k = 0; k < count && k < contributors.size(); ++k)
+      ops[contributors[k].second]->setAttr("dsmp.keep_f32",
+                                           UnitAttr::get(fp32.getContext()));
+    record["raised_to_f32"] = static_cast<int64_t>(count);
+    attempts.push_back(std::move(record));
+  }
+
+  // Summary.
+  std::map<std::string, double> flopsByFormat;
+  double totalFlops = 0;
+  for (const json::Value &v : opsReport) {
+    const json::Object &op = *v.getAsObject();
+    double flops = op.getInteger("flops").value_or(0);
+    flopsByFormat[op.getString("format")->str()] += flops;
+    totalFlops += flops;
+  }
+  json::Object share;
+  double low16 = 0, reduced = 0;
+  for (auto &[format, flops] : flopsByFormat) {
+    double s = totalFlops > 0 ? flops / totalFlops : 0;
+    share[format] = s;
+    if (format != "f32")
+      reduced += s;
+    if (format != "f32" && format != "tf32")
+      low16 += s;
+  }
+  InputShapes shapes = shapesOf(sets->front());
+  auto actBefore = activationBytes(fp32, shapes);
+  auto actAfter = activationBytes(*result.module, shapes);
+  if (!actBefore || !actAfter)
+    return llvm::createStringError("activation sizes: " +
+                                   llvm::toString(actBefore ? actAfter.takeError()
+                                                            : actBefore.takeError()));
+
+  json::Object summary;
+  summary["target"] = options.target;
+  summary["tolerance"] = options.tolerance;
+  summary["margin"] = options.margin;
+  summary["met"] = result.met;
+  summary["flop_share"] = std::move(share);
+  summary["low_precision_flop_share"] = low16;
+  summary["reduced_precision_flop_share"] = reduced;
+  summary["total_flops"] = totalFlops;
+  summary["weight_bytes_before"] = weightBytes(fp32);
+  summary["weight_bytes_after"] = weightBytes(*result.module);
+  summary["activation_bytes_before"] = *actBefore;
+  summary["activation_bytes_after"] = *actAfter;
+  summary["predicted_error"] = predicted;
+  summary["measured_error"] = final.worst();
+  json::Object perOutput;
+  for (auto [name, error] : llvm::zip(final.names, final.error))
+    perOutput[name] = error;
+  summary["measured_error_per_output"] = std::move(perOutput);
+  summary["top1_unchanged"] = final.top1Same;
+  summary["validation"] = validationDir;
+  summary["validated_on_calibration_data"] = options.validation.empty();
+  summary["calibration"] = options.calibration;
+  summary["analysis_seconds"] = analysisSeconds;
+  summary["total_seconds"] = secondsSince(start);
+  if (auto stopped =
+          (*analyzed)->getAttrOfType<ArrayAttr>("dsmp.adjoint_stopped_at")) {
+    json::Array names;
+    for (Attribute a : stopped)
+      names.push_back(cast<StringAttr>(a).str());
+    summary["adjoint_stopped_at"] = std::move(names);
+  }
+  if (!expected) {
+    llvm::consumeError(expected.takeError());
+  } else if (expected->size() == sets->size()) {
+    // How far the FP32 build and the assigned model are from the stored
+    // reference outputs (onnxruntime's, in the shared test data).
+    auto assignedOutputs = runOnSets(*result.module, *sets);
+    if (assignedOutputs) {
+      json::Object fromStored;
+      for (size_t o = 0; o < final.names.size(); ++o) {
+        double worst = 0;
+        for (size_t s = 0; s < expected->size(); ++s)
+          for (const HostTensor &want : (*expected)[s])
+            if (want.name == final.names[o])
+              worst = std::max(worst,
+                               relativeL2((*assignedOutputs)[s][o], want));
+        fromStored[final.names[o]] = worst;
+      }
+      summary["error_vs_stored_outputs"] = std::move(fromStored);
+    } else {
+      llvm::consumeError(assignedOutputs.takeError());
+    }
+  }
+
+  result.report["summary"] = std::move(summary);
+  result.report["attempts"] = std::move(attempts);
+  result.report["ops"] = std::move(opsReport);
+  return result;
+}
+
+} // namespace mlir::dsmp
