@@ -55,18 +55,16 @@ Adjoint mlir::dsmp::buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
     if (!any)
       continue;
     auto vjp = dyn_cast<VJPOpInterface>(op);
-    SmallVector<Value> operandGrads;
+    SmallVector<std::pair<Value, Value>> operandGrads;
     if (!vjp || failed(vjp.buildVJP(builder, resultGrads, operandGrads))) {
       adjoint.stoppedAt.push_back(op);
       continue;
     }
-    for (unsigned i = 0; i < op->getNumOperands(); ++i) {
-      Value operand = op->getOperand(i);
-      if (operandGrads[i] && !needed.contains(operand))
-        operandGrads[i] = Value();
-      if (operandGrads[i])
-        accumulate(operand, operandGrads[i], op->getLoc());
-    }
+    llvm::erase_if(operandGrads, [&](const std::pair<Value, Value> &entry) {
+      return !entry.second || !needed.contains(entry.first);
+    });
+    for (auto [value, grad] : operandGrads)
+      accumulate(value, grad, op->getLoc());
     adjoint.operandGrads[op] = std::move(operandGrads);
   }
   return adjoint;

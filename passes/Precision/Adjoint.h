@@ -19,7 +19,8 @@ struct Adjoint {
   /// output), before they are summed over the operand's users; null for
   /// operands no gradient is needed for (graph inputs, constants and data
   /// moved from them).
-  llvm::DenseMap<Operation *, SmallVector<Value>> operandGrads;
+  llvm::DenseMap<Operation *, SmallVector<std::pair<Value, Value>>>
+      operandGrads;
   /// Ops with gradients at their results and no VJP (or one that failed):
   /// the gradient stops there.
   SmallVector<Operation *> stoppedAt;

@@ -116,10 +116,12 @@ struct AnalyzeSensitivityPass final
             probes[id].energy = probe(grad, x, false);
             if (hasOperandTerm(op)) {
               auto it = adjoint.operandGrads.find(op);
-              if (it != adjoint.operandGrads.end() && !it->second.empty() &&
-                  it->second[0])
-                probes[id].operandEnergy = probe(it->second[0],
-                                                 op->getOperand(0), false);
+              if (it != adjoint.operandGrads.end())
+                for (auto [value, grad] : it->second)
+                  if (value == op->getOperand(0)) {
+                    probes[id].operandEnergy = probe(grad, value, false);
+                    break;
+                  }
             }
           }
           return values;

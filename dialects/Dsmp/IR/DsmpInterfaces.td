@@ -57,20 +57,21 @@ def Dsmp_VJPOpInterface : OpInterface<"VJPOpInterface"> {
     today, training reuses it later.
 
     Operands that are constants (weights, attributes-as-inputs) or not
-    floats get a null gradient; so does a result nothing depends on. The
-    models live in dialects/Dsmp/IR/DsmpVJP.cpp and are attached to the ops
-    when the dialect loads. They need static shapes.
+    floats get no gradient. Ops with regions (If) also give gradients to
+    the outer values their regions read. The models live in
+    dialects/Dsmp/IR/DsmpVJP.cpp and are attached to the ops when the
+    dialect loads. They need static shapes.
   }];
   let methods = [
     InterfaceMethod<[{
-        Fills `operandGrads` (one entry per operand, null where no gradient
-        flows) from `resultGrads` (one per result, null where none flows).
-        Fails when the op's attributes or shapes are outside what the model
-        handles.
+        Appends to `grads` a (value, gradient) pair for each operand, or
+        value captured by a region, that a gradient flows to, given
+        `resultGrads` (one per result, null where none flows). Fails when
+        the op's attributes or shapes are outside what the model handles.
       }], "::llvm::LogicalResult", "buildVJP",
       (ins "::mlir::OpBuilder &":$builder,
            "::mlir::ValueRange":$resultGrads,
-           "::llvm::SmallVectorImpl<::mlir::Value> &":$operandGrads)>
+           "::llvm::SmallVectorImpl<std::pair<::mlir::Value, ::mlir::Value>> &":$grads)>
   ];
 }
 

@@ -32,7 +32,7 @@ struct VJP {
   Operation *op;
   GraphBuilder g;
   ValueRange resultGrads;
-  SmallVectorImpl<Value> &grads;
+  SmallVectorImpl<std::pair<Value, Value>> &grads;
 
   Value grad(unsigned i = 0) const { return resultGrads[i]; }
   Value operand(unsigned i) const { return op->getOperand(i); }
@@ -53,7 +53,7 @@ struct VJP {
   LogicalResult set(unsigned i, Value v) {
     if (!v)
       return failure();
-    grads[i] = v;
+    grads.push_back({operand(i), v});
     return success();
   }
   int64_t attrInt(StringRef name, int64_t otherwise) const {
@@ -661,6 +661,44 @@ LogicalResult resizeVJP(VJP &v) {
 }
 
 //===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+/// If: a branch that yields an outer value (through Identity ops) passes
+/// the result's gradient to it where the condition selects that branch.
+/// Values computed inside a branch get none (the ops there are not
+/// top-level ops, so the precision passes give them no format anyway).
+LogicalResult ifVJP(VJP &v) {
+  GraphBuilder &g = v.g;
+  Value cond = v.operand(0);
+  auto condType = v.typeOf(cond);
+  if (!condType || condType.getNumElements() != 1)
+    return failure();
+  Value flag = g.reshape(cond, {});
+  for (unsigned r = 0; r < v.op->getNumResults(); ++r) {
+    Value G = v.grad(r);
+    if (!G)
+      continue;
+    for (unsigned branch = 0; branch < v.op->getNumRegions(); ++branch) {
+      Region &region = v.op->getRegion(branch);
+      if (region.empty())
+        continue;
+      Value yielded = region.front().getTerminator()->getOperand(r);
+      while (auto identity = yielded.getDefiningOp<IdentityOp>())
+        yielded = identity.getInput();
+      if (region.isAncestor(yielded.getParentRegion()))
+        continue; // computed inside the branch
+      auto type = v.typeOf(yielded);
+      if (!type || type != v.typeOf(G))
+        continue;
+      Value taken = branch == 0 ? flag : g.value("dsmp.not", {flag});
+      v.grads.push_back({yielded, g.selectOrZero(taken, G)});
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Attachment
 //===----------------------------------------------------------------------===//
 
@@ -670,14 +708,15 @@ template <typename OpT, VJPFn Fn>
 struct VJPModel : VJPOpInterface::ExternalModel<VJPModel<OpT, Fn>, OpT> {
   LogicalResult buildVJP(Operation *op, OpBuilder &builder,
                          ValueRange resultGrads,
-                         SmallVectorImpl<Value> &operandGrads) const {
-    operandGrads.assign(op->getNumOperands(), Value());
-    if (resultGrads.empty() || !resultGrads[0])
+                         SmallVectorImpl<std::pair<Value, Value>> &grads) const {
+    if (resultGrads.empty() || llvm::none_of(resultGrads, [](Value g) {
+          return static_cast<bool>(g);
+        }))
       return success();
     for (Value result : op->getResults())
       if (!isa<NoneType>(result.getType()) && !isStaticTensor(result))
         return failure();
-    VJP v{op, GraphBuilder(builder, op->getLoc()), resultGrads, operandGrads};
+    VJP v{op, GraphBuilder(builder, op->getLoc()), resultGrads, grads};
     return Fn(v);
   }
 };
@@ -714,4 +753,5 @@ void mlir::dsmp::attachVJPInterfaces(MLIRContext &ctx) {
   attach<sliceVJP, SliceOp>(ctx);
   attach<expandVJP, ExpandOp>(ctx);
   attach<resizeVJP, ResizeOp>(ctx);
+  attach<ifVJP, IfOp>(ctx);
 }
