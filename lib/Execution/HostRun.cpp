@@ -26,7 +26,7 @@ namespace mlir::dsmp {
 
 Expected<std::unique_ptr<HostProgram>>
 HostProgram::compile(ModuleOp module, StringRef weightsFile,
-                     const InputShapes &shapes) {
+                     const InputShapes &shapes, unsigned optLevel) {
   registerLoweringPasses();
   llvm::Triple host(llvm::sys::getProcessTriple());
   std::string targetName =
@@ -36,6 +36,7 @@ HostProgram::compile(ModuleOp module, StringRef weightsFile,
     return llvm::createStringError("the host is not a dsmp CPU target");
   CompileOptions options;
   options.target = *target;
+  options.target.optLevel = optLevel;
   options.variants.push_back(shapes);
 
   std::unique_ptr<HostProgram> program(new HostProgram());

@@ -31,10 +31,11 @@ using HostInputs = std::vector<HostTensor>;
 class HostProgram {
 public:
   /// Compiles `module` (its @main_graph specialized to `shapes`; constants
-  /// inline or #dsmp.external ranges of `weightsFile`) for the host.
+  /// inline or #dsmp.external ranges of `weightsFile`) for the host, at
+  /// LLVM level `optLevel` (programs that run once compile faster at 1).
   static llvm::Expected<std::unique_ptr<HostProgram>>
   compile(ModuleOp module, llvm::StringRef weightsFile,
-          const InputShapes &shapes);
+          const InputShapes &shapes, unsigned optLevel = 1);
   ~HostProgram();
 
   /// Runs on `inputs` (bound by name; extra names are an error); returns

@@ -26,6 +26,10 @@ struct CPUTargetSpec {
   /// f32 matmuls call cblas_sgemm from this BLAS (a -l name), or loops
   /// when empty.
   std::string blasLibrary;
+  /// 2: LLVM IR and codegen optimizations (artifacts); 1: IR only (the
+  /// precision passes' programs, which run once: codegen optimization
+  /// would dominate their time); 0: neither.
+  unsigned optLevel = 2;
 };
 
 /// The spec for a target name, or nullopt when dsmp has no CPU target of

@@ -82,7 +82,12 @@ Error emitObjectFile(ModuleOp module, const CPUTargetSpec &target,
   llvm::TargetOptions options;
   std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
       triple, target.cpu, target.features, options, llvm::Reloc::PIC_,
-      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+      std::nullopt,
+      // Level 1 keeps the IR optimizations (vectorized loops) but skips
+      // the codegen ones: Loop Strength Reduction alone takes most of the
+      // time on graphs with hundreds of loop nests.
+      target.optLevel >= 2 ? llvm::CodeGenOptLevel::Aggressive
+                           : llvm::CodeGenOptLevel::None));
   if (!machine)
     return llvm::createStringError("cannot create a target machine for " +
                                    target.triple);
@@ -95,7 +100,8 @@ Error emitObjectFile(ModuleOp module, const CPUTargetSpec &target,
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(machine->createDataLayout());
   if (Error err =
-          makeOptimizingTransformer(2, 0, machine.get())(llvmModule.get()))
+          makeOptimizingTransformer(target.optLevel >= 1 ? 2 : 0, 0,
+                                    machine.get())(llvmModule.get()))
     return err;
 
   std::error_code ec;

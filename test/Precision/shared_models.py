@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Every shared model through `dsmp-compile --tolerance` for precision targets.
+
+For each model and target: calibrate on test_data_set_0, validate on
+test_data_set_1 (--validation), at tau = --tolerance (relative L2 of each
+output against FP32). Checks that
+  - the measured error (dsmp-compile's validation run) is <= tau;
+  - the artifact (which runs the chosen formats on the host) still gives the
+    task answer where the model has one (models/README.md): ppocr_rec reads
+    both lines, the wake-word heads fire on set 0 and not on set 1, the
+    digits accuracy on the 450 held-out digits stays within 0.2 pp of FP32,
+    ppocr_cls/det keep their answers;
+and prints the 16-bit FLOP share, weight and activation bytes before/after,
+predicted and measured error. Exit status 1 when anything fails.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+
+def run(cmd):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def load_outputs(folder):
+    out = {}
+    for f in sorted(os.listdir(folder)):
+        if f.startswith("output_") and f.endswith(".pb"):
+            t = onnx.TensorProto()
+            with open(os.path.join(folder, f), "rb") as fh:
+                t.ParseFromString(fh.read())
+            out[t.name] = numpy_helper.to_array(t)
+    return out
+
+
+def first(outputs):
+    return outputs[sorted(outputs)[0]] if len(outputs) == 1 else None
+
+
+def ctc_decode(probs, keys):
+    ids = probs[0].argmax(-1)
+    text, last = [], 0
+    for k in ids:
+        if k != last and k != 0:
+            text.append(" " if k == len(keys) + 1 else keys[k - 1])
+        last = k
+    return "".join(text)
+
+
+def check_answer(name, model_dir, got, stored):
+    """got/stored: {set: {output: array}}. Returns (ok, text)."""
+    if name == "ppocr_rec_v4":
+        with open(os.path.join(model_dir, "ppocr_keys_v1.txt"), encoding="utf-8") as f:
+            keys = [line.rstrip("\n") for line in f]
+        texts = [ctc_decode(got[s]["softmax_11.tmp_0"], keys) for s in (0, 1)]
+        return texts == ["Hello World 2024", "Mixed precision 3.14"], repr(texts)
+    if name in ("oww_hey_jarvis", "oww_alexa"):
+        scores = [float(first(got[s]).max()) for s in (0, 1)]
+        return scores[0] >= 0.5 and scores[1] < 0.5, f"scores {scores[0]:.4f} / {scores[1]:.5f}"
+    if name == "oww_timer":
+        classes = [int(first(got[s]).argmax()) for s in (0, 1)]
+        return classes == [2, 0], f"classes {classes}"
+    if name == "ppocr_cls_v2":
+        classes = [int(first(got[s]).argmax()) for s in (0, 1)]
+        return classes == [0, 1], f"classes {classes}"
+    if name in ("digits_cnn", "digits_mlp"):
+        labels = np.load(os.path.join(model_dir, "test_labels.npy"))
+        acc = float((first(got[0]).argmax(-1) == labels).mean())
+        ref = float((first(stored[0]).argmax(-1) == labels).mean())
+        return abs(acc - ref) <= 0.002 + 1e-12, f"accuracy {acc:.2%} (FP32 {ref:.2%})"
+    if name == "ppocr_det_v4":
+        texts = {0: [(88, 126), (306, 337), (529, 566)], 1: [(36, 67), (146, 165), (248, 274)]}
+        ok, notes = True, []
+        for s in (0, 1):
+            rows = np.nonzero((first(got[s])[0, 0] > 0.3).any(axis=1))[0]
+            inside = all(any(a <= r <= b for a, b in texts[s]) for r in rows)
+            every = all(any(a <= r <= b for r in rows) for a, b in texts[s])
+            ok &= bool(inside and every)
+            notes.append(f"{len(rows)} text rows")
+        return ok, ", ".join(notes)
+    return True, "no task answer"
+
+
+def check(name, target, args, work):
+    model_dir = os.path.join(args.models, name)
+    sets = [os.path.join(model_dir, f"test_data_set_{s}") for s in (0, 1)]
+    art = os.path.join(work, f"{name}.{target}")
+    report = art + ".json"
+    start = time.time()
+    r = run([os.path.join(args.bin, "dsmp-compile"), os.path.join(model_dir, "model.onnx"),
+             f"--target={target}", f"--tolerance={args.tolerance}",
+             f"--calibration={sets[0]}", f"--validation={sets[1]}", f"--report={report}",
+             "--shapes-from", sets[0], "--shapes-from", sets[1], "-o", art])
+    seconds = time.time() - start
+    if r.returncode or not os.path.exists(report):
+        return False, f"{name} {target}: dsmp-compile FAILED ({seconds:.0f} s)\n{r.stdout[-2000:]}"
+    with open(report) as f:
+        summary = json.load(f)["summary"]
+    got, stored = {}, {}
+    for s, folder in enumerate(sets):
+        saved = os.path.join(work, f"{name}.{target}.out{s}")
+        os.makedirs(saved, exist_ok=True)
+        rr = run([os.path.join(args.bin, "dsmprt-run"), art, "--inputs", folder,
+                  "--save-outputs", saved])
+        if rr.returncode:
+            return False, f"{name} {target}: run FAILED\n{rr.stdout[-2000:]}"
+        got[s] = load_outputs(saved)
+        stored[s] = load_outputs(folder)
+    answer_ok, answer = check_answer(name, model_dir, got, stored)
+    measured = summary["measured_error"]
+    ok = measured <= args.tolerance and answer_ok
+    wb, wa = summary["weight_bytes_before"], summary["weight_bytes_after"]
+    ab, aa = summary["activation_bytes_before"], summary["activation_bytes_after"]
+    line = (f"{name} {target}: 16-bit FLOPs {summary['low_precision_flop_share']:.1%}, "
+            f"weights {wb / 1e6:.2f}->{wa / 1e6:.2f} MB (-{1 - wa / max(wb, 1):.0%}), "
+            f"activations {ab / 1e6:.2f}->{aa / 1e6:.2f} MB (-{1 - aa / max(ab, 1):.0%}), "
+            f"predicted {summary['predicted_error']:.2e}, measured {measured:.2e} "
+            f"{'<=' if measured <= args.tolerance else '>'} {args.tolerance:g}, "
+            f"answer {'ok' if answer_ok else 'CHANGED'} ({answer}), {seconds:.0f} s "
+            f"{'ok' if ok else 'FAILED'}")
+    return ok, line
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--bin", required=True)
+    p.add_argument("--models", required=True)
+    p.add_argument("--targets", nargs="+", default=["sm_80", "gfx90a", "aarch64"])
+    p.add_argument("--only", nargs="*")
+    p.add_argument("--tolerance", type=float, default=1e-2)
+    p.add_argument("--jobs", type=int, default=2)
+    args = p.parse_args()
+    names = args.only or sorted(d for d in os.listdir(args.models)
+                                if os.path.isdir(os.path.join(args.models, d)))
+    jobs = [(n, t) for t in args.targets for n in names]
+    results = []
+    with tempfile.TemporaryDirectory() as work, \
+            concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for ok, line in pool.map(lambda j: check(j[0], j[1], args, work), jobs):
+            print(line, flush=True)
+            results.append(ok)
+    passed = sum(results)
+    print(f"precision: {passed} of {len(results)} model-target pairs meet "
+          f"tau = {args.tolerance:g} with their answers")
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
