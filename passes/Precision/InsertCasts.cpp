@@ -52,25 +52,35 @@ struct InsertCastsPass final : mlir::dsmp::impl::InsertCastsPassBase<InsertCasts
       OpBuilder b(op);
       Location loc = op->getLoc();
       if (format == Format::tf32) {
-        // Matmul/conv inputs rounded to tf32; results stay f32.
+        // Matmul/conv inputs rounded to tf32; results in f32 storage (an op
+        // whose result type must match its operands' types a tf32 result,
+        // which is f32 in storage, cast back to f32).
+        Type tf32 = FloatTF32Type::get(&getContext());
         for (unsigned i = 0; i < std::min(2u, op->getNumOperands()); ++i)
           if (isF32Tensor(op->getOperand(i)))
-            op->setOperand(i, castTo(b, loc, op->getOperand(i),
-                                     FloatTF32Type::get(&getContext())));
+            op->setOperand(i, castTo(b, loc, op->getOperand(i), tf32));
+        if (op->hasTrait<mlir::OpTrait::SameOperandsAndResultElementType>())
+          retypeResults(op, tf32);
         continue;
       }
       Type element = getStorageType(&getContext(), format);
       for (unsigned i = 0; i < op->getNumOperands(); ++i)
         if (isDataOperand(op, i) && isF32Tensor(op->getOperand(i)))
           op->setOperand(i, castTo(b, loc, op->getOperand(i), element));
-      b.setInsertionPointAfter(op);
-      for (Value result : op->getResults()) {
-        if (!isF32Tensor(result))
-          continue;
-        result.setType(cast<RankedTensorType>(result.getType()).clone(element));
-        Value wide = castTo(b, loc, result, b.getF32Type());
-        result.replaceAllUsesExcept(wide, wide.getDefiningOp());
-      }
+      retypeResults(op, element);
+    }
+  }
+
+  /// Gives the op's f32 results `element` and its users a cast back.
+  void retypeResults(Operation *op, Type element) {
+    OpBuilder b(op->getContext());
+    b.setInsertionPointAfter(op);
+    for (Value result : op->getResults()) {
+      if (!isF32Tensor(result))
+        continue;
+      result.setType(cast<RankedTensorType>(result.getType()).clone(element));
+      Value wide = castTo(b, op->getLoc(), result, b.getF32Type());
+      result.replaceAllUsesExcept(wide, wide.getDefiningOp());
     }
   }
 };

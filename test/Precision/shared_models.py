@@ -121,8 +121,8 @@ def check(name, target, args, work):
     wb, wa = summary["weight_bytes_before"], summary["weight_bytes_after"]
     ab, aa = summary["activation_bytes_before"], summary["activation_bytes_after"]
     line = (f"{name} {target}: 16-bit FLOPs {summary['low_precision_flop_share']:.1%}, "
-            f"weights {wb / 1e6:.2f}->{wa / 1e6:.2f} MB (-{1 - wa / max(wb, 1):.0%}), "
-            f"activations {ab / 1e6:.2f}->{aa / 1e6:.2f} MB (-{1 - aa / max(ab, 1):.0%}), "
+            f"weights {wb / 1e6:.2f}->{wa / 1e6:.2f} MB ({wa / max(wb, 1) - 1:+.0%}), "
+            f"activations {ab / 1e6:.2f}->{aa / 1e6:.2f} MB ({aa / max(ab, 1) - 1:+.0%}), "
             f"predicted {summary['predicted_error']:.2e}, measured {measured:.2e} "
             f"{'<=' if measured <= args.tolerance else '>'} {args.tolerance:g}, "
             f"answer {'ok' if answer_ok else 'CHANGED'} ({answer}), {seconds:.0f} s "

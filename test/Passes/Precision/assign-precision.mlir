@@ -1,0 +1,56 @@
+// RUN: dsmp-opt %s --dsmp-assign-precision="target=sm_80" --split-input-file -mlir-print-debuginfo -mlir-print-local-scope | FileCheck %s --check-prefix=SM80
+// RUN: dsmp-opt %s --dsmp-assign-precision="target=gfx90a" --split-input-file -mlir-print-debuginfo -mlir-print-local-scope | FileCheck %s --check-prefix=GFX
+// RUN: dsmp-opt %s --dsmp-assign-precision="target=gfx90a default-format=f16" --split-input-file -mlir-print-debuginfo -mlir-print-local-scope | FileCheck %s --check-prefix=F16ONLY
+// RUN: dsmp-opt %s --dsmp-assign-precision="target=sm_80 sensitive-layers=^encoder/fc1$" --split-input-file -mlir-print-debuginfo -mlir-print-local-scope | FileCheck %s --check-prefix=REGEX
+
+// The budget is (margin * tolerance)^2 = (0.5 * 1e-2)^2 = 2.5e-5; a 16-bit
+// op costs u^2/3 * (energy + 2 * operand_energy) of it (u = 2^-11 for f16
+// and tf32, 2^-8 for bf16), tf32 only the operand term.
+
+/// The same graph on two targets. @sensitive's f16/bf16 cost (9.5e-5) is
+/// over the budget; its tf32 cost (1.6e-5) fits, so sm_80 runs it in tf32,
+/// and gfx90a, which has no tf32, keeps it f32. @wide's range overflows
+/// f16, so both targets give it bf16.
+// SM80-LABEL: func.func @main_graph
+// SM80: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<tf32>{{.*}}dsmp.reason = "sensitivity"{{.*}}loc("sensitive")
+// SM80: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<bf16>{{.*}}dsmp.reason = "sensitivity"{{.*}}loc("wide")
+// GFX-LABEL: func.func @main_graph
+// GFX: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f32>{{.*}}dsmp.reason = "budget"{{.*}}loc("sensitive")
+// GFX: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<bf16>{{.*}}loc("wide")
+// GFX-NOT: tf32
+/// With f16 as the only 16-bit format (and no tf32, whose range is f32's),
+/// the overflowing op stays f32.
+// F16ONLY-LABEL: func.func @main_graph
+// F16ONLY: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f32>{{.*}}dsmp.reason = "overflow"{{.*}}loc("wide")
+module {
+  func.func @main_graph(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>) -> tensor<16x16xf32> {
+    %0 = dsmp.matmul %a, %b {dsmp.flops = 8192 : i64, dsmp.sensitivity = {adapt = 1.0e+01 : f64, energy = 1.0e+03 : f64, operand_energy = 1.0e+02 : f64}, dsmp.range = {amax = 1.0e+01 : f64}} : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32> loc("sensitive")
+    %1 = dsmp.matmul %0, %b {dsmp.flops = 8192 : i64, dsmp.sensitivity = {adapt = 1.0e-02 : f64, energy = 1.0e-02 : f64, operand_energy = 1.0e-02 : f64}, dsmp.range = {amax = 1.0e+06 : f64}} : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32> loc("wide")
+    return %1 : tensor<16x16xf32>
+  }
+}
+
+// -----
+
+/// Softmax and LayerNormalization stay f32 by policy (the peers' shared
+/// rule: normalization statistics and exp accumulate and run in f32), even
+/// with no measurable sensitivity; their neighbours go 16-bit.
+// SM80-LABEL: func.func @main_graph
+// SM80: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f16>
+// SM80: dsmp.softmax {{.*}}dsmp.assigned = #dsmp.format<f32>{{.*}}dsmp.reason = "policy"
+// SM80: dsmp.layer_normalization {{.*}}dsmp.assigned = #dsmp.format<f32>{{.*}}dsmp.reason = "policy"
+// SM80: dsmp.relu {{.*}}dsmp.assigned = #dsmp.format<f16>
+/// A node named by the sensitive-layers regex stays f32.
+// REGEX-LABEL: func.func @main_graph
+// REGEX: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f32>{{.*}}dsmp.reason = "sensitive_layer"{{.*}}loc("encoder/fc1")
+// REGEX: dsmp.relu {{.*}}dsmp.assigned = #dsmp.format<f16>
+module {
+  func.func @main_graph(%a: tensor<4x16xf32>, %b: tensor<16x16xf32>, %s: tensor<16xf32>) -> tensor<4x16xf32> {
+    %n = dsmp.none
+    %0 = dsmp.matmul %a, %b {dsmp.flops = 2048 : i64, dsmp.sensitivity = {adapt = 1.0 : f64, energy = 1.0e-03 : f64, operand_energy = 1.0e-03 : f64}} : (tensor<4x16xf32>, tensor<16x16xf32>) -> tensor<4x16xf32> loc("encoder/fc1")
+    %1 = dsmp.softmax %0 {dsmp.flops = 320 : i64, dsmp.sensitivity = {adapt = 0.0 : f64, energy = 0.0 : f64}} : (tensor<4x16xf32>) -> tensor<4x16xf32>
+    %2, %m, %v = dsmp.layer_normalization %1, %s, %n {dsmp.flops = 512 : i64, dsmp.sensitivity = {adapt = 0.0 : f64, energy = 0.0 : f64}} : (tensor<4x16xf32>, tensor<16xf32>, none) -> (tensor<4x16xf32>, none, none)
+    %3 = dsmp.relu %2 {dsmp.flops = 64 : i64, dsmp.sensitivity = {adapt = 1.0 : f64, energy = 1.0e-03 : f64}} : (tensor<4x16xf32>) -> tensor<4x16xf32>
+    return %3 : tensor<4x16xf32>
+  }
+}
