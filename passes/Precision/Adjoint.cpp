@@ -15,7 +15,8 @@ using namespace mlir;
 using namespace mlir::dsmp;
 
 Adjoint mlir::dsmp::buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
-                                 ArrayRef<std::pair<Value, Value>> seeds) {
+                                 ArrayRef<std::pair<Value, Value>> seeds,
+                                 ValueRange alsoFor) {
   Adjoint adjoint;
   auto accumulate = [&](Value value, Value grad, Location loc) {
     Value &slot = adjoint.grads[value];
@@ -32,7 +33,7 @@ Adjoint mlir::dsmp::buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
   // Values whose gradient anyone can use: results of compute ops and of
   // ops downstream of one. Graph inputs, constants and data moved from
   // them need none (a VJP still builds it; it stays unused and is erased).
-  llvm::DenseSet<Value> needed;
+  llvm::DenseSet<Value> needed(alsoFor.begin(), alsoFor.end());
   for (Operation *op : ops) {
     auto precision = dyn_cast<PrecisionOpInterface>(op);
     bool compute = precision && precision.getOpClass() != OpClass::data_movement;

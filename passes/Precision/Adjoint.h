@@ -28,9 +28,12 @@ struct Adjoint {
 
 /// Builds, at `builder`'s insertion point, the reverse pass over `ops` (in
 /// program order, all before the insertion point) for the scalar
-/// sum_i <seed_i, value_i>, through VJPOpInterface.
+/// sum_i <seed_i, value_i>, through VJPOpInterface. Gradients reach the
+/// results of compute ops and what depends on them, and `alsoFor` (graph
+/// inputs, say) and what depends on those.
 Adjoint buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
-                     ArrayRef<std::pair<Value, Value>> seeds);
+                     ArrayRef<std::pair<Value, Value>> seeds,
+                     ValueRange alsoFor = {});
 
 } // namespace mlir::dsmp
 

@@ -149,4 +149,16 @@ def MinimizeCastsPass : Pass<"dsmp-minimize-casts", "mlir::func::FuncOp"> {
   ];
 }
 
+def TestAdjointPass : Pass<"dsmp-test-adjoint", "mlir::ModuleOp"> {
+  let summary = "Test only: make @main_graph return its input gradients";
+  let description = [{
+    Adds one argument `seed_<i>` per f32 result of @main_graph and makes the
+    function return, after its own results, the gradient of
+    sum_i <seed_i, result_i> with respect to each f32 argument (zeros where
+    none flows), built through VJPOpInterface exactly as
+    dsmp-analyze-sensitivity builds it. A test compares these with finite
+    differences of the forward graph.
+  }];
+}
+
 #endif // DSMP_PASSES_PRECISION_PASSES_TD

@@ -109,8 +109,12 @@ def check(name, target, args, work):
     for s, folder in enumerate(sets):
         saved = os.path.join(work, f"{name}.{target}.out{s}")
         os.makedirs(saved, exist_ok=True)
-        rr = run([os.path.join(args.bin, "dsmprt-run"), art, "--inputs", folder,
-                  "--save-outputs", saved])
+        runner = [os.path.join(args.bin, "dsmprt-run")]
+        if target == "aarch64":
+            # The aarch64 artifact computes f16 with AArch64's own FP16
+            # instructions, under qemu.
+            runner = [args.qemu, "-L", args.sysroot, "-cpu", "max", args.arm_runner]
+        rr = run(runner + [art, "--inputs", folder, "--save-outputs", saved])
         if rr.returncode:
             return False, f"{name} {target}: run FAILED\n{rr.stdout[-2000:]}"
         got[s] = load_outputs(saved)
@@ -138,6 +142,9 @@ def main():
     p.add_argument("--only", nargs="*")
     p.add_argument("--tolerance", type=float, default=1e-2)
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--arm-runner", help="dsmprt-run built for AArch64")
+    p.add_argument("--qemu", default="qemu-aarch64")
+    p.add_argument("--sysroot", default="/usr/aarch64-linux-gnu")
     args = p.parse_args()
     names = args.only or sorted(d for d in os.listdir(args.models)
                                 if os.path.isdir(os.path.join(args.models, d)))

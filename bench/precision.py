@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""dsmp's precision assignment against two onnxconverter-common peers.
+
+For each model, at the same budget tau (relative L2 of each output against
+FP32 on test_data_set_1, calibrating/searching on test_data_set_0):
+  - dsmp-compile --tolerance (its exported ONNX is what the FLOP share is
+    counted on, so all three are counted the same way);
+  - onnxconverter_common.auto_mixed_precision.auto_convert_mixed_precision,
+    validate_fn = relative L2 <= tau on set 0;
+  - onnxconverter_common.float16.convert_float_to_float16 (all of it).
+Prints per model and tool: the share of FLOPs computed in 16 bits (FLOPs
+per node from ONNX shape inference: Conv/ConvTranspose/MatMul/Gemm 2*MACs,
+other float nodes one per output element), the measured error on set 1
+(onnxruntime CPU for the peers; dsmp's own host run, which computes every
+format exactly, and onnxruntime on dsmp's export where it has the kernels),
+and the wall time of the conversion; then the ratios.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import numpy_helper, shape_inference
+
+FLOAT16 = onnx.TensorProto.FLOAT16
+FLOAT = onnx.TensorProto.FLOAT
+
+
+def read_set(folder, prefix):
+    out = {}
+    i = 0
+    while os.path.exists(os.path.join(folder, f"{prefix}_{i}.pb")):
+        t = onnx.TensorProto()
+        with open(os.path.join(folder, f"{prefix}_{i}.pb"), "rb") as f:
+            t.ParseFromString(f.read())
+        out[t.name] = numpy_helper.to_array(t)
+        i += 1
+    return out
+
+
+def shapes_and_types(model):
+    inferred = shape_inference.infer_shapes(model)
+    info = {}
+    for v in list(inferred.graph.value_info) + list(inferred.graph.output) + list(inferred.graph.input):
+        t = v.type.tensor_type
+        dims = [d.dim_value if d.HasField("dim_value") else None for d in t.shape.dim]
+        info[v.name] = (t.elem_type, dims)
+    for init in inferred.graph.initializer:
+        info[init.name] = (init.data_type, list(init.dims))
+    return info
+
+
+def prod(dims):
+    p = 1
+    for d in dims:
+        p *= d if d else 1
+    return p
+
+
+def node_flops(node, info):
+    out = info.get(node.output[0]) if node.output else None
+    if not out or out[1] is None:
+        return 0, None
+    etype, odims = out
+    if etype not in (FLOAT, FLOAT16):
+        return 0, None
+    if node.op_type in ("Conv", "ConvTranspose"):
+        # Conv: every output element takes C/g * k MACs (W is [M, C/g, k..]);
+        # ConvTranspose: every input element M/g * k (W is [C, M/g, k..]).
+        w = info.get(node.input[1])
+        x = info.get(node.input[0])
+        if not w or not x:
+            return 0, etype
+        per = prod(w[1][1:])
+        return 2 * per * (prod(odims) if node.op_type == "Conv" else prod(x[1])), etype
+    if node.op_type in ("MatMul", "Gemm"):
+        a = info.get(node.input[0])
+        if not a:
+            return 0, etype
+        trans_a = any(at.name == "transA" and at.i for at in node.attribute)
+        k = a[1][-2] if trans_a else a[1][-1]
+        return 2 * prod(odims) * (k or 1), etype
+    if node.op_type in ("Cast", "Reshape", "Flatten", "Transpose", "Squeeze", "Unsqueeze",
+                        "Concat", "Slice", "Gather", "Shape", "Identity", "Constant",
+                        "ConstantOfShape", "Expand"):
+        return 0, etype
+    return prod(odims), etype
+
+
+def fp16_share(model_path):
+    model = onnx.load(model_path)
+    info = shapes_and_types(model)
+    total = half = 0
+    for node in model.graph.node:
+        flops, etype = node_flops(node, info)
+        total += flops
+        if etype == FLOAT16:
+            half += flops
+    return half / total if total else 0.0
+
+
+def rel_l2(outputs, reference):
+    worst = 0.0
+    for a, b in zip(outputs, reference):
+        a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+        n = np.linalg.norm(b)
+        worst = max(worst, np.linalg.norm(a - b) / n if n else float(np.linalg.norm(a)))
+    return worst
+
+
+def ort_run(model_or_path, feed):
+    data = model_or_path if isinstance(model_or_path, str) else model_or_path.SerializeToString()
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 1
+    return ort.InferenceSession(data, opts, providers=["CPUExecutionProvider"]).run(None, feed)
+
+
+def bench_model(name, args, work):
+    from onnxconverter_common import auto_mixed_precision, float16
+    folder = os.path.join(args.models, name)
+    path = os.path.join(folder, "model.onnx")
+    set0, set1 = (os.path.join(folder, f"test_data_set_{i}") for i in (0, 1))
+    feed0, feed1 = read_set(set0, "input"), read_set(set1, "input")
+    ref1 = ort_run(path, feed1)
+    rows = []
+
+    # dsmp
+    exported = os.path.join(work, name + ".dsmp.onnx")
+    report = os.path.join(work, name + ".json")
+    start = time.time()
+    r = subprocess.run([os.path.join(args.bin, "dsmp-compile"), path, f"--target={args.target}",
+                        f"--tolerance={args.tolerance}", f"--calibration={set0}",
+                        f"--validation={set1}", f"--report={report}", f"--export-onnx={exported}",
+                        "-o", os.path.join(work, name + ".art")],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    wall = time.time() - start
+    if r.returncode or not os.path.exists(report):
+        rows.append(("dsmp", None, None, wall, "FAILED: " + r.stdout.strip().splitlines()[-1][:100]))
+    else:
+        with open(report) as f:
+            summary = json.load(f)["summary"]
+        note = f"host-emulated; total {wall:.1f} s incl. artifact"
+        try:
+            ort_err = rel_l2(ort_run(exported, feed1), ref1)
+            note += f"; onnxruntime on the export {ort_err:.2e}"
+        except Exception as e:  # noqa: BLE001 - report, don't fail
+            note += "; onnxruntime cannot run the export: " + str(e).split("\n")[0][:80]
+        rows.append(("dsmp", fp16_share(exported), summary["measured_error"],
+                     summary["total_seconds"], note))
+
+    # auto_mixed_precision
+    model = onnx.load(path)
+    def validate(res1, res2):
+        return rel_l2(res2, res1) <= args.tolerance
+    start = time.time()
+    try:
+        amp = auto_mixed_precision.auto_convert_mixed_precision(model, feed0, validate_fn=validate,
+                                                               keep_io_types=True)
+        seconds = time.time() - start
+        amp_path = os.path.join(work, name + ".amp.onnx")
+        onnx.save(amp, amp_path)
+        rows.append(("auto_mixed_precision", fp16_share(amp_path), rel_l2(ort_run(amp, feed1), ref1),
+                     seconds, ""))
+    except Exception as e:  # noqa: BLE001
+        rows.append(("auto_mixed_precision", None, None, time.time() - start,
+                     "FAILED: " + str(e).split("\n")[0][:100]))
+
+    # convert_float_to_float16
+    start = time.time()
+    try:
+        f16 = float16.convert_float_to_float16(onnx.load(path), keep_io_types=True)
+        seconds = time.time() - start
+        f16_path = os.path.join(work, name + ".f16.onnx")
+        onnx.save(f16, f16_path)
+        rows.append(("convert_float_to_float16", fp16_share(f16_path),
+                     rel_l2(ort_run(f16, feed1), ref1), seconds, ""))
+    except Exception as e:  # noqa: BLE001
+        rows.append(("convert_float_to_float16", None, None, time.time() - start,
+                     "FAILED: " + str(e).split("\n")[0][:100]))
+    return rows
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--bin", required=True)
+    p.add_argument("--models", required=True)
+    p.add_argument("--only", nargs="*", default=["digits_cnn", "oww_embedding", "resnet18_op17",
+                                                   "mobilenet_v2_op13", "tiny_bert_op17",
+                                                   "ppocr_rec_v4"])
+    p.add_argument("--target", default="sm_80")
+    p.add_argument("--tolerance", type=float, default=1e-2)
+    args = p.parse_args()
+    print(f"budget tau = {args.tolerance:g} (relative L2 per output vs FP32, measured on "
+          f"test_data_set_1), dsmp target {args.target}")
+    print(f"{'model':20} {'tool':26} {'16-bit FLOPs':>12} {'error':>10} {'time s':>8}  notes")
+    summary = []
+    with tempfile.TemporaryDirectory() as work:
+        for name in args.only:
+            rows = bench_model(name, args, work)
+            for tool, share, err, seconds, note in rows:
+                share_s = f"{share:.1%}" if share is not None else "-"
+                err_s = f"{err:.2e}" if err is not None else "-"
+                print(f"{name:20} {tool:26} {share_s:>12} {err_s:>10} {seconds:8.2f}  {note}",
+                      flush=True)
+            d, a = rows[0], rows[1]
+            if d[1] is not None and a[1] is not None:
+                summary.append((name, d[1] - a[1], d[2] <= args.tolerance, d[3] / a[3]))
+    print("\nratios (dsmp vs auto_mixed_precision): 16-bit share difference, dsmp error <= tau, "
+          "time ratio (target <= 0.05)")
+    for name, dshare, within, tratio in summary:
+        print(f"{name:20} share {dshare:+.1%}  within budget {within}  time ratio {tratio:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+//===- TestAdjoint.cpp - Expose input gradients for tests ---------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Precision/Adjoint.h"
+#include "passes/Precision/Passes.h"
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+
+#define DEBUG_TYPE "dsmp-test-adjoint"
+
+namespace mlir::dsmp {
+#define GEN_PASS_DEF_TESTADJOINTPASS
+#include "passes/Precision/Passes.h.inc"
+} // namespace mlir::dsmp
+
+using namespace mlir;
+using namespace mlir::dsmp;
+
+namespace {
+
+bool isF32Tensor(Type type) {
+  auto t = dyn_cast<RankedTensorType>(type);
+  return t && t.getElementType().isF32() && t.hasStaticShape();
+}
+
+struct TestAdjointPass final
+    : mlir::dsmp::impl::TestAdjointPassBase<TestAdjointPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto graph = module.lookupSymbol<func::FuncOp>("main_graph");
+    if (!graph || graph.isExternal()) {
+      module.emitError("dsmp-test-adjoint: no @main_graph");
+      return signalPassFailure();
+    }
+    Block &body = graph.getBody().front();
+    Operation *ret = body.getTerminator();
+    SmallVector<Operation *> forward;
+    for (Operation &op : body.without_terminator())
+      forward.push_back(&op);
+    SmallVector<Value> inputs;
+    for (BlockArgument arg : body.getArguments())
+      if (isF32Tensor(arg.getType()))
+        inputs.push_back(arg);
+
+    Builder b(&getContext());
+    SmallVector<std::pair<Value, Value>> seeds;
+    SmallVector<DictionaryAttr> argAttrs;
+    graph.getAllArgAttrs(argAttrs);
+    for (auto [i, y] : llvm::enumerate(ret->getOperands())) {
+      if (!isF32Tensor(y.getType()))
+        continue;
+      Value seed = body.addArgument(y.getType(), graph.getLoc());
+      argAttrs.push_back(b.getDictionaryAttr(b.getNamedAttr(
+          "dsmp.name", b.getStringAttr("seed_" + std::to_string(i)))));
+      seeds.push_back({y, seed});
+    }
+    OpBuilder builder(ret);
+    Adjoint adjoint = buildAdjoint(builder, forward, seeds, inputs);
+    for (Operation *op : adjoint.stoppedAt)
+      op->emitWarning("dsmp-test-adjoint: no VJP here; the gradient stops");
+
+    SmallVector<Value> results(ret->getOperands());
+    SmallVector<DictionaryAttr> resultAttrs;
+    graph.getAllResultAttrs(resultAttrs);
+    resultAttrs.resize(results.size());
+    for (auto [i, x] : llvm::enumerate(inputs)) {
+      Value grad = adjoint.grads.lookup(x);
+      if (!grad) {
+        auto type = cast<RankedTensorType>(x.getType());
+        grad = ConstantOp::create(
+            builder, graph.getLoc(), type,
+            DenseElementsAttr::get(type, builder.getF32FloatAttr(0)));
+      }
+      results.push_back(grad);
+      resultAttrs.push_back(b.getDictionaryAttr(b.getNamedAttr(
+          "dsmp.name", b.getStringAttr("grad_" + std::to_string(i)))));
+    }
+    ret->setOperands(results);
+    SmallVector<Type> resultTypes;
+    for (Value v : results)
+      resultTypes.push_back(v.getType());
+    graph.setFunctionType(
+        FunctionType::get(&getContext(), body.getArgumentTypes(), resultTypes));
+    graph.setAllArgAttrs(argAttrs);
+    graph.setAllResultAttrs(resultAttrs);
+  }
+};
+} // namespace

@@ -1,0 +1,20 @@
+#!/usr/bin/env python3
+"""Write one float32 TensorProto file: write_tensor.py FILE NAME DIMS VALUES.
+
+DIMS is like 2x4; VALUES is a comma-separated list (or 'seed:N' for
+normally distributed values from numpy's generator seeded with N).
+"""
+import sys
+
+import numpy as np
+from onnx import numpy_helper
+
+path, name, dims, values = sys.argv[1:5]
+shape = [int(d) for d in dims.split("x")]
+if values.startswith("seed:"):
+    data = np.random.default_rng(int(values[5:])).standard_normal(shape)
+else:
+    data = np.array([float(v) for v in values.split(",")]).reshape(shape)
+tensor = numpy_helper.from_array(data.astype(np.float32), name)
+with open(path, "wb") as f:
+    f.write(tensor.SerializeToString())

@@ -1,0 +1,25 @@
+// RUN: rm -rf %t && mkdir -p %t/cal
+// RUN: %dsmp_python %S/Inputs/write_tensor.py %t/cal/input_0.pb x 2x4 1,-2,3,-4,0,70000,0.5,2e-6
+// RUN: dsmp-opt %s --dsmp-analyze-ranges | FileCheck %s --check-prefix=STATIC
+// RUN: dsmp-opt %s --dsmp-analyze-ranges=calibration=%t/cal | FileCheck %s
+
+/// Without calibration only the bounds every input obeys: sigmoid in
+/// [0, 1]; a product has none.
+// STATIC: dsmp.sigmoid {{.*}}dsmp.range = {static_hi = 1.000000e+00 : f64, static_lo = 0.000000e+00 : f64}
+// STATIC: dsmp.mul
+// STATIC-NOT: dsmp.range
+// STATIC: return
+
+/// Calibrated on one input: x * 2 reaches 140000, beyond f16 (65504) and
+/// the FP8 formats but not bf16; 1 of its 7 nonzero values (4e-6) lies
+/// below f16's smallest normal (6.1e-5), which is more than 1 %. The
+/// histogram counts |x| by binary exponent from 2^-30 (the 17 of 2^17 =
+/// 131072 <= 140000 is the last bin).
+// CHECK: dsmp.sigmoid {{.*}}dsmp.range = {amax = 1.000000e+00 : f64, count = 8 : i64, {{.*}}max = 1.000000e+00 : f64, min = 0.017986{{[0-9]*}} : f64, overflow = [], static_hi = 1.000000e+00 : f64, static_lo = 0.000000e+00 : f64, underflow = [], zeros = 0 : i64}
+// CHECK: dsmp.mul {{.*}}dsmp.range = {amax = 1.400000e+05 : f64, count = 8 : i64, hist = array<i64: 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, {{.*}}, 1>, max = 1.400000e+05 : f64, min = -8.000000e+00 : f64, overflow = ["f16", "f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ"], underflow = ["f16", {{.*}}], zeros = 1 : i64}
+func.func @main_graph(%x: tensor<2x4xf32> {dsmp.name = "x"}) -> (tensor<2x4xf32>, tensor<2x4xf32>) {
+  %s = dsmp.sigmoid %x : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %two = dsmp.constant dense<2.0> : tensor<f32>
+  %m = dsmp.mul %x, %two : (tensor<2x4xf32>, tensor<f32>) -> tensor<2x4xf32>
+  return %s, %m : tensor<2x4xf32>, tensor<2x4xf32>
+}

@@ -1,0 +1,26 @@
+// RUN: rm -rf %t && mkdir -p %t/cal
+// RUN: %dsmp_python %S/Inputs/write_tensor.py %t/cal/input_0.pb x 2x2 1,2,3,4
+// RUN: dsmp-opt %s --dsmp-analyze-sensitivity=calibration=%t/cal | FileCheck %s
+// RUN: not dsmp-opt %s --dsmp-analyze-sensitivity 2>&1 | FileCheck %s --check-prefix=NOCAL
+
+/// The seed at the output y is r / |y| (r = +-1), so the relu's result has
+/// energy sum (g y)^2 = sum y^2 / |y|^2 = 1 and ADAPT sum |g y| = sum |y| /
+/// |y| = 10 / sqrt(30) = 1.8257; the product before it feeds the output
+/// unchanged (all positive), so it measures the same, and so do the
+/// negation and the matmul by -I before it. The matmul also reports the
+/// energy of its activation input as it sees it (1 again); the graph input
+/// needs no gradient.
+// CHECK: dsmp.neg {{.*}}dsmp.sensitivity = {adapt = 1.82574{{[0-9]*}} : f64, energy = {{0\.9999[0-9]*|1\.0000[0-9]*(e\+00)?}} : f64}
+// CHECK: dsmp.matmul {{.*}}dsmp.sensitivity = {adapt = 1.82574{{[0-9]*}} : f64, energy = {{0\.9999[0-9]*|1\.0000[0-9]*(e\+00)?}} : f64, operand_energy = {{0\.9999[0-9]*|1\.0000[0-9]*(e\+00)?}} : f64}
+// CHECK: dsmp.mul {{.*}}dsmp.sensitivity = {adapt = 1.82574{{[0-9]*}} : f64, energy = {{0\.9999[0-9]*|1\.0000[0-9]*(e\+00)?}} : f64}
+// CHECK: dsmp.relu {{.*}}dsmp.sensitivity = {adapt = 1.82574{{[0-9]*}} : f64, energy = {{0\.9999[0-9]*|1\.0000[0-9]*(e\+00)?}} : f64}
+// NOCAL: error: dsmp-analyze-sensitivity needs calibration=DIR
+func.func @main_graph(%x: tensor<2x2xf32> {dsmp.name = "x"}) -> tensor<2x2xf32> {
+  %n = dsmp.neg %x : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %id = dsmp.constant dense<[[-1.0, 0.0], [0.0, -1.0]]> : tensor<2x2xf32>
+  %a = dsmp.matmul %n, %id : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %two = dsmp.constant dense<2.0> : tensor<f32>
+  %m = dsmp.mul %a, %two : (tensor<2x2xf32>, tensor<f32>) -> tensor<2x2xf32>
+  %r = dsmp.relu %m : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %r : tensor<2x2xf32>
+}

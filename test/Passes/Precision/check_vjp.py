@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Check every VJPOpInterface model against finite differences.
+
+For each single-op graph: dsmp-opt --dsmp-test-adjoint makes it return the
+gradient g of <s, f(x)> for a random seed s; dsmp-run runs that and the
+forward graph at x +- h d for a random direction d. The check is
+<g, d> == (<s, f(x + h d)> - <s, f(x - h d)>) / 2h within --rtol of
+max(|lhs|, |rhs|, scale). Prints one line per op and a summary.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+RNG = np.random.default_rng(7)
+
+
+def dense(a):
+    return "dense<" + np.array2string(np.asarray(a, np.float32), separator=", ", threshold=10**9,
+                                      floatmode="unique").replace("\n", "") + ">"
+
+
+def ty(shape):
+    return "tensor<" + "x".join(str(d) for d in shape) + ("x" if shape else "") + "f32>"
+
+
+def const(name, a):
+    return f"%{name} = dsmp.constant {dense(a)} : {ty(np.shape(a))}"
+
+
+def case(name, inputs, body, out_shape, positive=False):
+    """inputs: list of shapes; body uses %x0.. and defines %y."""
+    return dict(name=name, inputs=inputs, body=body, out=out_shape, positive=positive)
+
+
+W = RNG.standard_normal((6, 2, 3, 3)).astype(np.float32)
+WT = RNG.standard_normal((4, 3, 3, 3)).astype(np.float32)
+GB = RNG.standard_normal((5, 4)).astype(np.float32)
+S = RNG.uniform(0.5, 1.5, 4).astype(np.float32)
+CASES = [
+    case("add", [[2, 3], [3]], "%y = dsmp.add %x0, %x1 : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>", [2, 3]),
+    case("sub", [[2, 3], [2, 1]], "%y = dsmp.sub %x0, %x1 : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>", [2, 3]),
+    case("mul", [[2, 3], [1, 3]], "%y = dsmp.mul %x0, %x1 : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>", [2, 3]),
+    case("div", [[2, 3], [3]], "%y = dsmp.div %x0, %x1 : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>", [2, 3], positive=True),
+    *[case(op, [[2, 5]], f"%y = dsmp.{op} %x0 : (tensor<2x5xf32>) -> tensor<2x5xf32>", [2, 5],
+           positive=op in ("log", "sqrt", "reciprocal"))
+      for op in ["relu", "leaky_relu", "sigmoid", "tanh", "hard_sigmoid", "exp", "log", "sqrt",
+                 "reciprocal", "neg", "abs", "erf"]],
+    case("pow2", [[2, 5]], const("e", 2.0) + "\n%y = dsmp.pow %x0, %e : (tensor<2x5xf32>, tensor<f32>) -> tensor<2x5xf32>", [2, 5]),
+    case("pow3", [[2, 5]], const("e", 3.0) + "\n%y = dsmp.pow %x0, %e : (tensor<2x5xf32>, tensor<f32>) -> tensor<2x5xf32>", [2, 5], positive=True),
+    case("clip", [[2, 5]], const("lo", -0.5) + "\n" + const("hi", 0.5) +
+         "\n%y = dsmp.clip %x0, %lo, %hi : (tensor<2x5xf32>, tensor<f32>, tensor<f32>) -> tensor<2x5xf32>", [2, 5]),
+    case("max", [[2, 5], [5]], "%y = dsmp.max %x0, %x1 : (tensor<2x5xf32>, tensor<5xf32>) -> tensor<2x5xf32>", [2, 5]),
+    case("softmax", [[3, 5]], "%y = dsmp.softmax %x0 : (tensor<3x5xf32>) -> tensor<3x5xf32>", [3, 5]),
+    case("matmul", [[2, 3, 4], [4, 5]], "%y = dsmp.matmul %x0, %x1 : (tensor<2x3x4xf32>, tensor<4x5xf32>) -> tensor<2x3x5xf32>", [2, 3, 5]),
+    case("gemm", [[4, 3], [5]], const("b", GB) +
+         "\n%y = dsmp.gemm %x0, %b, %x1 {alpha = 0.5 : f32, beta = 2.0 : f32, transA = 1 : i64, transB = 1 : i64} : (tensor<4x3xf32>, tensor<5x4xf32>, tensor<5xf32>) -> tensor<3x5xf32>",
+         [3, 5]),
+    case("conv", [[1, 4, 7, 7]], const("w", W) + "\n%n = dsmp.none\n"
+         "%y = dsmp.conv %x0, %w, %n {group = 2 : i64, strides = array<i64: 2, 2>, pads = array<i64: 1, 0, 1, 1>} : (tensor<1x4x7x7xf32>, tensor<6x2x3x3xf32>, none) -> tensor<1x6x4x3xf32>",
+         [1, 6, 4, 3]),
+    case("conv_transpose", [[1, 4, 3, 3]], const("w", WT) + "\n%n = dsmp.none\n"
+         "%y = dsmp.conv_transpose %x0, %w, %n {group = 2 : i64, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x3x3xf32>, tensor<4x3x3x3xf32>, none) -> tensor<1x6x5x5xf32>",
+         [1, 6, 5, 5]),
+    case("batch_normalization", [[2, 4, 3, 3]], const("s", S) + "\n" + const("b", S - 1) + "\n" + const("m", S / 3) + "\n" + const("v", S) +
+         "\n%y = dsmp.batch_normalization %x0, %s, %b, %m, %v : (tensor<2x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3x3xf32>",
+         [2, 4, 3, 3]),
+    case("layer_normalization", [[3, 4]], const("s", S) + "\n" + const("b", S - 1) +
+         "\n%y, %mean, %inv = dsmp.layer_normalization %x0, %s, %b : (tensor<3x4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<3x4xf32>, none, none)",
+         [3, 4]),
+    case("reduce_mean", [[2, 3, 4]], const("a", np.array([1], np.int64)).replace("f32", "i64").replace("1.", "1") +
+         "\n%y = dsmp.reduce_mean %x0, %a {keepdims = 0 : i64} : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<2x4xf32>", [2, 4]),
+    case("reduce_sum", [[2, 3]], "%n = dsmp.none\n%y = dsmp.reduce_sum %x0, %n : (tensor<2x3xf32>, none) -> tensor<1x1xf32>", [1, 1]),
+    case("reduce_max", [[2, 3, 4]], const("a", np.array([2], np.int64)).replace("f32", "i64").replace("2.", "2") +
+         "\n%y = dsmp.reduce_max %x0, %a : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<2x3x1xf32>", [2, 3, 1]),
+    case("global_average_pool", [[1, 3, 4, 4]], "%y = dsmp.global_average_pool %x0 : (tensor<1x3x4x4xf32>) -> tensor<1x3x1x1xf32>", [1, 3, 1, 1]),
+    case("average_pool", [[1, 2, 6, 6]], "%y = dsmp.average_pool %x0 {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x6x6xf32>) -> tensor<1x2x3x3xf32>", [1, 2, 3, 3]),
+    case("flatten", [[2, 3, 4]], "%y = dsmp.flatten %x0 : (tensor<2x3x4xf32>) -> tensor<2x12xf32>", [2, 12]),
+    case("transpose", [[2, 3, 4]], "%y = dsmp.transpose %x0 {perm = array<i64: 2, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>", [4, 2, 3]),
+    case("concat", [[2, 3], [2, 2]], "%y = dsmp.concat %x0, %x1 {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x2xf32>) -> tensor<2x5xf32>", [2, 5]),
+    case("slice", [[4, 6]], "%s = dsmp.constant dense<[1, 2]> : tensor<2xi64>\n%e = dsmp.constant dense<[3, 5]> : tensor<2xi64>\n%n = dsmp.none\n"
+         "%y = dsmp.slice %x0, %s, %e, %n, %n : (tensor<4x6xf32>, tensor<2xi64>, tensor<2xi64>, none, none) -> tensor<2x3xf32>", [2, 3]),
+    case("expand", [[3, 1]], "%s = dsmp.constant dense<[2, 3, 4]> : tensor<3xi64>\n"
+         "%y = dsmp.expand %x0, %s : (tensor<3x1xf32>, tensor<3xi64>) -> tensor<2x3x4xf32>", [2, 3, 4]),
+    case("where", [[2, 3], [3]], "%c = dsmp.constant dense<[[true, false, true], [false, false, true]]> : tensor<2x3xi1>\n"
+         "%y = dsmp.where %c, %x0, %x1 : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>", [2, 3]),
+    case("resize", [[1, 2, 2, 3]], "%n = dsmp.none\n" + const("sc", [1.0, 1.0, 2.0, 2.0]) +
+         "\n%y = dsmp.resize %x0, %n, %sc, %n {mode = \"nearest\", coordinate_transformation_mode = \"asymmetric\", nearest_mode = \"floor\"} : (tensor<1x2x2x3xf32>, none, tensor<4xf32>, none) -> tensor<1x2x4x6xf32>",
+         [1, 2, 4, 6]),
+]
+
+
+def write_inputs(folder, arrays):
+    os.makedirs(folder, exist_ok=True)
+    for i, (name, a) in enumerate(arrays):
+        t = numpy_helper.from_array(np.asarray(a, np.float32), name)
+        with open(os.path.join(folder, f"input_{i}.pb"), "wb") as f:
+            f.write(t.SerializeToString())
+
+
+def run_model(bin_dir, model, inputs, work, tag):
+    folder = os.path.join(work, tag)
+    write_inputs(folder, inputs)
+    out = os.path.join(work, tag + ".out")
+    os.makedirs(out, exist_ok=True)
+    r = subprocess.run([os.path.join(bin_dir, "dsmp-run"), model, "--inputs", folder,
+                        "--save-outputs", out], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True)
+    if r.returncode:
+        raise RuntimeError(r.stdout)
+    result = {}
+    for f in sorted(os.listdir(out)):
+        t = onnx.TensorProto()
+        with open(os.path.join(out, f), "rb") as fh:
+            t.ParseFromString(fh.read())
+        result[t.name] = numpy_helper.to_array(t).astype(np.float64)
+    return result
+
+
+def check(c, args, work):
+    names = [f"x{i}" for i in range(len(c["inputs"]))]
+    params = ", ".join(f"%x{i}: {ty(s)} {{dsmp.name = \"x{i}\"}}" for i, s in enumerate(c["inputs"]))
+    src = (f"func.func @main_graph({params}) -> ({ty(c['out'])} {{dsmp.name = \"y\"}}) {{\n"
+           f"{c['body']}\nreturn %y : {ty(c['out'])}\n}}\n")
+    fwd = os.path.join(work, c["name"] + ".mlir")
+    with open(fwd, "w") as f:
+        f.write(src)
+    adj = os.path.join(work, c["name"] + ".adjoint.mlir")
+    r = subprocess.run([os.path.join(args.bin, "dsmp-opt"), fwd, "--dsmp-test-adjoint", "-o", adj],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode or "warning" in r.stdout:
+        return False, f"{c['name']}: dsmp-test-adjoint FAILED\n{r.stdout}"
+    xs = []
+    for s in c["inputs"]:
+        x = RNG.standard_normal(s)
+        xs.append(np.abs(x) + 0.5 if c["positive"] else x)
+    seed = RNG.standard_normal(c["out"])
+    dirs = [RNG.standard_normal(s) for s in c["inputs"]]
+    got = run_model(args.bin, adj, list(zip(names, xs)) + [("seed_0", seed)], work, c["name"] + ".g")
+    lhs = sum(float((got[f"grad_{i}"] * d).sum()) for i, d in enumerate(dirs))
+    h = args.step
+    plus = run_model(args.bin, fwd, [(n, x + h * d) for n, x, d in zip(names, xs, dirs)], work, c["name"] + ".p")["y"]
+    minus = run_model(args.bin, fwd, [(n, x - h * d) for n, x, d in zip(names, xs, dirs)], work, c["name"] + ".m")["y"]
+    rhs = float(((plus - minus) * seed).sum()) / (2 * h)
+    scale = max(abs(lhs), abs(rhs), 1e-3)
+    ok = abs(lhs - rhs) <= args.rtol * scale
+    return ok, f"{c['name']}: <grad, d> = {lhs:.6g}, finite difference {rhs:.6g} {'ok' if ok else 'MISMATCH'}"
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--bin", required=True)
+    p.add_argument("--rtol", type=float, default=5e-3)
+    p.add_argument("--step", type=float, default=1e-3)
+    args = p.parse_args()
+    results = []
+    with tempfile.TemporaryDirectory() as work:
+        for c in CASES:
+            try:
+                ok, line = check(c, args, work)
+            except RuntimeError as e:
+                ok, line = False, f"{c['name']}: run FAILED\n{e}"
+            print(line, flush=True)
+            results.append(ok)
+    print(f"vjp: {sum(results)} of {len(results)} ops match finite differences")
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
