@@ -43,3 +43,18 @@ head -n 12 "$out/$name.mlir"
 echo "== export, then onnxruntime on the exported model vs the references"
 "$root/.venv/bin/python" "$root/test/models/check_model.py" \
   --bin "$build/bin" --model-dir "$model_dir" --work "$out"
+
+echo "== choose formats for an A100 (sm_80) within a 1e-2 error budget, calibrated on test_data_set_0"
+"$build/bin/dsmp-compile" "$model_dir/model.onnx" --target=sm_80 --tolerance=1e-2 \
+  --calibration="$model_dir/test_data_set_0" --report="$out/precision.json" \
+  --export-onnx="$out/$name.sm_80.onnx" -o "$out/sm_80" "${variants[@]}"
+"$root/.venv/bin/python" - "$out/precision.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+for op in report["ops"]:
+    print(f"  {op['name'] or op['op_type']:28} {op['op_type']:12} {op['format']:5} {op.get('reason', '')}")
+s = report["summary"]
+print(f"  16-bit FLOP share {s['low_precision_flop_share']:.1%}, predicted error "
+      f"{s['predicted_error']:.2e}, measured {s['measured_error']:.2e}; report: "
+      f"{sys.argv[1]} and .html")
+PY

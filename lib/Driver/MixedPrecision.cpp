@@ -273,7 +273,12 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   json::Array opsReport;
   Measurement final;
   double predicted = 0;
+  // A failed round first recalibrates the prediction (the budget shrinks by
+  // how far the measurement exceeded it, keeping the cost order), then
+  // raises the largest predicted contributors to f32 outright.
   static const double kDemote[] = {0.25, 0.5, 1.0};
+  double margin = pipeline.margin;
+  int demotions = 0;
   for (int attempt = 0; attempt <= options.maxRetries; ++attempt) {
     OwningOpRef<ModuleOp> candidate(analyzed->clone());
     if (Error err = runPasses(*candidate, "precision assignment",
@@ -281,7 +286,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
                                 AssignPrecisionPassOptions assign;
                                 assign.target = pipeline.target;
                                 assign.tolerance = pipeline.tolerance;
-                                assign.margin = pipeline.margin;
+                                assign.margin = margin;
                                 assign.defaultFormat = pipeline.defaultFormat;
                                 assign.denyOps.assign(pipeline.denyOps.begin(),
                                                       pipeline.denyOps.end());
@@ -320,7 +325,9 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
     json::Object record;
     record["measured_error"] = final.worst();
     record["predicted_error"] = predicted;
-    record["top1_unchanged"] = final.top1Same;
+    record["margin"] = margin;
+    if (options.keepTop1)
+      record["top1_unchanged"] = final.top1Same;
     record["raised_to_f32"] = 0;
     result.module = std::move(candidate);
     result.met = met;
@@ -328,8 +335,18 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
       attempts.push_back(std::move(record));
       break;
     }
+    double worst = final.worst();
+    if (attempt < 2 && predicted > 0 && worst > options.tolerance &&
+        std::isfinite(worst)) {
+      // Predicted `predicted`, measured `worst`: aim the next prediction at
+      // 0.8 tau / (worst / predicted).
+      margin *= std::min(0.8 * options.tolerance / worst, 0.8);
+      attempts.push_back(std::move(record));
+      continue;
+    }
     // Raise the largest predicted contributors to f32 and try again.
-    double fraction = kDemote[std::min<size_t>(attempt, std::size(kDemote) - 1)];
+    double fraction =
+        kDemote[std::min<size_t>(demotions++, std::size(kDemote) - 1)];
     size_t count = std::max<size_t>(
         1, static_cast<size_t>(std::ceil(contributors.size() * fraction)));
     SmallVector<Operation *> ops = graphOps(*analyzed);
@@ -386,7 +403,8 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   for (auto [name, error] : llvm::zip(final.names, final.error))
     perOutput[name] = error;
   summary["measured_error_per_output"] = std::move(perOutput);
-  summary["top1_unchanged"] = final.top1Same;
+  if (options.keepTop1)
+    summary["top1_unchanged"] = final.top1Same;
   summary["validation"] = validationDir;
   summary["validated_on_calibration_data"] = options.validation.empty();
   summary["calibration"] = options.calibration;

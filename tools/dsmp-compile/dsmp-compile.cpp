@@ -127,7 +127,7 @@ llvm::cl::opt<double> margin(
 llvm::cl::opt<int> maxRetries(
     "max-retries",
     llvm::cl::desc("Validation rounds that raise precision, at most"),
-    llvm::cl::init(3), llvm::cl::cat(precision));
+    llvm::cl::init(4), llvm::cl::cat(precision));
 
 int fail(const llvm::Twine &message) {
   llvm::errs() << "dsmp-compile: error: " << message << "\n";

@@ -40,7 +40,7 @@ struct MixedPrecisionOptions {
   std::string sensitiveLayers;
   double margin = 0.5;
   /// Validation rounds after the first.
-  int maxRetries = 3;
+  int maxRetries = 4;
   /// Folder a .mlir model's weight file is relative to.
   std::string weightsDir = ".";
 };
