@@ -279,6 +279,14 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   static const double kDemote[] = {0.25, 0.5, 1.0};
   double margin = pipeline.margin;
   int demotions = 0;
+  // The model that met the budget before a widening round.
+  struct Candidate {
+    OwningOpRef<ModuleOp> module;
+    json::Array ops;
+    Measurement measurement;
+    double predicted;
+  };
+  std::optional<Candidate> best;
   for (int attempt = 0; attempt <= options.maxRetries; ++attempt) {
     OwningOpRef<ModuleOp> candidate(analyzed->clone());
     if (Error err = runPasses(*candidate, "precision assignment",
@@ -329,13 +337,36 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
     if (options.keepTop1)
       record["top1_unchanged"] = final.top1Same;
     record["raised_to_f32"] = 0;
+    double worst = final.worst();
+    bool budgetBound = llvm::any_of(opsReport, [](const json::Value &v) {
+      return v.getAsObject()->getString("reason") == StringRef("budget");
+    });
+    if (!met && best) {
+      // A widened budget overshot: keep the last model that met it.
+      attempts.push_back(std::move(record));
+      result.module = std::move(best->module);
+      opsReport = std::move(best->ops);
+      final = std::move(best->measurement);
+      predicted = best->predicted;
+      result.met = true;
+      break;
+    }
+    if (met && budgetBound && attempt < options.maxRetries && worst > 0 &&
+        worst < 0.8 * options.tolerance) {
+      // The prediction was pessimistic and the budget stopped ops from
+      // going 16-bit: widen it by how much room the measurement left.
+      best = Candidate{std::move(candidate), json::Array(opsReport), final,
+                       predicted};
+      margin *= std::min(0.9 * options.tolerance / worst, 4.0);
+      attempts.push_back(std::move(record));
+      continue;
+    }
     result.module = std::move(candidate);
     result.met = met;
     if (met || attempt == options.maxRetries || contributors.empty()) {
       attempts.push_back(std::move(record));
       break;
     }
-    double worst = final.worst();
     if (attempt < 2 && predicted > 0 && worst > options.tolerance &&
         std::isfinite(worst)) {
       // Predicted `predicted`, measured `worst`: aim the next prediction at

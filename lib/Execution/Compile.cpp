@@ -344,8 +344,9 @@ Error touchFile(StringRef path) {
 }
 
 /// Lowers one clone of `module` per variant, links model.so and writes the
-/// manifest and header into the staging folder.
-Error buildArtifact(ModuleOp module, StringRef source,
+/// manifest (which records `source`) and header into the staging folder;
+/// errors name `displayName`.
+Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
                     const CompileOptions &options,
                     const StagingFolder &staging) {
   ArtifactDescription description;
@@ -360,7 +361,7 @@ Error buildArtifact(ModuleOp module, StringRef source,
     ArtifactVariant spec;
     spec.entry = ::dsmp::artifact::kEntryPrefix + std::to_string(index);
     if (Error err = lowerVariant(*variant, shapes, options, spec))
-      return llvm::createStringError(source + ": " +
+      return llvm::createStringError(displayName + ": " +
                                      llvm::toString(std::move(err)));
     std::string objectPath = staging.file("model_" + std::to_string(index) + ".o");
     if (Error err = emitObjectFile(*variant, options.target, objectPath))
@@ -399,7 +400,7 @@ Error compileArtifact(StringRef modelPath, StringRef outputDir,
   if (Error err = externalizeConstants(module, weightsPath))
     return err;
   if (Error err = buildArtifact(module, llvm::sys::path::filename(modelPath),
-                                options, staging))
+                                modelPath, options, staging))
     return err;
   return staging.commit();
 }
@@ -422,7 +423,8 @@ Error compileModuleArtifact(ModuleOp source, StringRef weightsFile,
   (*module)->removeAttr("dsmp.weights");
   if (Error err = externalizeConstants(*module, weightsPath))
     return err;
-  if (Error err = buildArtifact(*module, sourceName, options, staging))
+  if (Error err =
+          buildArtifact(*module, sourceName, sourceName, options, staging))
     return err;
   return staging.commit();
 }

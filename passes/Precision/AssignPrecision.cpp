@@ -78,8 +78,8 @@ struct AssignPrecisionPass final
           << tolerance.getValue();
       return signalPassFailure();
     }
-    if (!(margin > 0) || margin > 1) {
-      module.emitError("dsmp-assign-precision: margin must be in (0, 1]");
+    if (!(margin > 0) || margin > 4) {
+      module.emitError("dsmp-assign-precision: margin must be in (0, 4]");
       return signalPassFailure();
     }
     auto description = getTargetDescription(target);

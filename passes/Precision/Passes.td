@@ -102,7 +102,8 @@ def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
     Option<"tolerance", "tolerance", "double", /*default=*/"1e-2",
            "Budget on each output's relative L2 error">,
     Option<"margin", "margin", "double", /*default=*/"0.5",
-           "Fraction of the budget the prediction may use">,
+           "Fraction of the budget the prediction may use (above 1 when "
+           "validation showed the prediction to be pessimistic)">,
     Option<"defaultFormat", "default-format", "std::string",
            /*default=*/"\"auto\"",
            "Preferred 16-bit format: auto (f16 unless overflow), f16, bf16">,
