@@ -50,8 +50,14 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
           "one-shot-bufferize{bufferize-function-boundaries "
           "function-boundary-type-conversion=identity-layout-map}," +
               outParams +
-              // Free every intermediate buffer (ownership-based).
-              "buffer-deallocation-pipeline",
+              // Free every intermediate buffer (ownership-based): the steps
+              // of upstream's buffer-deallocation-pipeline.
+              "expand-realloc{emit-deallocs=false},canonicalize,"
+              "ownership-based-buffer-deallocation,canonicalize," +
+              (options.simplifyDeallocations
+                   ? std::string("buffer-deallocation-simplification,")
+                   : std::string()) +
+              "bufferization-lower-deallocations,cse,canonicalize",
           pm)))
     return failure();
   if (options.useBlas)

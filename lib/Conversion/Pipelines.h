@@ -25,6 +25,12 @@ struct LowerToLLVMPipelineOptions
       llvm::cl::desc("Call cblas_sgemm for f32 matmuls (the artifact links a "
                      "BLAS); otherwise they lower to loops"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> simplifyDeallocations{
+      *this, "simplify-deallocations",
+      llvm::cl::desc("Run buffer-deallocation-simplification (fewer runtime "
+                     "alias checks; superlinear in the function's size, so "
+                     "programs that run once skip it)"),
+      llvm::cl::init(true)};
 };
 
 /// Makes dynamic dims static where the operands tell them: a few rounds of

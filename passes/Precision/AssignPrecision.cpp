@@ -65,6 +65,7 @@ struct Choice {
   Operation *op;
   Format format;
   double benefit, cost;
+  size_t order = 0; // graph order, to break ties deterministically
 };
 
 struct AssignPrecisionPass final
@@ -192,18 +193,26 @@ struct AssignPrecisionPass final
         mark(op, Format::f32, "no_sensitivity");
         continue;
       }
-      llvm::stable_sort(choices, [](const Choice &a, const Choice &c) {
+      llvm::sort(choices, [](const Choice &a, const Choice &c) {
         if (a.benefit != c.benefit)
           return a.benefit > c.benefit;
-        return a.cost < c.cost;
+        if (a.cost != c.cost)
+          return a.cost < c.cost;
+        return a.format < c.format;
       });
       offers.push_back(std::move(choices));
     }
 
-    // Cheapest error per unit of benefit first.
-    llvm::stable_sort(offers, [](const auto &a, const auto &c) {
-      return a.front().cost * c.front().benefit <
-             c.front().cost * a.front().benefit;
+    // Cheapest error per unit of benefit first; ties in graph order.
+    for (auto [index, choices] : llvm::enumerate(offers))
+      for (Choice &c : choices)
+        c.order = index;
+    llvm::sort(offers, [](const auto &a, const auto &c) {
+      double left = a.front().cost * c.front().benefit;
+      double right = c.front().cost * a.front().benefit;
+      if (left != right)
+        return left < right;
+      return a.front().order < c.front().order;
     });
     double spent = 0;
     SmallVector<const SmallVector<Choice, 2> *> rejected;

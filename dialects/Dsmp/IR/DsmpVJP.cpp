@@ -591,9 +591,8 @@ LogicalResult sliceVJP(VJP &v) {
   // lowering has no Pad).
   GraphBuilder &g = v.g;
   Value grad = v.grad();
-  for (auto [k, axis] : llvm::enumerate(axes)) {
-    if (axis < 0)
-      axis += rank;
+  for (size_t k = 0; k < axes.size(); ++k) {
+    int64_t axis = axes[k] < 0 ? axes[k] + rank : axes[k];
     int64_t dim = xType.getDimSize(axis);
     auto clampIndex = [&](int64_t i) {
       if (i < 0)
