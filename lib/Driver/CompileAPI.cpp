@@ -8,9 +8,14 @@
 #include "dsmp/Driver/CompileAPI.h"
 
 #include "dsmp/Driver/Registration.h"
+#include "dsmp/Driver/MixedPrecision.h"
 #include "dsmp/Execution/Compile.h"
+#include "dsmp/Execution/HostRun.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/Path.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <mutex>
 
@@ -39,5 +44,65 @@ std::string dsmp::compileModel(const std::string &modelPath,
   if (llvm::Error err =
           mlir::dsmp::compileArtifact(modelPath, outputDir, options, context))
     return llvm::toString(std::move(err));
+  return "";
+}
+
+std::string dsmp::compileModelWithPrecision(
+    const std::string &modelPath, const std::string &outputDir,
+    const std::string &target, const std::vector<ShapeMap> &variants,
+    const PrecisionRequest &request) {
+  mlir::dsmp::registerDriverPasses();
+  llvm::Triple host(llvm::sys::getProcessTriple());
+  std::string cpuName = target;
+  if (!mlir::dsmp::lookupCPUTarget(target))
+    cpuName = host.getArch() == llvm::Triple::aarch64 ? "aarch64" : "x86_64";
+  mlir::dsmp::CompileOptions options;
+  options.target = *mlir::dsmp::lookupCPUTarget(cpuName);
+  for (const ShapeMap &shapes : variants) {
+    mlir::dsmp::InputShapes converted;
+    for (const auto &[name, dims] : shapes)
+      converted[name] = llvm::SmallVector<int64_t>(dims.begin(), dims.end());
+    options.variants.push_back(std::move(converted));
+  }
+  mlir::dsmp::MixedPrecisionOptions mp;
+  mp.target = target;
+  mp.tolerance = request.tolerance;
+  mp.calibration = request.calibration;
+  mp.validation = request.validation;
+  mp.defaultFormat = request.defaultFormat;
+  mp.denyOps = request.denyOps;
+  mp.allowOps = request.allowOps;
+  mp.sensitiveLayers = request.sensitiveLayers;
+  llvm::SmallString<256> dir(modelPath);
+  llvm::sys::path::remove_filename(dir);
+  mp.weightsDir = dir.empty() ? "." : std::string(dir);
+
+  mlir::DialectRegistry registry;
+  mlir::dsmp::registerDriverDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  auto loaded = mlir::dsmp::loadModel(modelPath, context, "");
+  if (!loaded)
+    return llvm::toString(loaded.takeError());
+  auto result = mlir::dsmp::runMixedPrecision(*loaded->module, mp);
+  if (!result)
+    return modelPath + ": " + llvm::toString(result.takeError());
+  if (!request.report.empty())
+    if (llvm::Error err =
+            mlir::dsmp::writePrecisionReport(result->report, request.report))
+      return llvm::toString(std::move(err));
+  if (options.variants.empty()) {
+    auto sets = mlir::dsmp::readInputSets(request.calibration);
+    if (!sets)
+      return llvm::toString(sets.takeError());
+    options.variants.push_back(mlir::dsmp::shapesOf(sets->front()));
+  }
+  if (llvm::Error err = mlir::dsmp::compileModuleArtifact(
+          *result->module, "", llvm::sys::path::filename(modelPath), outputDir,
+          options))
+    return llvm::toString(std::move(err));
+  if (!result->met)
+    return modelPath + ": the budget " + std::to_string(request.tolerance) +
+           " was not met on the validation inputs (see the report)";
   return "";
 }

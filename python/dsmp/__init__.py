@@ -17,6 +17,7 @@ import numpy as np
 
 from ._dsmp import Model as _Model
 from ._dsmp import compile_artifact as _compile_artifact
+from ._dsmp import compile_with_precision as _compile_with_precision
 
 __all__ = ["compile", "load", "Module"]
 
@@ -73,14 +74,27 @@ def _output_dtype(manifest, name):
     return None
 
 
-def compile(path, target="x86_64", shapes=None, output=None):
-    """Compiles an ONNX (or dsmp .mlir) model for `target` ("x86_64" or
-    "aarch64") and returns a Module (for the host's target) that runs it.
+def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
+            calibration=None, validation=None, report=None, default_format="auto",
+            deny_ops=(), allow_ops=(), sensitive_layers=""):
+    """Compiles an ONNX (or dsmp .mlir) model for `target` and returns a
+    Module (when the artifact runs on this machine) that runs it.
 
+    target: "x86_64" or "aarch64"; with `tolerance`, also a GPU target of
+    the format table ("sm_80", "sm_90", "gfx90a", ...), whose formats the
+    host then emulates exactly.
     shapes: {input name: shape} for dynamic inputs, or a list of such dicts,
     one compiled variant each (the runtime picks the variant by the shapes
     passed to run). Unnamed dynamic dims become 1.
     output: the artifact folder to write; a temporary one if None.
+    tolerance: choose a format per op so that each output's relative L2
+    error against FP32 stays within it (docs/precision.md); needs
+    `calibration` (a folder of input_*.pb or of test_data_set_* folders);
+    `validation` (held-out inputs, default the calibration ones), `report`
+    (a .json path; an .html page is written beside it), `default_format`,
+    `deny_ops`/`allow_ops` (ONNX op types) and `sensitive_layers` (a regex
+    of node names kept in FP32) as dsmp-compile's options of those names.
+    Raises RuntimeError when the budget is not met.
     """
     if shapes is None:
         variants = []
@@ -92,8 +106,18 @@ def compile(path, target="x86_64", shapes=None, output=None):
     owned = output is None
     if owned:
         output = os.path.join(tempfile.mkdtemp(prefix="dsmp-"), "artifact")
-    _compile_artifact(os.fspath(path), os.fspath(output), target, variants)
     host = "aarch64" if os.uname().machine in ("aarch64", "arm64") else "x86_64"
+    if tolerance is not None:
+        if calibration is None:
+            raise ValueError("tolerance needs calibration (a folder of input_*.pb)")
+        _compile_with_precision(os.fspath(path), os.fspath(output), target, variants,
+                                float(tolerance), os.fspath(calibration),
+                                os.fspath(validation) if validation else "",
+                                os.fspath(report) if report else "", default_format,
+                                list(deny_ops), list(allow_ops), sensitive_layers)
+        runs_here = target == host or target not in ("x86_64", "aarch64")
+        return Module(output, owned=owned) if runs_here else output
+    _compile_artifact(os.fspath(path), os.fspath(output), target, variants)
     if target != host:
         return output  # a cross-compiled artifact: nothing to run here
     return Module(output, owned=owned)

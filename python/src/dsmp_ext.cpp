@@ -178,6 +178,43 @@ NB_MODULE(_dsmp, m) {
       nb::arg("model"), nb::arg("output"), nb::arg("target") = "x86_64",
       nb::arg("variants") = std::vector<dsmp::ShapeMap>{},
       "Compile a .onnx/.mlir model into an artifact folder.");
+  m.def(
+      "compile_with_precision",
+      [](const std::string &model, const std::string &output,
+         const std::string &target,
+         const std::vector<dsmp::ShapeMap> &variants, double tolerance,
+         const std::string &calibration, const std::string &validation,
+         const std::string &report, const std::string &defaultFormat,
+         const std::vector<std::string> &denyOps,
+         const std::vector<std::string> &allowOps,
+         const std::string &sensitiveLayers) {
+        dsmp::PrecisionRequest request;
+        request.tolerance = tolerance;
+        request.calibration = calibration;
+        request.validation = validation;
+        request.report = report;
+        request.defaultFormat = defaultFormat;
+        request.denyOps = denyOps;
+        request.allowOps = allowOps;
+        request.sensitiveLayers = sensitiveLayers;
+        std::string error;
+        {
+          nb::gil_scoped_release release;
+          error = dsmp::compileModelWithPrecision(model, output, target,
+                                                  variants, request);
+        }
+        if (!error.empty())
+          throw std::runtime_error(error);
+      },
+      nb::arg("model"), nb::arg("output"), nb::arg("target"),
+      nb::arg("variants"), nb::arg("tolerance"), nb::arg("calibration"),
+      nb::arg("validation") = "", nb::arg("report") = "",
+      nb::arg("default_format") = "auto",
+      nb::arg("deny_ops") = std::vector<std::string>{},
+      nb::arg("allow_ops") = std::vector<std::string>{},
+      nb::arg("sensitive_layers") = "",
+      "Choose formats within a budget, then compile (dsmp-compile "
+      "--tolerance).");
   nb::class_<Model>(m, "Model")
       .def(nb::init<const std::string &>(), nb::arg("artifact"))
       .def_prop_ro("input_names", &Model::inputNames)

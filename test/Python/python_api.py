@@ -48,3 +48,22 @@ except RuntimeError as error:
 # Cross-compiling returns the artifact folder; the host cannot run it.
 path = dsmp.compile(model, target="aarch64", output=os.path.join(sys.argv[2], "arm"))
 print("aarch64 artifact:", sorted(os.listdir(path)))
+
+# Formats for an A100 within 1e-2, calibrated on set 0 and validated on set
+# 1; the returned module runs them on the host (exact f16 emulation).
+report = os.path.join(sys.argv[2], "precision.json")
+folder = os.path.dirname(model)
+mixed = dsmp.compile(model, target="sm_80", tolerance=1e-2,
+                     calibration=os.path.join(folder, "test_data_set_0"),
+                     validation=os.path.join(folder, "test_data_set_1"), report=report,
+                     shapes=[{"image": x.shape} for x in images])
+got = mixed.run({"image": images[1]})["logits"]
+rel = float(np.linalg.norm(got - logits[1]) / np.linalg.norm(logits[1]))
+import json
+summary = json.load(open(report))["summary"]
+print(f"sm_80 formats: 16-bit share {summary['low_precision_flop_share']:.0%}, error {rel:.1e}",
+      "ok" if 0 < rel <= 1e-2 else "MISMATCH")
+try:
+    dsmp.compile(model, target="sm_80", tolerance=-1, calibration=folder)
+except RuntimeError as error:
+    print("negative tolerance ->", error)

@@ -32,6 +32,28 @@ std::string compileModel(const std::string &modelPath,
                          const std::string &target,
                          const std::vector<ShapeMap> &variants);
 
+/// What `dsmp-compile --tolerance` takes (docs/precision.md).
+struct PrecisionRequest {
+  double tolerance = 1e-2;
+  std::string calibration;
+  std::string validation; // the calibration folder when empty
+  std::string report;     // JSON (and HTML beside it) when not empty
+  std::string defaultFormat = "auto";
+  std::vector<std::string> denyOps, allowOps;
+  std::string sensitiveLayers;
+};
+
+/// Chooses formats for the precision target `target` (sm_80, gfx90a,
+/// aarch64, ...) within the request's budget and compiles the result into
+/// `outputDir` for `target` if it is a CPU, else for the host (which then
+/// emulates the formats). Returns "" on success (budget met), else the
+/// error message.
+std::string compileModelWithPrecision(const std::string &modelPath,
+                                      const std::string &outputDir,
+                                      const std::string &target,
+                                      const std::vector<ShapeMap> &variants,
+                                      const PrecisionRequest &request);
+
 } // namespace dsmp
 
 #endif // DSMP_DRIVER_COMPILEAPI_H
