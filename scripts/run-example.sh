@@ -58,3 +58,5 @@ print(f"  16-bit FLOP share {s['low_precision_flop_share']:.1%}, predicted error
       f"{s['predicted_error']:.2e}, measured {s['measured_error']:.2e}; report: "
       f"{sys.argv[1]} and .html")
 PY
+"$root/.venv/bin/python" "$root/scripts/ort-export-check.py" "$out/$name.sm_80.onnx" \
+  --report "$out/precision.json"

@@ -352,12 +352,12 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
       break;
     }
     if (met && budgetBound && attempt < options.maxRetries && worst > 0 &&
-        worst < 0.8 * options.tolerance) {
+        worst < 0.8 * options.tolerance && margin < 4.0) {
       // The prediction was pessimistic and the budget stopped ops from
       // going 16-bit: widen it by how much room the measurement left.
       best = Candidate{std::move(candidate), json::Array(opsReport), final,
                        predicted};
-      margin *= std::min(0.9 * options.tolerance / worst, 4.0);
+      margin = std::min(margin * 0.9 * options.tolerance / worst, 4.0);
       attempts.push_back(std::move(record));
       continue;
     }
