@@ -7,8 +7,8 @@
 
 #include "dsmp/Driver/CompileAPI.h"
 
-#include "dsmp/Driver/Registration.h"
 #include "dsmp/Driver/MixedPrecision.h"
+#include "dsmp/Driver/Registration.h"
 #include "dsmp/Execution/Compile.h"
 #include "dsmp/Execution/HostRun.h"
 

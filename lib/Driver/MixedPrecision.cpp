@@ -1,4 +1,4 @@
-//===- MixedPrecision.cpp - Choose formats, validate, report ------*- C++ -*-===//
+//===- MixedPrecision.cpp - Choose formats, validate, report -- -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -30,8 +30,7 @@ namespace mlir::dsmp {
 namespace {
 
 double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
 
@@ -250,9 +249,10 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   pipeline.weightsDir = options.weightsDir;
 
   OwningOpRef<ModuleOp> analyzed(fp32.clone());
-  if (Error err = runPasses(*analyzed, "precision analysis", [&](PassManager &pm) {
-        buildPrecisionAnalysisPipeline(pm, pipeline);
-      }))
+  if (Error err =
+          runPasses(*analyzed, "precision analysis", [&](PassManager &pm) {
+            buildPrecisionAnalysisPipeline(pm, pipeline);
+          }))
     return std::move(err);
   double analysisSeconds = secondsSince(start);
 
@@ -289,25 +289,24 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   std::optional<Candidate> best;
   for (int attempt = 0; attempt <= options.maxRetries; ++attempt) {
     OwningOpRef<ModuleOp> candidate(analyzed->clone());
-    if (Error err = runPasses(*candidate, "precision assignment",
-                              [&](PassManager &pm) {
-                                AssignPrecisionPassOptions assign;
-                                assign.target = pipeline.target;
-                                assign.tolerance = pipeline.tolerance;
-                                assign.margin = margin;
-                                assign.defaultFormat = pipeline.defaultFormat;
-                                assign.denyOps.assign(pipeline.denyOps.begin(),
-                                                      pipeline.denyOps.end());
-                                assign.allowOps.assign(
-                                    pipeline.allowOps.begin(),
-                                    pipeline.allowOps.end());
-                                assign.sensitiveLayers =
-                                    pipeline.sensitiveLayers;
-                                pm.addPass(createAssignPrecisionPass(assign));
-                              }))
+    if (Error err =
+            runPasses(*candidate, "precision assignment", [&](PassManager &pm) {
+              AssignPrecisionPassOptions assign;
+              assign.target = pipeline.target;
+              assign.tolerance = pipeline.tolerance;
+              assign.margin = margin;
+              assign.defaultFormat = pipeline.defaultFormat;
+              assign.denyOps.assign(pipeline.denyOps.begin(),
+                                    pipeline.denyOps.end());
+              assign.allowOps.assign(pipeline.allowOps.begin(),
+                                     pipeline.allowOps.end());
+              assign.sensitiveLayers = pipeline.sensitiveLayers;
+              pm.addPass(createAssignPrecisionPass(assign));
+            }))
       return std::move(err);
     opsReport = describeOps(*candidate);
-    if (auto info = (*candidate)->getAttrOfType<DictionaryAttr>("dsmp.precision"))
+    if (auto info =
+            (*candidate)->getAttrOfType<DictionaryAttr>("dsmp.precision"))
       if (auto p = info.getAs<FloatAttr>("predicted_error"))
         predicted = p.getValueAsDouble();
     // Indices of the ops the budget moved off f32, largest share first.
@@ -315,13 +314,15 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
     for (auto [index, op] : llvm::enumerate(graphOps(*candidate)))
       if (auto share = op->getAttrOfType<FloatAttr>("dsmp.error_share"))
         contributors.push_back({share.getValueAsDouble(), index});
-    llvm::sort(contributors, [](auto &a, auto &b) { return a.first > b.first; });
+    llvm::sort(contributors,
+               [](auto &a, auto &b) { return a.first > b.first; });
 
-    if (Error err = runPasses(*candidate, "cast insertion", [&](PassManager &pm) {
-          pm.addNestedPass<func::FuncOp>(createInsertCastsPass());
-          pm.addNestedPass<func::FuncOp>(createMinimizeCastsPass());
-          pm.addPass(createCSEPass());
-        }))
+    if (Error err =
+            runPasses(*candidate, "cast insertion", [&](PassManager &pm) {
+              pm.addNestedPass<func::FuncOp>(createInsertCastsPass());
+              pm.addNestedPass<func::FuncOp>(createMinimizeCastsPass());
+              pm.addPass(createCSEPass());
+            }))
       return std::move(err);
     auto outputs = runOnSets(*candidate, *sets);
     if (!outputs)
@@ -412,8 +413,9 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   auto actAfter = activationBytes(*result.module, shapes);
   if (!actBefore || !actAfter)
     return llvm::createStringError("activation sizes: " +
-                                   llvm::toString(actBefore ? actAfter.takeError()
-                                                            : actBefore.takeError()));
+                                   llvm::toString(actBefore
+                                                      ? actAfter.takeError()
+                                                      : actBefore.takeError()));
 
   json::Object summary;
   summary["target"] = options.target;
@@ -461,8 +463,8 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
         for (size_t s = 0; s < expected->size(); ++s)
           for (const HostTensor &want : (*expected)[s])
             if (want.name == final.names[o])
-              worst = std::max(worst,
-                               relativeL2((*assignedOutputs)[s][o], want));
+              worst =
+                  std::max(worst, relativeL2((*assignedOutputs)[s][o], want));
         fromStored[final.names[o]] = worst;
       }
       summary["error_vs_stored_outputs"] = std::move(fromStored);

@@ -1,4 +1,4 @@
-//===- PrecisionReport.cpp - The precision report as JSON and HTML -*- C++ -*-===//
+//===- PrecisionReport.cpp - The precision report as JSON and - -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -90,9 +90,9 @@ void writeHtml(const json::Object &report, llvm::raw_ostream &os) {
       os << "<text x=\"0\" y=\"" << y + 14 << "\" font-size=\"12\">" << key
          << "</text><rect x=\"120\" y=\"" << y << "\" width=\""
          << static_cast<int>(used * 260) << "\" height=\"20\" fill=\""
-         << (number(key) <= tol ? "#2b8a3e" : "#c92a2a")
-         << "\"/><text x=\"" << 125 + static_cast<int>(used * 260) << "\" y=\""
-         << y + 14 << "\" font-size=\"12\">" << number(key) << " ("
+         << (number(key) <= tol ? "#2b8a3e" : "#c92a2a") << "\"/><text x=\""
+         << 125 + static_cast<int>(used * 260) << "\" y=\"" << y + 14
+         << "\" font-size=\"12\">" << number(key) << " ("
          << static_cast<int>(100 * number(key) / tol) << "% of budget)</text>";
       y += 30;
     }
@@ -118,8 +118,8 @@ void writeHtml(const json::Object &report, llvm::raw_ostream &os) {
   for (StringRef f : {"f32", "tf32", "f16", "bf16"})
     os << "<span style=\"color:" << colorOf(f) << "\">&#9632; " << f
        << "</span> ";
-  os << "</p><svg width=\"900\" height=\""
-     << 14 * ((ops->size() + 59) / 60) + 4 << "\">";
+  os << "</p><svg width=\"900\" height=\"" << 14 * ((ops->size() + 59) / 60) + 4
+     << "\">";
   for (size_t i = 0; i < ops->size(); ++i) {
     const json::Object &op = *(*ops)[i].getAsObject();
     StringRef format = op.getString("format").value_or("f32");
@@ -127,7 +127,8 @@ void writeHtml(const json::Object &report, llvm::raw_ostream &os) {
        << "\" width=\"13\" height=\"12\" fill=\"" << colorOf(format)
        << "\"><title>" << escape(op.getString("name").value_or("")) << " ("
        << escape(op.getString("op_type").value_or("")) << "): " << format
-       << ", " << escape(op.getString("reason").value_or("")) << "</title></rect>";
+       << ", " << escape(op.getString("reason").value_or(""))
+       << "</title></rect>";
   }
   os << "</svg>\n";
   // Sensitivity per op (log10 of the energy term).
@@ -140,7 +141,8 @@ void writeHtml(const json::Object &report, llvm::raw_ostream &os) {
     const json::Object &op = *v.getAsObject();
     const json::Object *s = op.getObject("sensitivity");
     double energy = s ? s->getNumber("energy").value_or(0) : 0;
-    double width = energy > 0 ? std::clamp((std::log10(energy) + 12) * 25, 1.0, 500.0) : 0;
+    double width =
+        energy > 0 ? std::clamp((std::log10(energy) + 12) * 25, 1.0, 500.0) : 0;
     os << "<text x=\"0\" y=\"" << row * 12 + 10 << "\" font-size=\"9\">"
        << escape(op.getString("name").value_or("").take_front(40))
        << "</text><rect x=\"300\" y=\"" << row * 12 + 2 << "\" width=\""

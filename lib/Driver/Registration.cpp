@@ -1,4 +1,4 @@
-//===- Registration.cpp - Every pass the dsmp tools know ----------*- C++ -*-===//
+//===- Registration.cpp - Every pass the dsmp tools know ------ -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -8,8 +8,6 @@
 #include "dsmp/Execution/Compile.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
-#include "mlir/IR/BuiltinDialect.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "dsmp/Execution/ArtifactWriter.h"
 #include "dsmp/Import/ONNXImporter.h"
 #include "dsmp/InitAll.h"
@@ -18,6 +16,8 @@
 #include "dsmp/runtime/TensorFile.h"
 #include "lib/Conversion/Passes.h"
 #include "lib/Conversion/Pipelines.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -364,7 +364,8 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
     if (Error err = lowerVariant(*variant, shapes, options, spec))
       return llvm::createStringError(displayName + ": " +
                                      llvm::toString(std::move(err)));
-    std::string objectPath = staging.file("model_" + std::to_string(index) + ".o");
+    std::string objectPath =
+        staging.file("model_" + std::to_string(index) + ".o");
     if (Error err = emitObjectFile(*variant, options.target, objectPath))
       return err;
     objects.push_back(objectPath);
@@ -442,9 +443,11 @@ Error externalizeConstants(ModuleOp module, StringRef weightsPath) {
         !isa<FloatType>(type.getElementType()) ||
         type.getElementTypeBitWidth() % 8 != 0)
       return;
-    if (auto dense = dyn_cast<DenseElementsAttr>(elements); dense && dense.isSplat())
+    if (auto dense = dyn_cast<DenseElementsAttr>(elements);
+        dense && dense.isSplat())
       return;
-    if (type.getNumElements() * (type.getElementTypeBitWidth() / 8) >= kMinBytes)
+    if (type.getNumElements() * (type.getElementTypeBitWidth() / 8) >=
+        kMinBytes)
       constants.push_back(op);
   });
   if (constants.empty())
@@ -475,7 +478,8 @@ Error externalizeConstants(ModuleOp module, StringRef weightsPath) {
       ++size;
     }
     out.write(bytes.data(), bytes.size());
-    op.setValueAttr(ExternalAttr::get(module.getContext(), size, bytes.size(), type));
+    op.setValueAttr(
+        ExternalAttr::get(module.getContext(), size, bytes.size(), type));
     size += bytes.size();
   }
   if (out.has_error())

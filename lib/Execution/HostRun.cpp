@@ -1,4 +1,4 @@
-//===- HostRun.cpp - Run an in-memory module on the host ----------*- C++ -*-===//
+//===- HostRun.cpp - Run an in-memory module on the host ------ -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -66,9 +66,9 @@ HostProgram::~HostProgram() {
 Expected<std::vector<HostTensor>> HostProgram::run(const HostInputs &inputs) {
   for (const HostTensor &input : inputs) {
     if (dsmp_bind_input(model, input.name.c_str(),
-                        static_cast<dsmp_dtype>(input.dtype),
-                        input.dims.data(), input.dims.size(),
-                        input.data.data(), input.data.size()) != 0)
+                        static_cast<dsmp_dtype>(input.dtype), input.dims.data(),
+                        input.dims.size(), input.data.data(),
+                        input.data.size()) != 0)
       return llvm::createStringError(dsmp_last_error());
   }
   if (dsmp_run(model) != 0)

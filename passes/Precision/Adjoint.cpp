@@ -1,4 +1,4 @@
-//===- Adjoint.cpp - Reverse-mode differentiation of a dsmp graph -*- C++ -*-===//
+//===- Adjoint.cpp - Reverse-mode differentiation of a dsmp --- -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -36,10 +36,10 @@ Adjoint mlir::dsmp::buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
   llvm::DenseSet<Value> needed(alsoFor.begin(), alsoFor.end());
   for (Operation *op : ops) {
     auto precision = dyn_cast<PrecisionOpInterface>(op);
-    bool compute = precision && precision.getOpClass() != OpClass::data_movement;
-    bool downstream = llvm::any_of(op->getOperands(), [&](Value v) {
-      return needed.contains(v);
-    });
+    bool compute =
+        precision && precision.getOpClass() != OpClass::data_movement;
+    bool downstream = llvm::any_of(op->getOperands(),
+                                   [&](Value v) { return needed.contains(v); });
     if ((compute || downstream) && !op->hasTrait<mlir::OpTrait::ConstantLike>())
       for (Value result : op->getResults())
         needed.insert(result);

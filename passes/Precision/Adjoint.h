@@ -1,4 +1,4 @@
-//===- Adjoint.h - Reverse-mode differentiation of a dsmp graph ---*- C++ -*-===//
+//===- Adjoint.h - Reverse-mode differentiation --------------- -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

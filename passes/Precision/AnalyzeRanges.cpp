@@ -1,4 +1,4 @@
-//===- AnalyzeRanges.cpp - Static and calibrated value ranges -----*- C++ -*-===//
+//===- AnalyzeRanges.cpp - Static and calibrated value ranges - -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -123,8 +123,8 @@ struct AnalyzeRangesPass final
       // Expose result 0 of every op with an f32 tensor result.
       auto outputs = runInstrumented(
           module, calibration,
-          [&](func::FuncOp, ArrayRef<Operation *> copy)
-              -> FailureOr<SmallVector<Value>> {
+          [&](func::FuncOp,
+              ArrayRef<Operation *> copy) -> FailureOr<SmallVector<Value>> {
             SmallVector<Value> values;
             for (auto [id, op] : llvm::enumerate(copy)) {
               // FLOPs at the calibration shapes (the model's own may be
@@ -158,21 +158,26 @@ struct AnalyzeRangesPass final
         continue;
       SmallVector<NamedAttribute> fields;
       if (auto bounds = staticBounds(op)) {
-        fields.push_back(b.getNamedAttr("static_lo", b.getF64FloatAttr(bounds->first)));
-        fields.push_back(b.getNamedAttr("static_hi", b.getF64FloatAttr(bounds->second)));
+        fields.push_back(
+            b.getNamedAttr("static_lo", b.getF64FloatAttr(bounds->first)));
+        fields.push_back(
+            b.getNamedAttr("static_hi", b.getF64FloatAttr(bounds->second)));
       }
       const Stats &s = stats[id];
       if (measured[id] && s.count > 0) {
         bool any = s.count > s.nonFinite;
-        fields.push_back(b.getNamedAttr("min", b.getF64FloatAttr(any ? s.min : 0)));
-        fields.push_back(b.getNamedAttr("max", b.getF64FloatAttr(any ? s.max : 0)));
+        fields.push_back(
+            b.getNamedAttr("min", b.getF64FloatAttr(any ? s.min : 0)));
+        fields.push_back(
+            b.getNamedAttr("max", b.getF64FloatAttr(any ? s.max : 0)));
         fields.push_back(b.getNamedAttr("amax", b.getF64FloatAttr(s.amax)));
         fields.push_back(b.getNamedAttr("count", b.getI64IntegerAttr(s.count)));
         fields.push_back(b.getNamedAttr("zeros", b.getI64IntegerAttr(s.zeros)));
         if (s.nonFinite)
           fields.push_back(
               b.getNamedAttr("non_finite", b.getI64IntegerAttr(s.nonFinite)));
-        fields.push_back(b.getNamedAttr("hist", b.getDenseI64ArrayAttr(s.hist)));
+        fields.push_back(
+            b.getNamedAttr("hist", b.getDenseI64ArrayAttr(s.hist)));
         SmallVector<Attribute> overflow, underflow;
         int64_t nonzero = s.count - s.zeros - s.nonFinite;
         for (auto [i, f] : llvm::enumerate(kRangeFormats)) {
@@ -183,7 +188,8 @@ struct AnalyzeRangesPass final
             underflow.push_back(name);
         }
         fields.push_back(b.getNamedAttr("overflow", b.getArrayAttr(overflow)));
-        fields.push_back(b.getNamedAttr("underflow", b.getArrayAttr(underflow)));
+        fields.push_back(
+            b.getNamedAttr("underflow", b.getArrayAttr(underflow)));
       }
       if (!fields.empty())
         op->setAttr("dsmp.range", b.getDictionaryAttr(fields));

@@ -1,4 +1,4 @@
-//===- AnalyzeSensitivity.cpp - ADAPT sensitivities from one adjoint -*- C++ -*-===//
+//===- AnalyzeSensitivity.cpp - ADAPT sensitivities ----------- -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -50,7 +50,8 @@ struct AnalyzeSensitivityPass final
     ModuleOp module = getOperation();
     SmallVector<Operation *> ops = graphOps(module);
     if (ops.empty()) {
-      module.emitError("dsmp-analyze-sensitivity: the module has no @main_graph");
+      module.emitError(
+          "dsmp-analyze-sensitivity: the module has no @main_graph");
       return signalPassFailure();
     }
     if (calibration.empty()) {
@@ -63,8 +64,8 @@ struct AnalyzeSensitivityPass final
 
     auto outputs = runInstrumented(
         module, calibration,
-        [&](func::FuncOp graph, ArrayRef<Operation *> copy)
-            -> FailureOr<SmallVector<Value>> {
+        [&](func::FuncOp graph,
+            ArrayRef<Operation *> copy) -> FailureOr<SmallVector<Value>> {
           Block &body = graph.getBody().front();
           Operation *ret = body.getTerminator();
           SmallVector<Operation *> forward;
@@ -96,8 +97,8 @@ struct AnalyzeSensitivityPass final
           // sum |g x| (abs) or sum (g x)^2.
           auto probe = [&](Value grad, Value x, bool abs) {
             Value product = g.mul(grad, x);
-            product = abs ? g.value("dsmp.abs", {product})
-                          : g.mul(product, product);
+            product =
+                abs ? g.value("dsmp.abs", {product}) : g.mul(product, product);
             values.push_back(g.reduceAll("dsmp.reduce_sum", product));
             return static_cast<int>(values.size()) - 1;
           };

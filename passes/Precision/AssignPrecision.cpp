@@ -1,4 +1,4 @@
-//===- AssignPrecision.cpp - Per-op formats under an error budget -*- C++ -*-===//
+//===- AssignPrecision.cpp - Per-op formats under an error ---- -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -39,19 +39,33 @@ namespace {
 
 /// What the peers agree should stay f32 (or accumulate in it): exp, log,
 /// pow, softmax and the normalization statistics and reductions.
-const char *const kDefaultDeny[] = {
-    "Exp",        "Log",        "Pow",           "Softmax",
-    "LogSoftmax", "ReduceMean", "ReduceSum",     "ReduceSumSquare",
-    "ReduceMax",  "ReduceMin",  "ReduceProd",    "ReduceL1",
-    "ReduceL2",   "ReduceLogSum", "ReduceLogSumExp", "Sqrt",
-    "Reciprocal", "CumSum",     "LayerNormalization", "BatchNormalization",
-    "InstanceNormalization", "GroupNormalization", "LpNormalization"};
+const char *const kDefaultDeny[] = {"Exp",
+                                    "Log",
+                                    "Pow",
+                                    "Softmax",
+                                    "LogSoftmax",
+                                    "ReduceMean",
+                                    "ReduceSum",
+                                    "ReduceSumSquare",
+                                    "ReduceMax",
+                                    "ReduceMin",
+                                    "ReduceProd",
+                                    "ReduceL1",
+                                    "ReduceL2",
+                                    "ReduceLogSum",
+                                    "ReduceLogSumExp",
+                                    "Sqrt",
+                                    "Reciprocal",
+                                    "CumSum",
+                                    "LayerNormalization",
+                                    "BatchNormalization",
+                                    "InstanceNormalization",
+                                    "GroupNormalization",
+                                    "LpNormalization"};
 
 /// Ops whose result is one of their inputs' values: exact in any format,
 /// so they follow their input like data movement.
-bool selectsInput(Operation *op) {
-  return isa<MaxPoolOp, GlobalMaxPoolOp>(op);
-}
+bool selectsInput(Operation *op) { return isa<MaxPoolOp, GlobalMaxPoolOp>(op); }
 
 bool hasF32Result(Operation *op) {
   for (Value r : op->getResults())
@@ -75,7 +89,8 @@ struct AssignPrecisionPass final
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (!(tolerance > 0)) {
-      module.emitError("dsmp-assign-precision: tolerance must be positive, got ")
+      module.emitError(
+          "dsmp-assign-precision: tolerance must be positive, got ")
           << tolerance.getValue();
       return signalPassFailure();
     }
@@ -153,7 +168,8 @@ struct AssignPrecisionPass final
         return attr ? attr.getValueAsDouble() : 0.0;
       };
       bool contraction = cls == OpClass::matmul || cls == OpClass::conv;
-      double energy = number("energy"), operandEnergy = number("operand_energy");
+      double energy = number("energy"),
+             operandEnergy = number("operand_energy");
       // FLOPs at the calibration shapes when the range analysis saw them.
       auto measuredFlops = op->getAttrOfType<IntegerAttr>("dsmp.flops");
       double flops = static_cast<double>(
@@ -176,9 +192,10 @@ struct AssignPrecisionPass final
           continue;
         }
         double u2 = std::pow(unitRoundoff(f), 2) / 3.0;
-        double terms = f == Format::tf32
-                           ? 2 * operandEnergy
-                           : energy + (contraction ? 2 * operandEnergy : energy);
+        double terms =
+            f == Format::tf32
+                ? 2 * operandEnergy
+                : energy + (contraction ? 2 * operandEnergy : energy);
         double benefit = flops * (1.0 - 1.0 / t.throughputOf(f));
         if (benefit <= 0)
           continue;

@@ -1,4 +1,4 @@
-//===- Calibration.cpp - Run an instrumented graph on calibration data -*- C++ -*-===//
+//===- Calibration.cpp - Run an instrumented graph ------------ -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -52,8 +52,7 @@ Error checkSetsAlike(StringRef dir, const std::vector<HostInputs> &sets) {
     if (sets[s].size() != first.size())
       return llvm::createStringError(
           "calibration folder '" + dir + "': set " + Twine(s) + " has " +
-          Twine(sets[s].size()) + " inputs, set 0 has " +
-          Twine(first.size()));
+          Twine(sets[s].size()) + " inputs, set 0 has " + Twine(first.size()));
     for (size_t i = 0; i < first.size(); ++i)
       if (sets[s][i].name != first[i].name || sets[s][i].dims != first[i].dims)
         return llvm::createStringError(
@@ -91,9 +90,8 @@ runInstrumented(ModuleOp module, StringRef dir, Instrument instrument) {
     return std::move(err);
 
   bool external = false;
-  module.walk([&](ConstantOp op) {
-    external |= isa<ExternalAttr>(op.getValue());
-  });
+  module.walk(
+      [&](ConstantOp op) { external |= isa<ExternalAttr>(op.getValue()); });
   if (external)
     return llvm::createStringError(
         "calibration needs the weights in memory: run dsmp-load-weights "
@@ -101,18 +99,17 @@ runInstrumented(ModuleOp module, StringRef dir, Instrument instrument) {
 
   SmallVector<Operation *> original = graphOps(module);
   for (auto [id, op] : llvm::enumerate(original))
-    op->setAttr(kIdAttr, IntegerAttr::get(IntegerType::get(
-                                              module.getContext(), 64),
-                                          id));
+    op->setAttr(kIdAttr, IntegerAttr::get(
+                             IntegerType::get(module.getContext(), 64), id));
   OwningOpRef<ModuleOp> copy(module.clone());
   for (Operation *op : original)
     op->removeAttr(kIdAttr);
 
   if (Error err = specializeGraph(*copy, shapesOf(sets->front()), 1,
                                   /*requireAllInputs=*/true))
-    return llvm::createStringError("calibration folder '" + dir +
-                                   "' does not fit the model: " +
-                                   llvm::toString(std::move(err)));
+    return llvm::createStringError(
+        "calibration folder '" + dir +
+        "' does not fit the model: " + llvm::toString(std::move(err)));
   auto graph = copy->lookupSymbol<func::FuncOp>("main_graph");
   SmallVector<Operation *> ops(original.size(), nullptr);
   for (Operation &op : graph.getBody().front().without_terminator())
@@ -136,8 +133,8 @@ runInstrumented(ModuleOp module, StringRef dir, Instrument instrument) {
     resultTypes.push_back(v.getType());
     if (i >= numOriginal)
       resultAttrs.push_back(b.getDictionaryAttr(b.getNamedAttr(
-          "dsmp.name", b.getStringAttr("dsmp_probe_" +
-                                       Twine(i - numOriginal)))));
+          "dsmp.name",
+          b.getStringAttr("dsmp_probe_" + Twine(i - numOriginal)))));
   }
   graph.setFunctionType(FunctionType::get(
       copy->getContext(), graph.getArgumentTypes(), resultTypes));

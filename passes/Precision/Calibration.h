@@ -1,4 +1,4 @@
-//===- Calibration.h - Run an instrumented graph on calibration data -*- C++ -*-===//
+//===- Calibration.h - Run an instrumented graph -------------- -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

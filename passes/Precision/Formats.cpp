@@ -1,4 +1,4 @@
-//===- Formats.cpp - Numeric facts about dsmp formats -------------*- C++ -*-===//
+//===- Formats.cpp - Numeric facts about dsmp formats --------- -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -36,9 +36,8 @@ const llvm::fltSemantics &mlir::dsmp::semanticsOf(Format format) {
 }
 
 double mlir::dsmp::unitRoundoff(Format format) {
-  return std::ldexp(1.0,
-                    -static_cast<int>(
-                        llvm::APFloat::semanticsPrecision(semanticsOf(format))));
+  return std::ldexp(1.0, -static_cast<int>(llvm::APFloat::semanticsPrecision(
+                             semanticsOf(format))));
 }
 
 double mlir::dsmp::largestValue(Format format) {

@@ -1,4 +1,4 @@
-//===- Formats.h - Numeric facts about dsmp formats ---------------*- C++ -*-===//
+//===- Formats.h - Numeric facts about dsmp formats ----------- -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

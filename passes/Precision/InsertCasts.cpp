@@ -1,4 +1,4 @@
-//===- InsertCasts.cpp - Assigned formats become types and casts --*- C++ -*-===//
+//===- InsertCasts.cpp - Assigned formats become types and ---- -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -39,7 +39,8 @@ bool isDataOperand(Operation *op, unsigned index) {
   return true;
 }
 
-struct InsertCastsPass final : mlir::dsmp::impl::InsertCastsPassBase<InsertCastsPass> {
+struct InsertCastsPass final
+    : mlir::dsmp::impl::InsertCastsPassBase<InsertCastsPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     SmallVector<std::pair<Operation *, Format>> work;

@@ -1,4 +1,4 @@
-//===- MinimizeCasts.cpp - Fewer, shared, folded casts ------------*- C++ -*-===//
+//===- MinimizeCasts.cpp - Fewer, shared, folded casts -------- -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -35,7 +35,8 @@ FloatType floatElement(Value v) {
 
 /// Every value of `narrow` is exactly a value of `wide`.
 bool isExactlyWidened(FloatType narrow, FloatType wide) {
-  if (!narrow || !wide || isa<FloatTF32Type>(wide) || isa<FloatTF32Type>(narrow))
+  if (!narrow || !wide || isa<FloatTF32Type>(wide) ||
+      isa<FloatTF32Type>(narrow))
     return false;
   return llvm::APFloat::isRepresentableBy(narrow.getFloatSemantics(),
                                           wide.getFloatSemantics());
@@ -106,10 +107,9 @@ struct FoldConstantCast : OpRewritePattern<CastOp> {
     for (float v : values) {
       llvm::APFloat x(v);
       bool lost;
-      x.convert(target.getFloatSemantics(),
-                llvm::APFloat::rmNearestTiesToEven, &lost);
-      bits.push_back(
-          static_cast<uint16_t>(x.bitcastToAPInt().getZExtValue()));
+      x.convert(target.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
+                &lost);
+      bits.push_back(static_cast<uint16_t>(x.bitcastToAPInt().getZExtValue()));
     }
     ArrayRef<char> raw(reinterpret_cast<const char *>(bits.data()),
                        bits.size() * sizeof(uint16_t));

@@ -1,4 +1,4 @@
-//===- Passes.h - dsmp precision passes and pipeline --------------*- C++ -*-===//
+//===- Passes.h - dsmp precision passes and pipeline ---------- -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

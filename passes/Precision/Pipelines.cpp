@@ -1,4 +1,4 @@
-//===- Pipelines.cpp - dsmp-auto-mixed-precision -------------------*- C++ -*-===//
+//===- Pipelines.cpp - dsmp-auto-mixed-precision -------------- -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,4 +1,4 @@
-//===- TestAdjoint.cpp - Expose input gradients for tests ---------*- C++ -*-===//
+//===- TestAdjoint.cpp - Expose input gradients for tests ----- -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

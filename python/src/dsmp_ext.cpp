@@ -181,10 +181,10 @@ NB_MODULE(_dsmp, m) {
   m.def(
       "compile_with_precision",
       [](const std::string &model, const std::string &output,
-         const std::string &target,
-         const std::vector<dsmp::ShapeMap> &variants, double tolerance,
-         const std::string &calibration, const std::string &validation,
-         const std::string &report, const std::string &defaultFormat,
+         const std::string &target, const std::vector<dsmp::ShapeMap> &variants,
+         double tolerance, const std::string &calibration,
+         const std::string &validation, const std::string &report,
+         const std::string &defaultFormat,
          const std::vector<std::string> &denyOps,
          const std::vector<std::string> &allowOps,
          const std::string &sensitiveLayers) {

@@ -25,11 +25,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "dsmp/Driver/MixedPrecision.h"
-#include "dsmp/Execution/HostRun.h"
 #include "dsmp/Driver/Registration.h"
+#include "dsmp/Execution/Compile.h"
+#include "dsmp/Execution/HostRun.h"
 #include "dsmp/Export/ONNXExporter.h"
 #include "dsmp/Target/TargetDescription.h"
-#include "dsmp/Execution/Compile.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/CommandLine.h"
@@ -97,7 +97,8 @@ llvm::cl::opt<std::string>
                               "(Cast nodes, 16-bit weights)"),
                llvm::cl::value_desc("file.onnx"), llvm::cl::cat(precision));
 llvm::cl::opt<std::string>
-    emitMlir("emit-mlir", llvm::cl::desc("Also write the model with its formats as dsmp IR"),
+    emitMlir("emit-mlir",
+             llvm::cl::desc("Also write the model with its formats as dsmp IR"),
              llvm::cl::value_desc("file.mlir"), llvm::cl::cat(precision));
 llvm::cl::opt<std::string> defaultFormat(
     "default-format",
@@ -112,18 +113,18 @@ llvm::cl::list<std::string> allowOps(
     llvm::cl::desc("Op types removed from the default FP32 list (Exp, Log, "
                    "Pow, Softmax, reductions, normalizations, Sqrt, ...)"),
     llvm::cl::CommaSeparated, llvm::cl::cat(precision));
-llvm::cl::opt<std::string> sensitiveLayers(
-    "sensitive-layers",
-    llvm::cl::desc("Regex of node names kept in FP32"),
-    llvm::cl::cat(precision));
+llvm::cl::opt<std::string>
+    sensitiveLayers("sensitive-layers",
+                    llvm::cl::desc("Regex of node names kept in FP32"),
+                    llvm::cl::cat(precision));
 llvm::cl::opt<bool> keepTop1(
     "keep-top1",
     llvm::cl::desc("Also require each output row's arg-max to stay the same"),
     llvm::cl::init(false), llvm::cl::cat(precision));
-llvm::cl::opt<double> margin(
-    "margin",
-    llvm::cl::desc("Fraction of the budget the predicted error may use"),
-    llvm::cl::init(0.5), llvm::cl::cat(precision));
+llvm::cl::opt<double>
+    margin("margin",
+           llvm::cl::desc("Fraction of the budget the predicted error may use"),
+           llvm::cl::init(0.5), llvm::cl::cat(precision));
 llvm::cl::opt<int> maxRetries(
     "max-retries",
     llvm::cl::desc("Validation rounds that raise precision, at most"),
@@ -235,7 +236,8 @@ int main(int argc, char **argv) {
   llvm::json::Object *summary = result->report.getObject("summary");
   (*summary)["artifact_cpu"] = options.target.name;
   if (!reportPath.empty())
-    if (llvm::Error err = mlir::dsmp::writePrecisionReport(result->report, reportPath))
+    if (llvm::Error err =
+            mlir::dsmp::writePrecisionReport(result->report, reportPath))
       return fail(llvm::toString(std::move(err)));
   if (!emitMlir.empty()) {
     std::error_code ec;

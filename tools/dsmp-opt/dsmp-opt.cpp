@@ -1,4 +1,4 @@
-//===- dsmp-opt.cpp - dsmp pass driver ----------------------------*- C++ -*-===//
+//===- dsmp-opt.cpp - dsmp pass driver ------------------------ -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,4 +1,4 @@
-//===- DsmpVJP.cpp - Vector-Jacobian products of dsmp ops ---------*- C++ -*-===//
+//===- DsmpVJP.cpp - Vector-Jacobian products of dsmp ops ----- -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -72,9 +72,9 @@ struct VJP {
       return SmallVector<int64_t>(a.asArrayRef());
     return SmallVector<int64_t>(n, otherwise);
   }
-  Type element() const { return typeOf(result())
-                                  ? typeOf(result()).getElementType()
-                                  : Type(); }
+  Type element() const {
+    return typeOf(result()) ? typeOf(result()).getElementType() : Type();
+  }
   Value scalar(double v) { return g.scalar(v, element()); }
 };
 
@@ -138,9 +138,9 @@ LogicalResult unaryVJP(VJP &v) {
     dx = g.mul(G, g.sub(v.scalar(1), g.mul(Y, Y)));
   else if (name == "dsmp.hard_sigmoid") {
     Value scaled = g.mul(G, v.scalar(v.attrFloat("alpha", 0.2f)));
-    dx = g.selectOrZero(g.value("dsmp.greater", {Y, v.scalar(0)}),
-                        g.selectOrZero(g.value("dsmp.less", {Y, v.scalar(1)}),
-                                       scaled));
+    dx = g.selectOrZero(
+        g.value("dsmp.greater", {Y, v.scalar(0)}),
+        g.selectOrZero(g.value("dsmp.less", {Y, v.scalar(1)}), scaled));
   } else if (name == "dsmp.exp")
     dx = g.mul(G, Y);
   else if (name == "dsmp.log")
@@ -172,10 +172,9 @@ LogicalResult powVJP(VJP &v) {
     return failure();
   GraphBuilder &g = v.g;
   Value X = v.operand(0), G = v.grad();
-  Value dx = *e == 2.0
-                 ? g.mul(G, g.mul(X, v.scalar(2.0)))
-                 : g.mul(g.mul(G, v.scalar(*e)),
-                         g.value("dsmp.pow", {X, v.scalar(*e - 1.0)}));
+  Value dx = *e == 2.0 ? g.mul(G, g.mul(X, v.scalar(2.0)))
+                       : g.mul(g.mul(G, v.scalar(*e)),
+                               g.value("dsmp.pow", {X, v.scalar(*e - 1.0)}));
   return v.set(0, g.unbroadcast(dx, X.getType()));
 }
 
@@ -190,8 +189,8 @@ LogicalResult selectVJP(VJP &v) {
     if (!v.wants(i))
       continue;
     Value same = g.value("dsmp.equal", {v.operand(i), Y});
-    if (failed(v.set(i, g.unbroadcast(g.selectOrZero(same, G),
-                                      v.operand(i).getType()))))
+    if (failed(v.set(
+            i, g.unbroadcast(g.selectOrZero(same, G), v.operand(i).getType()))))
       return failure();
   }
   return success();
@@ -208,14 +207,12 @@ LogicalResult sumVJP(VJP &v) {
 LogicalResult whereVJP(VJP &v) {
   GraphBuilder &g = v.g;
   Value c = v.operand(0), G = v.grad();
-  if (v.wants(1) &&
-      failed(v.set(1, g.unbroadcast(g.selectOrZero(c, G),
-                                    v.operand(1).getType()))))
+  if (v.wants(1) && failed(v.set(1, g.unbroadcast(g.selectOrZero(c, G),
+                                                  v.operand(1).getType()))))
     return failure();
   if (v.wants(2) &&
-      failed(v.set(2, g.unbroadcast(
-                          g.selectOrZero(g.value("dsmp.not", {c}), G),
-                          v.operand(2).getType()))))
+      failed(v.set(2, g.unbroadcast(g.selectOrZero(g.value("dsmp.not", {c}), G),
+                                    v.operand(2).getType()))))
     return failure();
   return success();
 }
@@ -245,7 +242,8 @@ FailureOr<Window> windowOf(VJP &v, ArrayRef<int64_t> kernel) {
   w.strides = v.attrInts("strides", n, 1);
   w.dilations = v.attrInts("dilations", n, 1);
   w.pads = v.attrInts("pads", 2 * n, 0);
-  if (w.strides.size() != n || w.dilations.size() != n || w.pads.size() != 2 * n)
+  if (w.strides.size() != n || w.dilations.size() != n ||
+      w.pads.size() != 2 * n)
     return failure();
   return w;
 }
@@ -279,9 +277,8 @@ LogicalResult convVJP(VJP &v) {
       g.array("dilations", w->dilations), g.array("kernel_shape", w->kernel),
       g.i64("group", v.attrInt("group", 1))};
   if (v.op->getName().getStringRef() == "dsmp.conv") {
-    SmallVector<int64_t> padding =
-        outputPadding(*w, gType.getShape().drop_front(2),
-                      xType.getShape().drop_front(2));
+    SmallVector<int64_t> padding = outputPadding(
+        *w, gType.getShape().drop_front(2), xType.getShape().drop_front(2));
     if (llvm::any_of(padding, [](int64_t p) { return p < 0; }))
       return failure();
     attrs.push_back(g.array("output_padding", padding));
@@ -289,8 +286,8 @@ LogicalResult convVJP(VJP &v) {
                             {v.grad(), v.operand(1), g.none()}, attrs));
   }
   // ConvTranspose: its adjoint is the convolution with the same weights.
-  return v.set(0, g.value("dsmp.conv", {v.grad(), v.operand(1), g.none()},
-                          attrs));
+  return v.set(0,
+               g.value("dsmp.conv", {v.grad(), v.operand(1), g.none()}, attrs));
 }
 
 LogicalResult gemmVJP(VJP &v) {
@@ -317,9 +314,8 @@ LogicalResult gemmVJP(VJP &v) {
       return failure();
   }
   if (v.op->getNumOperands() > 2 && v.wants(2))
-    return v.set(2, g.unbroadcast(
-                        g.mul(G, v.scalar(v.attrFloat("beta", 1.0f))),
-                        v.operand(2).getType()));
+    return v.set(2, g.unbroadcast(g.mul(G, v.scalar(v.attrFloat("beta", 1.0f))),
+                                  v.operand(2).getType()));
   return success();
 }
 
@@ -373,11 +369,10 @@ LogicalResult batchNormVJP(VJP &v) {
   if (!xType || xType.getRank() < 2)
     return failure();
   // Inference form: y = (x - mean) * scale / sqrt(var + eps) + b.
-  Value factor =
-      g.div(v.operand(1),
-            g.value("dsmp.sqrt",
-                    {g.add(v.operand(4), v.scalar(v.attrFloat("epsilon",
-                                                              1e-5f)))}));
+  Value factor = g.div(
+      v.operand(1),
+      g.value("dsmp.sqrt",
+              {g.add(v.operand(4), v.scalar(v.attrFloat("epsilon", 1e-5f)))}));
   SmallVector<int64_t> shape(xType.getRank(), 1);
   shape[1] = xType.getDimSize(1);
   return v.set(0, g.mul(v.grad(), g.reshape(factor, shape)));
@@ -402,8 +397,7 @@ LogicalResult layerNormVJP(VJP &v) {
   Value centered = g.sub(X, mean(X));
   Value variance = g.add(mean(g.mul(centered, centered)),
                          v.scalar(v.attrFloat("epsilon", 1e-5f)));
-  Value inv =
-      g.value("dsmp.reciprocal", {g.value("dsmp.sqrt", {variance})});
+  Value inv = g.value("dsmp.reciprocal", {g.value("dsmp.sqrt", {variance})});
   Value normalized = g.mul(centered, inv);
   Value gn = g.mul(G, v.operand(1));
   Value inner = g.sub(g.sub(gn, mean(gn)),
@@ -442,8 +436,7 @@ LogicalResult reduceVJP(VJP &v) {
     kept[a] = 1;
   }
   Value shapeOfX = g.i64s(xType.getShape());
-  Value spread =
-      g.value("dsmp.expand", {g.reshape(G, kept), shapeOfX});
+  Value spread = g.value("dsmp.expand", {g.reshape(G, kept), shapeOfX});
   StringRef name = v.op->getName().getStringRef();
   if (name == "dsmp.reduce_sum")
     return v.set(0, spread);
@@ -496,20 +489,20 @@ LogicalResult poolVJP(VJP &v) {
   auto weightType = RankedTensorType::get(wShape, xType.getElementType());
   Value weights = ConstantOp::create(
       g.builder(), g.location(), weightType,
-      DenseElementsAttr::get(weightType,
-                             g.builder().getFloatAttr(
-                                 xType.getElementType(), 1.0 / size)));
+      DenseElementsAttr::get(
+          weightType,
+          g.builder().getFloatAttr(xType.getElementType(), 1.0 / size)));
   SmallVector<int64_t> padding = outputPadding(
       *w, gType.getShape().drop_front(2), xType.getShape().drop_front(2));
   if (llvm::any_of(padding, [](int64_t p) { return p < 0; }))
     return failure();
-  return v.set(0, g.value("dsmp.conv_transpose", {v.grad(), weights, g.none()},
-                          {g.array("strides", w->strides),
-                           g.array("pads", w->pads),
-                           g.array("dilations", w->dilations),
-                           g.array("kernel_shape", w->kernel),
-                           g.array("output_padding", padding),
-                           g.i64("group", channels)}));
+  return v.set(
+      0,
+      g.value("dsmp.conv_transpose", {v.grad(), weights, g.none()},
+              {g.array("strides", w->strides), g.array("pads", w->pads),
+               g.array("dilations", w->dilations),
+               g.array("kernel_shape", w->kernel),
+               g.array("output_padding", padding), g.i64("group", channels)}));
 }
 
 //===----------------------------------------------------------------------===//
@@ -552,10 +545,9 @@ LogicalResult concatVJP(VJP &v) {
       return failure();
     int64_t size = type.getDimSize(axis);
     if (v.wants(i) &&
-        failed(v.set(i, g.value("dsmp.slice",
-                                {v.grad(), g.i64s({offset}),
-                                 g.i64s({offset + size}), g.i64s({axis}),
-                                 g.none()}))))
+        failed(v.set(i, g.value("dsmp.slice", {v.grad(), g.i64s({offset}),
+                                               g.i64s({offset + size}),
+                                               g.i64s({axis}), g.none()}))))
       return failure();
     offset += size;
   }
@@ -608,8 +600,8 @@ LogicalResult sliceVJP(VJP &v) {
       auto type = RankedTensorType::get(shape, gradType.getElementType());
       return ConstantOp::create(
           g.builder(), g.location(), type,
-          DenseElementsAttr::get(type, g.builder().getFloatAttr(
-                                           gradType.getElementType(), 0.0)));
+          DenseElementsAttr::get(
+              type, g.builder().getFloatAttr(gradType.getElementType(), 0.0)));
     };
     if (begin > 0)
       pieces.push_back(zeros(begin));
@@ -653,9 +645,9 @@ LogicalResult resizeVJP(VJP &v) {
     if (xType.getDimSize(i) != yType.getDimSize(i))
       return failure();
   GraphBuilder &g = v.g;
-  Value pooled = g.value("dsmp.average_pool", {v.grad()},
-                         {g.array("kernel_shape", factors),
-                          g.array("strides", factors)});
+  Value pooled =
+      g.value("dsmp.average_pool", {v.grad()},
+              {g.array("kernel_shape", factors), g.array("strides", factors)});
   return v.set(0, g.mul(pooled, v.scalar(area)));
 }
 
@@ -705,9 +697,9 @@ using VJPFn = LogicalResult (*)(VJP &);
 
 template <typename OpT, VJPFn Fn>
 struct VJPModel : VJPOpInterface::ExternalModel<VJPModel<OpT, Fn>, OpT> {
-  LogicalResult buildVJP(Operation *op, OpBuilder &builder,
-                         ValueRange resultGrads,
-                         SmallVectorImpl<std::pair<Value, Value>> &grads) const {
+  LogicalResult
+  buildVJP(Operation *op, OpBuilder &builder, ValueRange resultGrads,
+           SmallVectorImpl<std::pair<Value, Value>> &grads) const {
     if (resultGrads.empty() || llvm::none_of(resultGrads, [](Value g) {
           return static_cast<bool>(g);
         }))
@@ -720,8 +712,7 @@ struct VJPModel : VJPOpInterface::ExternalModel<VJPModel<OpT, Fn>, OpT> {
   }
 };
 
-template <VJPFn Fn, typename... Ops>
-void attach(MLIRContext &ctx) {
+template <VJPFn Fn, typename... Ops> void attach(MLIRContext &ctx) {
   (Ops::template attachInterface<VJPModel<Ops, Fn>>(ctx), ...);
 }
 
@@ -729,8 +720,8 @@ void attach(MLIRContext &ctx) {
 
 void mlir::dsmp::attachVJPInterfaces(MLIRContext &ctx) {
   attach<binaryVJP, AddOp, SubOp, MulOp, DivOp>(ctx);
-  attach<unaryVJP, ReluOp, LeakyReluOp, SigmoidOp, TanhOp, HardSigmoidOp,
-         ExpOp, LogOp, SqrtOp, ReciprocalOp, NegOp, AbsOp, ErfOp, SoftplusOp,
+  attach<unaryVJP, ReluOp, LeakyReluOp, SigmoidOp, TanhOp, HardSigmoidOp, ExpOp,
+         LogOp, SqrtOp, ReciprocalOp, NegOp, AbsOp, ErfOp, SoftplusOp,
          IdentityOp>(ctx);
   attach<powVJP, PowOp>(ctx);
   attach<selectVJP, ClipOp, MaxOp, MinOp>(ctx);

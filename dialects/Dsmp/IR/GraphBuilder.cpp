@@ -1,4 +1,4 @@
-//===- GraphBuilder.cpp - Build dsmp ops with inferred result types -*- C++ -*-===//
+//===- GraphBuilder.cpp - Build dsmp ops, types inferred ------ -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -35,8 +35,8 @@ Operation *GraphBuilder::create(StringRef name, ValueRange operands,
   return b.create(state);
 }
 
-Value GraphBuilder::typed(StringRef name, ValueRange operands,
-                          Type resultType, ArrayRef<NamedAttribute> attrs) {
+Value GraphBuilder::typed(StringRef name, ValueRange operands, Type resultType,
+                          ArrayRef<NamedAttribute> attrs) {
   OperationState state(loc, name);
   state.addOperands(operands);
   state.addAttributes(attrs);
@@ -62,13 +62,11 @@ Value GraphBuilder::scalar(double v, Type elementType) {
 Value GraphBuilder::i64s(ArrayRef<int64_t> values) {
   auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
                                     b.getI64Type());
-  return ConstantOp::create(b, loc, type,
-                            DenseElementsAttr::get(type, values));
+  return ConstantOp::create(b, loc, type, DenseElementsAttr::get(type, values));
 }
 
 Value GraphBuilder::floats(RankedTensorType type, ArrayRef<float> values) {
-  return ConstantOp::create(b, loc, type,
-                            DenseElementsAttr::get(type, values));
+  return ConstantOp::create(b, loc, type, DenseElementsAttr::get(type, values));
 }
 
 Value GraphBuilder::reshape(Value v, ArrayRef<int64_t> shape) {
@@ -96,8 +94,8 @@ Value GraphBuilder::unbroadcast(Value grad, Type target) {
   int64_t lead = gradType.getRank() - targetType.getRank();
   SmallVector<int64_t> axes;
   for (int64_t i = 0; i < gradType.getRank(); ++i)
-    if (i < lead || (targetType.getDimSize(i - lead) == 1 &&
-                     gradType.getDimSize(i) != 1))
+    if (i < lead ||
+        (targetType.getDimSize(i - lead) == 1 && gradType.getDimSize(i) != 1))
       axes.push_back(i);
   Value summed = grad;
   if (!axes.empty())

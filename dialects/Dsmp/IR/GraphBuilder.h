@@ -1,4 +1,4 @@
-//===- GraphBuilder.h - Build dsmp ops with inferred result types -*- C++ -*-===//
+//===- GraphBuilder.h - Build dsmp ops, types inferred -------- -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,4 +1,4 @@
-//===- MixedPrecision.h - Choose formats, validate, report --------*- C++ -*-===//
+//===- MixedPrecision.h - Choose formats, validate, report ---- -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

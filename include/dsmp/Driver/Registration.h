@@ -1,4 +1,4 @@
-//===- Registration.h - Every pass the dsmp tools know ------------*- C++ -*-===//
+//===- Registration.h - Every pass the dsmp tools know -------- -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

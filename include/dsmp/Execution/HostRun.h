@@ -1,4 +1,4 @@
-//===- HostRun.h - Run an in-memory module on the host ------------*- C++ -*-===//
+//===- HostRun.h - Run an in-memory module on the host -------- -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

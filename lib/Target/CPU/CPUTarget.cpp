@@ -99,9 +99,8 @@ Error emitObjectFile(ModuleOp module, const CPUTargetSpec &target,
     return llvm::createStringError("translation to LLVM IR failed");
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(machine->createDataLayout());
-  if (Error err =
-          makeOptimizingTransformer(target.optLevel >= 1 ? 2 : 0, 0,
-                                    machine.get())(llvmModule.get()))
+  if (Error err = makeOptimizingTransformer(target.optLevel >= 1 ? 2 : 0, 0,
+                                            machine.get())(llvmModule.get()))
     return err;
 
   std::error_code ec;
