@@ -10,10 +10,8 @@
 #include "dsmp/Driver/MixedPrecision.h"
 #include "dsmp/Driver/Registration.h"
 #include "dsmp/Execution/Compile.h"
-#include "dsmp/Execution/HostRun.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/Path.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -73,34 +71,14 @@ std::string dsmp::compileModelWithPrecision(
   mp.denyOps = request.denyOps;
   mp.allowOps = request.allowOps;
   mp.sensitiveLayers = request.sensitiveLayers;
-  llvm::SmallString<256> dir(modelPath);
-  llvm::sys::path::remove_filename(dir);
-  mp.weightsDir = dir.empty() ? "." : std::string(dir);
-
   mlir::DialectRegistry registry;
   mlir::dsmp::registerDriverDialects(registry);
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
-  auto loaded = mlir::dsmp::loadModel(modelPath, context, "");
-  if (!loaded)
-    return llvm::toString(loaded.takeError());
-  auto result = mlir::dsmp::runMixedPrecision(*loaded->module, mp);
+  auto result = mlir::dsmp::compileWithPrecision(
+      modelPath, outputDir, mp, options, request.report, context);
   if (!result)
-    return modelPath + ": " + llvm::toString(result.takeError());
-  if (!request.report.empty())
-    if (llvm::Error err =
-            mlir::dsmp::writePrecisionReport(result->report, request.report))
-      return llvm::toString(std::move(err));
-  if (options.variants.empty()) {
-    auto sets = mlir::dsmp::readInputSets(request.calibration);
-    if (!sets)
-      return llvm::toString(sets.takeError());
-    options.variants.push_back(mlir::dsmp::shapesOf(sets->front()));
-  }
-  if (llvm::Error err = mlir::dsmp::compileModuleArtifact(
-          *result->module, "", llvm::sys::path::filename(modelPath), outputDir,
-          options))
-    return llvm::toString(std::move(err));
+    return llvm::toString(result.takeError());
   if (!result->met)
     return modelPath + ": the budget " + std::to_string(request.tolerance) +
            " was not met on the validation inputs (see the report)";

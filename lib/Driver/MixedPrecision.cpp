@@ -15,6 +15,7 @@
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/Path.h"
 
 #include <chrono>
 #include <cmath>
@@ -476,6 +477,39 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   result.report["summary"] = std::move(summary);
   result.report["attempts"] = std::move(attempts);
   result.report["ops"] = std::move(opsReport);
+  return result;
+}
+
+Expected<MixedPrecisionResult>
+compileWithPrecision(StringRef modelPath, StringRef outputDir,
+                     MixedPrecisionOptions options, CompileOptions compile,
+                     StringRef reportPath, MLIRContext &context) {
+  llvm::SmallString<256> modelDir(modelPath);
+  llvm::sys::path::remove_filename(modelDir);
+  options.weightsDir = modelDir.empty() ? "." : std::string(modelDir);
+  // Weights stay in memory: the analyses read them and the cast folding
+  // rewrites them in the low format.
+  auto loaded = loadModel(modelPath, context, "");
+  if (!loaded)
+    return loaded.takeError();
+  auto result = runMixedPrecision(*loaded->module, options);
+  if (!result)
+    return llvm::createStringError(modelPath + ": " +
+                                   llvm::toString(result.takeError()));
+  (*result->report.getObject("summary"))["artifact_cpu"] = compile.target.name;
+  if (!reportPath.empty())
+    if (Error err = writePrecisionReport(result->report, reportPath))
+      return std::move(err);
+  if (compile.variants.empty()) {
+    auto sets = readInputSets(options.calibration);
+    if (!sets)
+      return sets.takeError();
+    compile.variants.push_back(shapesOf(sets->front()));
+  }
+  if (Error err = compileModuleArtifact(*result->module, "",
+                                        llvm::sys::path::filename(modelPath),
+                                        outputDir, compile))
+    return std::move(err);
   return result;
 }
 

@@ -27,7 +27,6 @@
 #include "dsmp/Driver/MixedPrecision.h"
 #include "dsmp/Driver/Registration.h"
 #include "dsmp/Execution/Compile.h"
-#include "dsmp/Execution/HostRun.h"
 #include "dsmp/Export/ONNXExporter.h"
 #include "dsmp/Target/TargetDescription.h"
 
@@ -222,23 +221,11 @@ int main(int argc, char **argv) {
   mp.sensitiveLayers = sensitiveLayers;
   mp.margin = margin;
   mp.maxRetries = maxRetries;
-  llvm::SmallString<256> modelDir(modelPath.getValue());
-  llvm::sys::path::remove_filename(modelDir);
-  mp.weightsDir = modelDir.empty() ? "." : std::string(modelDir);
-  // Weights stay in memory: the analyses read them and the cast folding
-  // rewrites them in the low format.
-  auto loaded = mlir::dsmp::loadModel(modelPath, context, "");
-  if (!loaded)
-    return fail(llvm::toString(loaded.takeError()));
-  auto result = mlir::dsmp::runMixedPrecision(*loaded->module, mp);
+  auto result = mlir::dsmp::compileWithPrecision(modelPath, outputDir, mp,
+                                                 options, reportPath, context);
   if (!result)
-    return fail(modelPath + ": " + llvm::toString(result.takeError()));
+    return fail(llvm::toString(result.takeError()));
   llvm::json::Object *summary = result->report.getObject("summary");
-  (*summary)["artifact_cpu"] = options.target.name;
-  if (!reportPath.empty())
-    if (llvm::Error err =
-            mlir::dsmp::writePrecisionReport(result->report, reportPath))
-      return fail(llvm::toString(std::move(err)));
   if (!emitMlir.empty()) {
     std::error_code ec;
     llvm::raw_fd_ostream os(emitMlir, ec);
@@ -257,17 +244,6 @@ int main(int argc, char **argv) {
       return fail("cannot write '" + exportPath + "': " + ec.message());
     os << *bytes;
   }
-  // Without explicit shapes the artifact runs the calibration inputs' shapes.
-  if (options.variants.empty()) {
-    auto sets = mlir::dsmp::readInputSets(calibration);
-    if (!sets)
-      return fail(llvm::toString(sets.takeError()));
-    options.variants.push_back(mlir::dsmp::shapesOf(sets->front()));
-  }
-  if (llvm::Error err = mlir::dsmp::compileModuleArtifact(
-          *result->module, "", llvm::sys::path::filename(modelPath), outputDir,
-          options))
-    return fail(llvm::toString(std::move(err)));
   llvm::outs() << llvm::formatv(
       "{0}: {1} on {2}: 16-bit FLOP share {3:P1}, predicted error {4:E2}, "
       "measured {5:E2} (budget {6:E2}{7})\n",

@@ -15,6 +15,8 @@
 #ifndef DSMP_DRIVER_MIXEDPRECISION_H
 #define DSMP_DRIVER_MIXEDPRECISION_H
 
+#include "dsmp/Execution/Compile.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/Error.h"
@@ -56,6 +58,17 @@ struct MixedPrecisionResult {
 /// module is not changed.
 llvm::Expected<MixedPrecisionResult>
 runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options);
+
+/// What dsmp-compile --tolerance and the Python API do with a model file:
+/// load it (weights in memory; a .mlir model's weights are found beside
+/// it), run the flow, write the report to `reportPath` if it is not empty,
+/// and compile the chosen formats into the artifact folder `outputDir` for
+/// `compile.target` (one variant per `compile.variants` entry; the
+/// calibration inputs' shapes when there are none).
+llvm::Expected<MixedPrecisionResult>
+compileWithPrecision(llvm::StringRef modelPath, llvm::StringRef outputDir,
+                     MixedPrecisionOptions options, CompileOptions compile,
+                     llvm::StringRef reportPath, MLIRContext &context);
 
 /// Writes the report as JSON to `path`, and as a self-contained HTML page
 /// (per-op sensitivity, the format map, the budget) beside it (.html).
