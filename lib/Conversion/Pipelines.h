@@ -28,8 +28,8 @@ struct LowerToLLVMPipelineOptions
   PassOptions::Option<bool> simplifyDeallocations{
       *this, "simplify-deallocations",
       llvm::cl::desc("Run buffer-deallocation-simplification (fewer runtime "
-                     "alias checks; superlinear in the function's size, so "
-                     "programs that run once skip it)"),
+                     "alias checks; its time grows superlinearly with the "
+                     "size of a function)"),
       llvm::cl::init(true)};
 };
 

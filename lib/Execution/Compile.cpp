@@ -272,7 +272,6 @@ static Error lowerVariant(ModuleOp module, const InputShapes &shapes,
   LowerToLLVMPipelineOptions lowerOptions;
   lowerOptions.resultsToOutParams = true;
   lowerOptions.useBlas = !options.target.blasLibrary.empty();
-  lowerOptions.simplifyDeallocations = options.target.optLevel >= 2;
   if (failed(buildLowerToLLVMPipeline(lower, lowerOptions)))
     return llvm::createStringError("cannot build the lowering pipeline");
   EmitEntryPointPassOptions entryOptions;
