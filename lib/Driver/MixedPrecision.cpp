@@ -231,7 +231,8 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   if (!(options.tolerance > 0))
     return llvm::createStringError("--tolerance must be positive, got " +
                                    std::to_string(options.tolerance));
-  if (auto target = getTargetDescription(options.target); !target)
+  if (auto target = getTargetDescription(options.target, options.features);
+      !target)
     return target.takeError();
   if (options.calibration.empty())
     return llvm::createStringError(
@@ -240,6 +241,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
 
   AutoMixedPrecisionPipelineOptions pipeline;
   pipeline.target = options.target;
+  pipeline.features = ArrayRef<std::string>(options.features);
   pipeline.tolerance = options.tolerance;
   pipeline.margin = options.margin;
   pipeline.calibration = options.calibration;
@@ -294,6 +296,8 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
             runPasses(*candidate, "precision assignment", [&](PassManager &pm) {
               AssignPrecisionPassOptions assign;
               assign.target = pipeline.target;
+              assign.features.assign(pipeline.features.begin(),
+                                     pipeline.features.end());
               assign.tolerance = pipeline.tolerance;
               assign.margin = margin;
               assign.defaultFormat = pipeline.defaultFormat;

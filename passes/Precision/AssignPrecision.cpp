@@ -98,7 +98,8 @@ struct AssignPrecisionPass final
       module.emitError("dsmp-assign-precision: margin must be in (0, 4]");
       return signalPassFailure();
     }
-    auto description = getTargetDescription(target);
+    auto description = getTargetDescription(
+        target, std::vector<std::string>(features.begin(), features.end()));
     if (!description) {
       module.emitError(llvm::toString(description.takeError()));
       return signalPassFailure();

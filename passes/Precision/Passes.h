@@ -23,6 +23,9 @@ struct AutoMixedPrecisionPipelineOptions
   PassOptions::Option<std::string> target{
       *this, "target", llvm::cl::desc("Target description name"),
       llvm::cl::init("sm_80")};
+  PassOptions::ListOption<std::string> features{
+      *this, "features",
+      llvm::cl::desc("Target features that add formats (+bf16, +avx512bf16)")};
   PassOptions::Option<double> tolerance{
       *this, "tolerance",
       llvm::cl::desc("Budget on each output's relative L2 error"),

@@ -99,6 +99,9 @@ def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_80\"",
            "Target description name (sm_80, sm_90, gfx90a, aarch64, ...)">,
+    ListOption<"features", "features", "std::string",
+               "Target features that add formats (+bf16 on aarch64, "
+               "+avx512bf16 on x86_64)">,
     Option<"tolerance", "tolerance", "double", /*default=*/"1e-2",
            "Budget on each output's relative L2 error">,
     Option<"margin", "margin", "double", /*default=*/"0.5",

@@ -39,6 +39,7 @@ void mlir::dsmp::buildPrecisionAssignmentPipeline(
   // Decide per op under the budget, from the analyses' attributes.
   AssignPrecisionPassOptions assign;
   assign.target = options.target;
+  assign.features.assign(options.features.begin(), options.features.end());
   assign.tolerance = options.tolerance;
   assign.margin = options.margin;
   assign.defaultFormat = options.defaultFormat;

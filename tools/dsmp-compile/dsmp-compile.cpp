@@ -99,6 +99,11 @@ llvm::cl::opt<std::string>
     emitMlir("emit-mlir",
              llvm::cl::desc("Also write the model with its formats as dsmp IR"),
              llvm::cl::value_desc("file.mlir"), llvm::cl::cat(precision));
+llvm::cl::list<std::string> targetFeatures(
+    "target-features",
+    llvm::cl::desc("Target features that add formats (+bf16 on aarch64, "
+                   "+avx512bf16 on x86_64)"),
+    llvm::cl::CommaSeparated, llvm::cl::cat(precision));
 llvm::cl::opt<std::string> defaultFormat(
     "default-format",
     llvm::cl::desc("16-bit format to prefer: auto (f16 unless it overflows), "
@@ -211,6 +216,7 @@ int main(int argc, char **argv) {
 
   mlir::dsmp::MixedPrecisionOptions mp;
   mp.target = targetName;
+  mp.features.assign(targetFeatures.begin(), targetFeatures.end());
   mp.tolerance = tolerance;
   mp.keepTop1 = keepTop1;
   mp.calibration = calibration;

@@ -30,6 +30,8 @@ namespace mlir::dsmp {
 struct MixedPrecisionOptions {
   /// A target of the format table (sm_80, sm_90, gfx90a, aarch64, ...).
   std::string target = "sm_80";
+  /// Target features that add formats ("+bf16" on aarch64, ...).
+  std::vector<std::string> features;
   /// Budget on each output's relative L2 error against FP32.
   double tolerance = 1e-2;
   /// Also require every sample's arg-max (top-1 class) to stay the same.

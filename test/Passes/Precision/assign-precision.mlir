@@ -1,6 +1,8 @@
 // RUN: dsmp-opt %s --dsmp-assign-precision="target=sm_80" --split-input-file -mlir-print-debuginfo -mlir-print-local-scope | FileCheck %s --check-prefix=SM80
 // RUN: dsmp-opt %s --dsmp-assign-precision="target=gfx90a" --split-input-file -mlir-print-debuginfo -mlir-print-local-scope | FileCheck %s --check-prefix=GFX
 // RUN: dsmp-opt %s --dsmp-assign-precision="target=gfx90a default-format=f16" --split-input-file -mlir-print-debuginfo -mlir-print-local-scope | FileCheck %s --check-prefix=F16ONLY
+// RUN: dsmp-opt %s --dsmp-assign-precision="target=x86_64" --split-input-file -mlir-print-debuginfo -mlir-print-local-scope | FileCheck %s --check-prefix=X86
+// RUN: dsmp-opt %s --dsmp-assign-precision="target=x86_64 features=+avx512bf16" --split-input-file -mlir-print-debuginfo -mlir-print-local-scope | FileCheck %s --check-prefix=X86BF
 // RUN: dsmp-opt %s --dsmp-assign-precision="target=sm_80 sensitive-layers=^encoder/fc1$" --split-input-file -mlir-print-debuginfo -mlir-print-local-scope | FileCheck %s --check-prefix=REGEX
 
 // The budget is (margin * tolerance)^2 = (0.5 * 1e-2)^2 = 2.5e-5; a 16-bit
@@ -18,6 +20,14 @@
 // GFX: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f32>{{.*}}dsmp.reason = "budget"{{.*}}loc("sensitive")
 // GFX: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<bf16>{{.*}}loc("wide")
 // GFX-NOT: tf32
+/// x86-64 computes in f32 unless it has avx512bf16, which adds bf16
+/// matmuls (too coarse for @sensitive within the budget).
+// X86-LABEL: func.func @main_graph
+// X86: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f32>{{.*}}dsmp.reason = "target"{{.*}}loc("sensitive")
+// X86: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f32>{{.*}}dsmp.reason = "target"{{.*}}loc("wide")
+// X86BF-LABEL: func.func @main_graph
+// X86BF: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f32>{{.*}}dsmp.reason = "budget"{{.*}}loc("sensitive")
+// X86BF: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<bf16>{{.*}}dsmp.reason = "sensitivity"{{.*}}loc("wide")
 /// With f16 as the only 16-bit format (and no tf32, whose range is f32's),
 /// the overflowing op stays f32.
 // F16ONLY-LABEL: func.func @main_graph
