@@ -33,11 +33,6 @@ constexpr Format kRangeFormats[] = {Format::f16,        Format::bf16,
                                     Format::f8E4M3FN,   Format::f8E5M2,
                                     Format::f8E4M3FNUZ, Format::f8E5M2FNUZ};
 
-bool isF32Tensor(Value v) {
-  auto type = dyn_cast<RankedTensorType>(v.getType());
-  return type && type.getElementType().isF32();
-}
-
 std::optional<double> scalarConstant(Value v) {
   DenseElementsAttr attr;
   if (!v || !matchPattern(v, m_Constant(&attr)) || !attr.isSplat() ||
@@ -132,7 +127,7 @@ struct AnalyzeRangesPass final
               if (auto precision = dyn_cast_or_null<PrecisionOpInterface>(op))
                 flops[id] = precision.getFlopCount();
               if (!op || op->getNumResults() == 0 ||
-                  !isF32Tensor(op->getResult(0)) ||
+                  !isF32Tensor(op->getResult(0).getType()) ||
                   op->hasTrait<mlir::OpTrait::ConstantLike>())
                 continue;
               measured[id] = true;
@@ -153,7 +148,8 @@ struct AnalyzeRangesPass final
     }
 
     for (auto [id, op] : llvm::enumerate(ops)) {
-      if (op->getNumResults() == 0 || !isF32Tensor(op->getResult(0)) ||
+      if (op->getNumResults() == 0 ||
+          !isF32Tensor(op->getResult(0).getType()) ||
           op->hasTrait<mlir::OpTrait::ConstantLike>())
         continue;
       SmallVector<NamedAttribute> fields;

@@ -26,11 +26,6 @@ using namespace mlir::dsmp;
 
 namespace {
 
-bool isF32Tensor(Value v) {
-  auto type = dyn_cast<RankedTensorType>(v.getType());
-  return type && type.getElementType().isF32() && type.hasStaticShape();
-}
-
 bool hasOperandTerm(Operation *op) {
   auto precision = dyn_cast<PrecisionOpInterface>(op);
   return precision && (precision.getOpClass() == OpClass::matmul ||
@@ -78,7 +73,7 @@ struct AnalyzeSensitivityPass final
           std::mt19937 rng(0x5eed);
           SmallVector<std::pair<Value, Value>> seeds;
           for (Value y : ret->getOperands()) {
-            if (!isF32Tensor(y))
+            if (!isF32Tensor(y.getType(), /*requireStaticShape=*/true))
               continue;
             auto type = cast<RankedTensorType>(y.getType());
             std::vector<float> signs(type.getNumElements());
@@ -104,7 +99,8 @@ struct AnalyzeSensitivityPass final
           };
           for (auto [id, op] : llvm::enumerate(copy)) {
             if (!op || op->getNumResults() == 0 ||
-                !isF32Tensor(op->getResult(0)))
+                !isF32Tensor(op->getResult(0).getType(),
+                             /*requireStaticShape=*/true))
               continue;
             Value x = op->getResult(0);
             Value grad = adjoint.grads.lookup(x);

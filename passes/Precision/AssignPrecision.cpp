@@ -68,11 +68,8 @@ const char *const kDefaultDeny[] = {"Exp",
 bool selectsInput(Operation *op) { return isa<MaxPoolOp, GlobalMaxPoolOp>(op); }
 
 bool hasF32Result(Operation *op) {
-  for (Value r : op->getResults())
-    if (auto t = dyn_cast<RankedTensorType>(r.getType());
-        t && t.getElementType().isF32())
-      return true;
-  return false;
+  return llvm::any_of(op->getResultTypes(),
+                      [](Type type) { return isF32Tensor(type); });
 }
 
 struct Choice {

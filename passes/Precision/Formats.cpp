@@ -49,6 +49,12 @@ double mlir::dsmp::smallestNormal(Format format) {
       .convertToDouble();
 }
 
+bool mlir::dsmp::isF32Tensor(Type type, bool requireStaticShape) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.getElementType().isF32() &&
+         (!requireStaticShape || tensor.hasStaticShape());
+}
+
 std::string mlir::dsmp::nodeName(Operation *op) {
   Location loc = op->getLoc();
   if (auto name = dyn_cast<NameLoc>(loc))

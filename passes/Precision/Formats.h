@@ -21,6 +21,10 @@ double unitRoundoff(Format format);
 double largestValue(Format format);
 double smallestNormal(Format format);
 
+/// Whether `type` is a ranked f32 tensor (with a static shape if asked):
+/// the values the precision passes measure and retype.
+bool isF32Tensor(Type type, bool requireStaticShape = false);
+
 /// The ONNX node name an op came from (its NameLoc), or "".
 std::string nodeName(Operation *op);
 /// The ONNX operator type of a dsmp op ("Conv"), or its op name.

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Precision/Formats.h"
 #include "passes/Precision/Passes.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
@@ -19,11 +20,6 @@ using namespace mlir;
 using namespace mlir::dsmp;
 
 namespace {
-
-bool isF32Tensor(Value v) {
-  auto type = dyn_cast<RankedTensorType>(v.getType());
-  return type && type.getElementType().isF32();
-}
 
 Value castTo(OpBuilder &b, Location loc, Value v, Type element) {
   auto type = cast<RankedTensorType>(v.getType());
@@ -58,7 +54,7 @@ struct InsertCastsPass final
         // which is f32 in storage, cast back to f32).
         Type tf32 = FloatTF32Type::get(&getContext());
         for (unsigned i = 0; i < std::min(2u, op->getNumOperands()); ++i)
-          if (isF32Tensor(op->getOperand(i)))
+          if (isF32Tensor(op->getOperand(i).getType()))
             op->setOperand(i, castTo(b, loc, op->getOperand(i), tf32));
         if (op->hasTrait<mlir::OpTrait::SameOperandsAndResultElementType>())
           retypeResults(op, tf32);
@@ -66,7 +62,7 @@ struct InsertCastsPass final
       }
       Type element = getStorageType(&getContext(), format);
       for (unsigned i = 0; i < op->getNumOperands(); ++i)
-        if (isDataOperand(op, i) && isF32Tensor(op->getOperand(i)))
+        if (isDataOperand(op, i) && isF32Tensor(op->getOperand(i).getType()))
           op->setOperand(i, castTo(b, loc, op->getOperand(i), element));
       retypeResults(op, element);
     }
@@ -77,7 +73,7 @@ struct InsertCastsPass final
     OpBuilder b(op->getContext());
     b.setInsertionPointAfter(op);
     for (Value result : op->getResults()) {
-      if (!isF32Tensor(result))
+      if (!isF32Tensor(result.getType()))
         continue;
       result.setType(cast<RankedTensorType>(result.getType()).clone(element));
       Value wide = castTo(b, op->getLoc(), result, b.getF32Type());

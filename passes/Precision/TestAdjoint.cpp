@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Precision/Adjoint.h"
+#include "passes/Precision/Formats.h"
 #include "passes/Precision/Passes.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
@@ -20,11 +21,6 @@ using namespace mlir;
 using namespace mlir::dsmp;
 
 namespace {
-
-bool isF32Tensor(Type type) {
-  auto t = dyn_cast<RankedTensorType>(type);
-  return t && t.getElementType().isF32() && t.hasStaticShape();
-}
 
 struct TestAdjointPass final
     : mlir::dsmp::impl::TestAdjointPassBase<TestAdjointPass> {
@@ -42,7 +38,7 @@ struct TestAdjointPass final
       forward.push_back(&op);
     SmallVector<Value> inputs;
     for (BlockArgument arg : body.getArguments())
-      if (isF32Tensor(arg.getType()))
+      if (isF32Tensor(arg.getType(), /*requireStaticShape=*/true))
         inputs.push_back(arg);
 
     Builder b(&getContext());
@@ -50,7 +46,7 @@ struct TestAdjointPass final
     SmallVector<DictionaryAttr> argAttrs;
     graph.getAllArgAttrs(argAttrs);
     for (auto [i, y] : llvm::enumerate(ret->getOperands())) {
-      if (!isF32Tensor(y.getType()))
+      if (!isF32Tensor(y.getType(), /*requireStaticShape=*/true))
         continue;
       Value seed = body.addArgument(y.getType(), graph.getLoc());
       argAttrs.push_back(b.getDictionaryAttr(b.getNamedAttr(
