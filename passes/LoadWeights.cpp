@@ -24,6 +24,38 @@ namespace mlir::dsmp {
 using namespace mlir;
 using namespace mlir::dsmp;
 
+llvm::Error mlir::dsmp::loadExternalWeights(ModuleOp module,
+                                            llvm::StringRef path) {
+  bool any = false;
+  module.walk([&](ConstantOp op) { any |= isa<ExternalAttr>(op.getValue()); });
+  if (!any)
+    return llvm::Error::success();
+  auto reader = ::mlir::dsmp::WeightFileReader::open(path);
+  if (!reader)
+    return reader.takeError();
+  llvm::Error failure = llvm::Error::success();
+  module.walk([&](ConstantOp op) {
+    auto external = dyn_cast<ExternalAttr>(op.getValue());
+    if (!external)
+      return WalkResult::advance();
+    auto bytes = reader->read(external.getOffset(), external.getSize());
+    if (!bytes) {
+      failure = bytes.takeError();
+      return WalkResult::interrupt();
+    }
+    auto blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+        *bytes, ::mlir::dsmp::kWeightAlignment);
+    auto type = cast<ShapedType>(op.getType());
+    op.setValueAttr(DenseResourceElementsAttr::get(
+        type, "w" + std::to_string(external.getOffset()), std::move(blob)));
+    return WalkResult::advance();
+  });
+  if (failure)
+    return failure;
+  module->removeAttr("dsmp.weights");
+  return llvm::Error::success();
+}
+
 namespace {
 struct LoadWeightsPass final
     : mlir::dsmp::impl::LoadWeightsPassBase<LoadWeightsPass> {
@@ -36,31 +68,14 @@ struct LoadWeightsPass final
       return; // Nothing refers to a weight file.
     llvm::SmallString<256> path(weightsDir);
     llvm::sys::path::append(path, name.getValue());
-    auto reader = ::mlir::dsmp::WeightFileReader::open(path);
-    if (!reader) {
-      module.emitError() << llvm::toString(reader.takeError());
+    int64_t before = 0;
+    module.walk(
+        [&](ConstantOp op) { before += isa<ExternalAttr>(op.getValue()); });
+    if (llvm::Error err = loadExternalWeights(module, path)) {
+      module.emitError() << llvm::toString(std::move(err));
       return signalPassFailure();
     }
-    WalkResult result = module.walk([&](ConstantOp op) {
-      auto external = dyn_cast<ExternalAttr>(op.getValue());
-      if (!external)
-        return WalkResult::advance();
-      auto bytes = reader->read(external.getOffset(), external.getSize());
-      if (!bytes) {
-        op.emitOpError() << llvm::toString(bytes.takeError());
-        return WalkResult::interrupt();
-      }
-      auto blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
-          *bytes, ::mlir::dsmp::kWeightAlignment);
-      auto type = cast<ShapedType>(op.getType());
-      op.setValueAttr(DenseResourceElementsAttr::get(
-          type, "w" + std::to_string(external.getOffset()), std::move(blob)));
-      ++numLoaded;
-      return WalkResult::advance();
-    });
-    if (result.wasInterrupted())
-      return signalPassFailure();
-    module->removeAttr("dsmp.weights");
+    numLoaded += before;
   }
 };
 } // namespace

@@ -20,6 +20,10 @@ namespace mlir::dsmp {
 #define GEN_PASS_REGISTRATION
 #include "passes/Passes.h.inc"
 
+/// Replaces every #dsmp.external constant of `module` by its bytes from
+/// the weight file at `path` (what dsmp-load-weights does).
+llvm::Error loadExternalWeights(ModuleOp module, llvm::StringRef path);
+
 } // namespace mlir::dsmp
 
 #endif // DSMP_PASSES_PASSES_H

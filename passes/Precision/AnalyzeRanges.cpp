@@ -114,6 +114,12 @@ struct AnalyzeRangesPass final
     std::vector<Stats> stats(ops.size());
     std::vector<bool> measured(ops.size(), false);
     std::vector<std::optional<int64_t>> flops(ops.size());
+    auto engineKind = parseCalibrationEngine(engine);
+    if (!engineKind) {
+      module.emitError("dsmp-analyze-ranges: " +
+                       llvm::toString(engineKind.takeError()));
+      return signalPassFailure();
+    }
     if (!calibration.empty()) {
       // Expose result 0 of every op with an f32 tensor result.
       auto outputs = runInstrumented(
@@ -134,7 +140,8 @@ struct AnalyzeRangesPass final
               values.push_back(op->getResult(0));
             }
             return values;
-          });
+          },
+          *engineKind);
       if (!outputs) {
         module.emitError(llvm::toString(outputs.takeError()));
         return signalPassFailure();

@@ -57,6 +57,12 @@ struct AnalyzeSensitivityPass final
     std::vector<std::string> stoppedBy(ops.size());
     SmallVector<std::string> stopNames;
 
+    auto engineKind = parseCalibrationEngine(engine);
+    if (!engineKind) {
+      module.emitError("dsmp-analyze-sensitivity: " +
+                       llvm::toString(engineKind.takeError()));
+      return signalPassFailure();
+    }
     auto outputs = runInstrumented(
         module, calibration,
         [&](func::FuncOp graph,
@@ -122,7 +128,8 @@ struct AnalyzeSensitivityPass final
             }
           }
           return values;
-        });
+        },
+        *engineKind);
     if (!outputs) {
       module.emitError(llvm::toString(outputs.takeError()));
       return signalPassFailure();

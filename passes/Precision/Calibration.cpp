@@ -7,6 +7,7 @@
 #include "passes/Precision/Calibration.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dsmp/Execution/Evaluator.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/Debug.h"
@@ -80,8 +81,20 @@ void eraseDeadOps(func::FuncOp graph) {
 }
 } // namespace
 
+Expected<CalibrationEngine> parseCalibrationEngine(StringRef name) {
+  if (name == "auto")
+    return CalibrationEngine::Auto;
+  if (name == "evaluate")
+    return CalibrationEngine::Evaluate;
+  if (name == "compile")
+    return CalibrationEngine::Compile;
+  return llvm::createStringError("unknown calibration engine '" + name +
+                                 "' (auto, evaluate, compile)");
+}
+
 Expected<std::vector<std::vector<HostTensor>>>
-runInstrumented(ModuleOp module, StringRef dir, Instrument instrument) {
+runInstrumented(ModuleOp module, StringRef dir, Instrument instrument,
+                CalibrationEngine engine) {
   auto sets = readInputSets(dir);
   if (!sets)
     return llvm::createStringError("calibration: " +
@@ -145,11 +158,34 @@ runInstrumented(ModuleOp module, StringRef dir, Instrument instrument) {
   if (getenv("DSMP_DUMP_CALIBRATION"))
     llvm::errs() << "// instrumented graph\n" << *copy << "\n";
 
+  std::vector<std::vector<HostTensor>> outputs;
+  if (engine != CalibrationEngine::Compile) {
+    auto evaluator = GraphEvaluator::create(graph);
+    if (evaluator) {
+      for (const HostInputs &set : *sets) {
+        auto out = (*evaluator)->run(set);
+        if (!out)
+          return llvm::createStringError("calibration run: " +
+                                         llvm::toString(out.takeError()));
+        outputs.emplace_back(
+            std::make_move_iterator(out->begin() + numOriginal),
+            std::make_move_iterator(out->end()));
+      }
+      return outputs;
+    }
+    if (engine == CalibrationEngine::Evaluate)
+      return llvm::createStringError("calibration: " +
+                                     llvm::toString(evaluator.takeError()));
+    // Compiling handles more ops and types; say why when asked.
+    std::string why = llvm::toString(evaluator.takeError());
+    if (getenv("DSMP_DUMP_CALIBRATION"))
+      llvm::errs() << "// calibration compiles: " << why << "\n";
+  }
+
   auto program = HostProgram::compile(*copy, "", shapesOf(sets->front()));
   if (!program)
     return llvm::createStringError("calibration: " +
                                    llvm::toString(program.takeError()));
-  std::vector<std::vector<HostTensor>> outputs;
   for (const HostInputs &set : *sets) {
     auto out = (*program)->run(set);
     if (!out)

@@ -37,6 +37,10 @@ struct AutoMixedPrecisionPipelineOptions
   PassOptions::Option<std::string> calibration{
       *this, "calibration", llvm::cl::desc("Folder of calibration inputs"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> calibrationEngine{
+      *this, "calibration-engine",
+      llvm::cl::desc("How the analyses run the graph: auto, evaluate, compile"),
+      llvm::cl::init("auto")};
   PassOptions::Option<std::string> weightsDir{
       *this, "weights-dir",
       llvm::cl::desc("Folder the module's weight file is relative to"),

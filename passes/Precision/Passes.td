@@ -33,13 +33,18 @@ def AnalyzeRangesPass : Pass<"dsmp-analyze-ranges", "mlir::ModuleOp"> {
       apart in `zeros`), and `overflow`/`underflow`: the formats whose
       largest finite value the data exceeds, or below whose smallest normal
       value more than 1 % of the nonzero values fall.
-    The calibration run compiles the model for the host (libdsmprt); a
-    model that does not compile or inputs that do not fit fail the pass
+    The calibration run evaluates the graph op by op (GraphEvaluator,
+    include/dsmp/Execution/Evaluator.h), or compiles it for the host
+    (libdsmprt) when an op has no evaluator kernel; `engine` forces one.
+    Inputs that do not fit, or a model that does not run, fail the pass
     with the reason.
   }];
   let options = [
     Option<"calibration", "calibration", "std::string", /*default=*/"\"\"",
-           "Folder of calibration inputs (empty: static bounds only)">
+           "Folder of calibration inputs (empty: static bounds only)">,
+    Option<"engine", "engine", "std::string", /*default=*/"\"auto\"",
+           "How calibration runs the graph: auto (evaluate, else compile), "
+           "evaluate, compile">
   ];
 }
 
@@ -49,8 +54,9 @@ def AnalyzeSensitivityPass
   let description = [{
     Pre-condition: as dsmp-analyze-ranges; `calibration` is required.
 
-    One forward and one reverse-mode pass over the FP32 graph, compiled
-    together and run once per calibration input set: the adjoint is built
+    One forward and one reverse-mode pass over the FP32 graph, built
+    together and run once per calibration input set (evaluated or compiled
+    as in dsmp-analyze-ranges, see `engine`): the adjoint is built
     from VJPOpInterface (dialects/Dsmp/IR/DsmpVJP.cpp), seeded at each
     output y with r / |y|, r a fixed random +-1 vector, so gradients are
     relative to the output's size. For each op result x with gradient g:
@@ -68,7 +74,10 @@ def AnalyzeSensitivityPass
   }];
   let options = [
     Option<"calibration", "calibration", "std::string", /*default=*/"\"\"",
-           "Folder of calibration inputs">
+           "Folder of calibration inputs">,
+    Option<"engine", "engine", "std::string", /*default=*/"\"auto\"",
+           "How calibration runs the graph: auto (evaluate, else compile), "
+           "evaluate, compile">
   ];
 }
 

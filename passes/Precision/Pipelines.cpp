@@ -27,10 +27,12 @@ void mlir::dsmp::buildPrecisionAnalysisPipeline(
   // Where values lie decides which formats can hold them.
   AnalyzeRangesPassOptions ranges;
   ranges.calibration = options.calibration;
+  ranges.engine = options.calibrationEngine;
   pm.addPass(createAnalyzeRangesPass(ranges));
   // How much each op's rounding moves the outputs: one adjoint run.
   AnalyzeSensitivityPassOptions sensitivity;
   sensitivity.calibration = options.calibration;
+  sensitivity.engine = options.calibrationEngine;
   pm.addPass(createAnalyzeSensitivityPass(sensitivity));
 }
 

@@ -52,12 +52,8 @@ int runArtifact(const RunOptions &options, const char *tool) {
 
   std::vector<HostTensor> inputs;
   std::string error;
-  for (size_t k = 0; exists(pbPath(options.inputsDir, "input", k)); ++k) {
-    HostTensor t;
-    if (!readTensorFile(pbPath(options.inputsDir, "input", k), t, error))
-      return fail(error);
-    inputs.push_back(std::move(t));
-  }
+  if (!readInputFiles(options.inputsDir, inputs, error))
+    return fail(error);
   for (const HostTensor &t : inputs)
     if (dsmp_bind_input(model, t.name.c_str(), static_cast<dsmp_dtype>(t.dtype),
                         t.dims.data(), t.dims.size(), t.data.data(),
@@ -93,10 +89,34 @@ int runArtifact(const RunOptions &options, const char *tool) {
     const unsigned char *data = static_cast<const unsigned char *>(
         dsmp_output_data(model, t.name.c_str()));
     t.data.assign(data, data + bytes);
-    if (!options.saveDir.empty() &&
-        !writeTensorFile(pbPath(options.saveDir, "output", i), t, error))
-      return fail(error);
   }
+  return reportOutputs(options, outputs, tool);
+}
+
+bool readInputFiles(const std::string &dir, std::vector<HostTensor> &inputs,
+                    std::string &error) {
+  for (size_t k = 0; exists(pbPath(dir, "input", k)); ++k) {
+    HostTensor t;
+    if (!readTensorFile(pbPath(dir, "input", k), t, error))
+      return false;
+    inputs.push_back(std::move(t));
+  }
+  return true;
+}
+
+int reportOutputs(const RunOptions &options,
+                  const std::vector<HostTensor> &outputs, const char *tool) {
+  auto fail = [&](const std::string &message) {
+    std::fprintf(stderr, "%s: error: %s\n", tool, message.c_str());
+    return 1;
+  };
+  std::string error;
+  size_t numOutputs = outputs.size();
+  if (!options.saveDir.empty())
+    for (size_t i = 0; i < numOutputs; ++i)
+      if (!writeTensorFile(pbPath(options.saveDir, "output", i), outputs[i],
+                           error))
+        return fail(error);
 
   std::vector<HostTensor> expected;
   if (options.compare) {

@@ -8,7 +8,10 @@
 #ifndef DSMP_RUNTIME_TOOLS_RUNARTIFACT_H
 #define DSMP_RUNTIME_TOOLS_RUNARTIFACT_H
 
+#include "dsmp/runtime/TensorFile.h"
+
 #include <string>
+#include <vector>
 
 namespace dsmp::runtime {
 
@@ -28,6 +31,14 @@ struct RunOptions {
 /// error <= atol). Returns the process exit status: 1 on any
 /// error or mismatch. Messages are prefixed with `tool`.
 int runArtifact(const RunOptions &options, const char *tool);
+
+/// DIR/input_0.pb, input_1.pb, ... in order.
+bool readInputFiles(const std::string &dir, std::vector<HostTensor> &inputs,
+                    std::string &error);
+
+/// The second half of runArtifact: saves, prints or compares `outputs`.
+int reportOutputs(const RunOptions &options,
+                  const std::vector<HostTensor> &outputs, const char *tool);
 
 } // namespace dsmp::runtime
 

@@ -7,11 +7,14 @@
 //
 //   dsmp-run MODEL.onnx|MODEL.mlir|ARTIFACT_DIR --inputs DIR [--compare]
 //            [--rtol R] [--atol A] [--save-outputs DIR] [--repeat N]
+//            [--engine=compile|evaluate]
 //
 // An artifact folder (from dsmp-compile) runs through libdsmprt. A model
 // file is first compiled for the host, specialized to the shapes of
 // DIR/input_*.pb, into a temporary artifact (the same driver dsmp-compile
-// uses), then run the same way. Prints each output's shape and first
+// uses), then run the same way. With --engine=evaluate a model file runs
+// through the reference evaluator instead (nothing is compiled; what the
+// precision analyses use for calibration). Prints each output's shape and first
 // values, or with --compare its max abs/rel error against DIR/output_*.pb
 // (rel = max abs error / max |reference|); exits 1 on any error or when an
 // output exceeds both tolerances.
@@ -20,6 +23,8 @@
 
 #include "dsmp/Driver/Registration.h"
 #include "dsmp/Execution/Compile.h"
+#include "dsmp/Execution/Evaluator.h"
+#include "passes/Passes.h"
 #include "runtime/tools/RunArtifact.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -57,9 +62,50 @@ llvm::cl::opt<int> repeat("repeat",
                           llvm::cl::desc("Run N times, print the median time"),
                           llvm::cl::init(1));
 
+enum class Engine { Compile, Evaluate };
+llvm::cl::opt<Engine> engine(
+    "engine", llvm::cl::desc("How a model file runs"),
+    llvm::cl::values(
+        clEnumValN(Engine::Compile, "compile",
+                   "compile it for the host and run the artifact (default)"),
+        clEnumValN(Engine::Evaluate, "evaluate",
+                   "run it op by op in the reference evaluator")),
+    llvm::cl::init(Engine::Compile));
+
 int fail(const llvm::Twine &message) {
   llvm::errs() << "dsmp-run: error: " << message << "\n";
   return 1;
+}
+/// Runs the model file through the reference evaluator.
+int evaluateModel(const ::dsmp::runtime::RunOptions &options,
+                  const mlir::dsmp::InputShapes &shapes) {
+  mlir::dsmp::registerDriverPasses();
+  DialectRegistry registry;
+  mlir::dsmp::registerDriverDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  auto loaded = mlir::dsmp::loadModel(modelPath, context);
+  if (!loaded)
+    return fail(llvm::toString(loaded.takeError()));
+  ModuleOp module = *loaded->module;
+  if (llvm::Error err =
+          mlir::dsmp::loadExternalWeights(module, loaded->weightsPath))
+    return fail(modelPath + ": " + llvm::toString(std::move(err)));
+  if (llvm::Error err = mlir::dsmp::specializeGraph(module, shapes, 1,
+                                                    /*requireAllInputs=*/true))
+    return fail(modelPath + ": " + llvm::toString(std::move(err)));
+  auto evaluator = mlir::dsmp::GraphEvaluator::create(
+      module.lookupSymbol<func::FuncOp>("main_graph"));
+  if (!evaluator)
+    return fail(modelPath + ": " + llvm::toString(evaluator.takeError()));
+  std::vector<::dsmp::runtime::HostTensor> inputs;
+  std::string error;
+  if (!::dsmp::runtime::readInputFiles(options.inputsDir, inputs, error))
+    return fail(error);
+  auto outputs = (*evaluator)->run(inputs);
+  if (!outputs)
+    return fail(modelPath + ": " + llvm::toString(outputs.takeError()));
+  return ::dsmp::runtime::reportOutputs(options, *outputs, "dsmp-run");
 }
 } // namespace
 
@@ -81,6 +127,8 @@ int main(int argc, char **argv) {
   auto shapes = mlir::dsmp::readInputShapes(inputsDir);
   if (!shapes)
     return fail(llvm::toString(shapes.takeError()));
+  if (engine == Engine::Evaluate)
+    return evaluateModel(options, *shapes);
   llvm::SmallString<128> tempDir;
   if (std::error_code ec =
           llvm::sys::fs::createUniqueDirectory("dsmp-run", tempDir))

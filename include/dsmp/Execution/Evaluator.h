@@ -1,0 +1,67 @@
+//===- Evaluator.h - Evaluate a graph op by op on the host ---- -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A reference evaluator for @main_graph: each dsmp op runs as a plain C++
+// kernel in f32 (integers and bools in int64), nothing is compiled. The
+// precision analyses use it to run their instrumented FP32 graphs: building
+// a program through LLVM costs far more than evaluating the few calibration
+// inputs, and the cost grows faster than the graph. Graphs it cannot
+// evaluate (dynamic shapes, 16-bit element types, ops without a kernel,
+// regions) are rejected up front, naming the op, so that the caller can
+// compile them instead.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_EXECUTION_EVALUATOR_H
+#define DSMP_EXECUTION_EVALUATOR_H
+
+#include "dsmp/Execution/HostRun.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <memory>
+#include <vector>
+
+namespace mlir::dsmp {
+
+namespace eval {
+struct Array;
+} // namespace eval
+
+class GraphEvaluator {
+public:
+  /// Prepares `graph` (static shapes, inline constants). Fails, naming the
+  /// first op it cannot evaluate and why.
+  static llvm::Expected<std::unique_ptr<GraphEvaluator>>
+  create(func::FuncOp graph);
+  ~GraphEvaluator();
+
+  /// Runs on `inputs` (bound by name, shapes and dtypes checked); returns
+  /// the outputs in @main_graph's result order.
+  llvm::Expected<std::vector<HostTensor>> run(const HostInputs &inputs);
+
+private:
+  struct Step;
+  GraphEvaluator() = default;
+  llvm::Error prepare(func::FuncOp graph);
+  llvm::Error runSteps(const std::vector<Step> &list,
+                       std::vector<std::shared_ptr<const eval::Array>> &slots);
+
+  std::vector<Step> steps;
+  unsigned numSlots = 0;
+  std::vector<std::pair<unsigned, std::shared_ptr<const eval::Array>>>
+      constants;
+  struct Port {
+    std::string name;
+    unsigned slot;
+    Type type;
+  };
+  std::vector<Port> inputs, outputs;
+};
+
+} // namespace mlir::dsmp
+
+#endif // DSMP_EXECUTION_EVALUATOR_H

@@ -1,0 +1,385 @@
+//===- DataMovement.cpp - Evaluator kernels: shapes and copies -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Ops that only move elements. Result shapes come from the (static)
+// result types, so Reshape and friends copy, and Slice/Pad/Tile only need
+// the source coordinate of each output coordinate, per dim.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Array.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <cmath>
+
+using llvm::ArrayRef;
+using llvm::Error;
+using llvm::MutableArrayRef;
+using llvm::SmallVector;
+using llvm::StringRef;
+
+namespace mlir::dsmp::eval {
+namespace {
+
+/// dst[coord] = src[sum_d offsets[d][coord_d]], or `fill` where any
+/// offsets[d][coord_d] is negative.
+void copyPerDim(const Array &src, Array &dst,
+                const std::vector<std::vector<int64_t>> &offsets, double fill) {
+  int64_t total = dst.size();
+  int rank = dst.rank();
+  if (rank == 0) {
+    if (total)
+      dst.copyFrom(src, 0, 0);
+    return;
+  }
+  SmallVector<int64_t, 4> counter(rank, 0);
+  for (int64_t o = 0; o < total; ++o) {
+    int64_t from = 0;
+    bool inside = true;
+    for (int d = 0; d < rank; ++d) {
+      int64_t off = offsets[d][counter[d]];
+      inside &= off >= 0;
+      from += off;
+    }
+    if (inside)
+      dst.copyFrom(src, from, o);
+    else if (dst.isFloat)
+      dst.f[o] = float(fill);
+    else
+      dst.i[o] = int64_t(fill);
+    for (int d = rank - 1; d >= 0; --d) {
+      if (++counter[d] < dst.shape[d])
+        break;
+      counter[d] = 0;
+    }
+  }
+}
+
+Error evalCopy(Operation *, ArrayRef<const Array *> in,
+               MutableArrayRef<Array> out) {
+  out[0].f = in[0]->f;
+  out[0].i = in[0]->i;
+  return Error::success();
+}
+
+Error evalTranspose(Operation *op, ArrayRef<const Array *> in,
+                    MutableArrayRef<Array> out) {
+  const Array &x = *in[0];
+  SmallVector<int64_t, 4> perm;
+  if (auto attr = op->getAttrOfType<DenseI64ArrayAttr>("perm"))
+    perm.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
+  else
+    for (int64_t d = x.rank() - 1; d >= 0; --d)
+      perm.push_back(d);
+  SmallVector<int64_t, 4> own = stridesOf(x.shape), strides;
+  for (int64_t p : perm)
+    strides.push_back(own[p]);
+  stridedLoop<1>(out[0].shape, {strides}, {0},
+                 [&](int64_t o, const std::array<int64_t, 1> &idx) {
+                   out[0].copyFrom(x, idx[0], o);
+                 });
+  return Error::success();
+}
+
+Error evalExpand(Operation *, ArrayRef<const Array *> in,
+                 MutableArrayRef<Array> out) {
+  const Array &x = *in[0];
+  stridedLoop<1>(out[0].shape, {broadcastStrides(x.shape, out[0].shape)}, {0},
+                 [&](int64_t o, const std::array<int64_t, 1> &idx) {
+                   out[0].copyFrom(x, idx[0], o);
+                 });
+  return Error::success();
+}
+
+Error evalConcat(Operation *op, ArrayRef<const Array *> in,
+                 MutableArrayRef<Array> out) {
+  Array &y = out[0];
+  int64_t axis = normalizeAxis(intAttr(op, "axis", 0), y.rank());
+  int64_t outer = product(ArrayRef<int64_t>(y.shape).take_front(axis));
+  int64_t inner = product(ArrayRef<int64_t>(y.shape).drop_front(axis + 1));
+  int64_t rowOut = y.shape[axis] * inner, offset = 0;
+  for (const Array *x : in) {
+    if (!x)
+      continue;
+    int64_t row = x->rank() ? x->shape[axis] * inner : 0;
+    for (int64_t a = 0; a < outer; ++a)
+      for (int64_t k = 0; k < row; ++k)
+        y.copyFrom(*x, a * row + k, a * rowOut + offset + k);
+    offset += row;
+  }
+  return Error::success();
+}
+
+Error evalSplit(Operation *op, ArrayRef<const Array *> in,
+                MutableArrayRef<Array> out) {
+  const Array &x = *in[0];
+  int64_t axis = normalizeAxis(intAttr(op, "axis", 0), x.rank());
+  int64_t outer = product(ArrayRef<int64_t>(x.shape).take_front(axis));
+  int64_t inner = product(ArrayRef<int64_t>(x.shape).drop_front(axis + 1));
+  int64_t rowIn = x.shape[axis] * inner, offset = 0;
+  for (Array &y : out) {
+    int64_t row = y.shape[axis] * inner;
+    for (int64_t a = 0; a < outer; ++a)
+      for (int64_t k = 0; k < row; ++k)
+        y.copyFrom(x, a * rowIn + offset + k, a * row + k);
+    offset += row;
+  }
+  return Error::success();
+}
+
+Error evalSlice(Operation *op, ArrayRef<const Array *> in,
+                MutableArrayRef<Array> out) {
+  const Array &x = *in[0];
+  Array &y = out[0];
+  int64_t rank = x.rank();
+  SmallVector<int64_t, 4> start(rank, 0), step(rank, 1);
+  size_t count = in[1]->i.size();
+  for (size_t k = 0; k < count; ++k) {
+    int64_t axis = in[3] ? normalizeAxis(in[3]->i[k], rank) : int64_t(k);
+    int64_t s = in[4] ? in[4]->i[k] : 1;
+    int64_t dim = x.shape[axis], b = in[1]->i[k];
+    if (b < 0)
+      b += dim;
+    b = s > 0 ? std::clamp<int64_t>(b, 0, dim)
+              : std::clamp<int64_t>(b, 0, dim - 1);
+    start[axis] = b;
+    step[axis] = s;
+  }
+  SmallVector<int64_t, 4> own = stridesOf(x.shape);
+  std::vector<std::vector<int64_t>> offsets(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    for (int64_t o = 0; o < y.shape[d]; ++o)
+      offsets[d].push_back((start[d] + o * step[d]) * own[d]);
+  copyPerDim(x, y, offsets, 0);
+  return Error::success();
+}
+
+Error evalTile(Operation *, ArrayRef<const Array *> in,
+               MutableArrayRef<Array> out) {
+  const Array &x = *in[0];
+  Array &y = out[0];
+  SmallVector<int64_t, 4> own = stridesOf(x.shape);
+  std::vector<std::vector<int64_t>> offsets(y.rank());
+  for (int64_t d = 0; d < y.rank(); ++d)
+    for (int64_t o = 0; o < y.shape[d]; ++o)
+      offsets[d].push_back((o % x.shape[d]) * own[d]);
+  copyPerDim(x, y, offsets, 0);
+  return Error::success();
+}
+
+Error evalPad(Operation *op, ArrayRef<const Array *> in,
+              MutableArrayRef<Array> out) {
+  const Array &x = *in[0];
+  Array &y = out[0];
+  int64_t rank = x.rank();
+  auto modeAttr = op->getAttrOfType<StringAttr>("mode");
+  StringRef mode = modeAttr ? modeAttr.getValue() : "constant";
+  SmallVector<int64_t, 4> begin(rank, 0);
+  const std::vector<int64_t> &pads = in[1]->i;
+  size_t n = pads.size() / 2;
+  for (size_t k = 0; k < n; ++k) {
+    int64_t axis =
+        in.size() > 3 && in[3] ? normalizeAxis(in[3]->i[k], rank) : int64_t(k);
+    begin[axis] = pads[k];
+  }
+  double fill = in.size() > 2 && in[2] && in[2]->size() ? in[2]->at(0) : 0.0;
+  SmallVector<int64_t, 4> own = stridesOf(x.shape);
+  std::vector<std::vector<int64_t>> offsets(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t dim = x.shape[d];
+    for (int64_t o = 0; o < y.shape[d]; ++o) {
+      int64_t c = o - begin[d];
+      if (c < 0 || c >= dim) {
+        if (mode == "constant" || dim == 0)
+          c = -1;
+        else if (mode == "edge")
+          c = std::clamp<int64_t>(c, 0, dim - 1);
+        else if (mode == "wrap")
+          c = ((c % dim) + dim) % dim;
+        else if (mode == "reflect") {
+          if (dim == 1)
+            c = 0;
+          else {
+            int64_t period = 2 * (dim - 1);
+            c = ((c % period) + period) % period;
+            if (c >= dim)
+              c = period - c;
+          }
+        } else
+          return unsupported(op, "pad mode " + mode);
+      }
+      offsets[d].push_back(c < 0 ? -1 : c * own[d]);
+    }
+  }
+  copyPerDim(x, y, offsets, fill);
+  return Error::success();
+}
+
+Error evalGather(Operation *op, ArrayRef<const Array *> in,
+                 MutableArrayRef<Array> out) {
+  const Array &x = *in[0], &indices = *in[1];
+  int64_t axis = normalizeAxis(intAttr(op, "axis", 0), x.rank());
+  int64_t outer = product(ArrayRef<int64_t>(x.shape).take_front(axis));
+  int64_t inner = product(ArrayRef<int64_t>(x.shape).drop_front(axis + 1));
+  int64_t dim = x.shape[axis], count = indices.size();
+  for (int64_t a = 0; a < outer; ++a)
+    for (int64_t k = 0; k < count; ++k) {
+      int64_t index = indices.i[k] < 0 ? indices.i[k] + dim : indices.i[k];
+      if (index < 0 || index >= dim)
+        return llvm::createStringError(
+            "gather index " + llvm::Twine(indices.i[k]) +
+            " is outside a dim of " + llvm::Twine(dim));
+      for (int64_t c = 0; c < inner; ++c)
+        out[0].copyFrom(x, (a * dim + index) * inner + c,
+                        (a * count + k) * inner + c);
+    }
+  return Error::success();
+}
+
+Error evalShape(Operation *op, ArrayRef<const Array *> in,
+                MutableArrayRef<Array> out) {
+  const Array &x = *in[0];
+  int64_t rank = x.rank();
+  int64_t start = std::clamp<int64_t>(
+      normalizeAxis(intAttr(op, "start", 0), rank), 0, rank);
+  int64_t end = std::clamp<int64_t>(
+      normalizeAxis(intAttr(op, "end", rank), rank), 0, rank);
+  for (int64_t d = start; d < end; ++d)
+    out[0].i[d - start] = x.shape[d];
+  return Error::success();
+}
+
+Error evalSize(Operation *, ArrayRef<const Array *> in,
+               MutableArrayRef<Array> out) {
+  out[0].i[0] = in[0]->size();
+  return Error::success();
+}
+
+Error evalConstantOfShape(Operation *op, ArrayRef<const Array *>,
+                          MutableArrayRef<Array> out) {
+  double value = 0;
+  if (auto attr = op->getAttrOfType<DenseElementsAttr>("value")) {
+    Type element = attr.getElementType();
+    if (isa<FloatType>(element))
+      value = (*attr.value_begin<APFloat>()).convertToDouble();
+    else
+      value = double((*attr.value_begin<APInt>()).getSExtValue());
+  }
+  if (out[0].isFloat)
+    std::fill(out[0].f.begin(), out[0].f.end(), float(value));
+  else
+    std::fill(out[0].i.begin(), out[0].i.end(), int64_t(value));
+  return Error::success();
+}
+
+Error evalRange(Operation *, ArrayRef<const Array *> in,
+                MutableArrayRef<Array> out) {
+  Array &y = out[0];
+  for (int64_t k = 0; k < y.size(); ++k) {
+    if (y.isFloat)
+      y.f[k] = in[0]->f[0] + float(k) * in[2]->f[0];
+    else
+      y.i[k] = in[0]->i[0] + k * in[2]->i[0];
+  }
+  return Error::success();
+}
+
+/// Resize, nearest or (n-)linear, one dim at a time (linear interpolation
+/// is separable).
+Error evalResize(Operation *op, ArrayRef<const Array *> in,
+                 MutableArrayRef<Array> out) {
+  auto str = [&](StringRef name, StringRef fallback) {
+    auto attr = op->getAttrOfType<StringAttr>(name);
+    return attr ? attr.getValue() : fallback;
+  };
+  StringRef mode = str("mode", "nearest");
+  StringRef transform = str("coordinate_transformation_mode", "half_pixel");
+  StringRef nearest = str("nearest_mode", "round_prefer_floor");
+  if ((mode != "nearest" && mode != "linear") || intAttr(op, "antialias", 0) ||
+      op->hasAttr("axes") ||
+      !(transform == "half_pixel" || transform == "pytorch_half_pixel" ||
+        transform == "align_corners" || transform == "asymmetric" ||
+        transform == "tf_half_pixel_for_nn"))
+    return unsupported(op, "mode " + mode + ", " + transform);
+  const Array &x = *in[0];
+  Array &y = out[0];
+  if (!x.isFloat)
+    return unsupported(op, "integer input");
+  const Array *scales = in[2] && in[2]->size() ? in[2] : nullptr;
+  Array current = x;
+  for (int64_t d = 0; d < x.rank(); ++d) {
+    int64_t inDim = x.shape[d], outDim = y.shape[d];
+    double scale = scales ? scales->f[d] : double(outDim) / double(inDim);
+    if (inDim == outDim && scale == 1.0)
+      continue;
+    Array next;
+    next.shape = current.shape;
+    next.shape[d] = outDim;
+    next.allocate();
+    int64_t outer = product(ArrayRef<int64_t>(current.shape).take_front(d));
+    int64_t inner = product(ArrayRef<int64_t>(current.shape).drop_front(d + 1));
+    for (int64_t o = 0; o < outDim; ++o) {
+      double c;
+      if (transform == "align_corners")
+        c = outDim == 1 ? 0 : double(o) * (inDim - 1) / double(outDim - 1);
+      else if (transform == "asymmetric")
+        c = o / scale;
+      else if (transform == "tf_half_pixel_for_nn")
+        c = (o + 0.5) / scale;
+      else if (transform == "pytorch_half_pixel")
+        c = outDim > 1 ? (o + 0.5) / scale - 0.5 : 0;
+      else
+        c = (o + 0.5) / scale - 0.5;
+      int64_t i0, i1;
+      double w = 0;
+      if (mode == "nearest") {
+        double r = nearest == "floor"               ? std::floor(c)
+                   : nearest == "ceil"              ? std::ceil(c)
+                   : nearest == "round_prefer_ceil" ? std::floor(c + 0.5)
+                                                    : std::ceil(c - 0.5);
+        i0 = i1 = std::clamp<int64_t>(int64_t(r), 0, inDim - 1);
+      } else {
+        c = std::clamp<double>(c, 0, double(inDim - 1));
+        i0 = int64_t(std::floor(c));
+        i1 = std::min(i0 + 1, inDim - 1);
+        w = c - double(i0);
+      }
+      for (int64_t a = 0; a < outer; ++a) {
+        const float *r0 = current.f.data() + (a * inDim + i0) * inner;
+        const float *r1 = current.f.data() + (a * inDim + i1) * inner;
+        float *dst = next.f.data() + (a * outDim + o) * inner;
+        for (int64_t k = 0; k < inner; ++k)
+          dst[k] = float(r0[k] * (1.0 - w) + r1[k] * w);
+      }
+    }
+    current = std::move(next);
+  }
+  y.f = std::move(current.f);
+  return Error::success();
+}
+} // namespace
+
+void addDataMovementKernels(KernelTable &table) {
+  for (StringRef name : {"reshape", "flatten", "squeeze", "unsqueeze"})
+    table[("dsmp." + name).str()] = evalCopy;
+  table["dsmp.transpose"] = evalTranspose;
+  table["dsmp.expand"] = evalExpand;
+  table["dsmp.concat"] = evalConcat;
+  table["dsmp.split"] = evalSplit;
+  table["dsmp.slice"] = evalSlice;
+  table["dsmp.tile"] = evalTile;
+  table["dsmp.pad"] = evalPad;
+  table["dsmp.gather"] = evalGather;
+  table["dsmp.shape"] = evalShape;
+  table["dsmp.size"] = evalSize;
+  table["dsmp.constant_of_shape"] = evalConstantOfShape;
+  table["dsmp.range"] = evalRange;
+  table["dsmp.resize"] = evalResize;
+}
+
+} // namespace mlir::dsmp::eval

@@ -1,0 +1,376 @@
+//===- Evaluator.cpp - Evaluate a graph op by op on the host -- -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsmp/Execution/Evaluator.h"
+
+#include "Array.h"
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+#include <cstring>
+#include <functional>
+
+using llvm::Error;
+using llvm::Expected;
+using llvm::Twine;
+
+namespace mlir::dsmp {
+
+using eval::Array;
+
+struct GraphEvaluator::Step {
+  Operation *op;
+  const eval::Kernel *kernel;        // null for dsmp.if
+  SmallVector<unsigned, 4> operands; // kNone for a `none` operand
+  SmallVector<unsigned, 2> results;  // kNone for a `none` result
+  SmallVector<unsigned, 2> release;  // slots whose last use this is
+  // dsmp.if: the then and else steps and the slots they yield.
+  std::vector<Step> branches[2];
+  SmallVector<unsigned, 2> yields[2];
+};
+
+namespace {
+constexpr unsigned kNone = ~0u;
+
+const eval::KernelTable &kernels() {
+  static const eval::KernelTable table = [] {
+    eval::KernelTable t;
+    eval::addElementwiseKernels(t);
+    eval::addReductionKernels(t);
+    eval::addContractionKernels(t);
+    eval::addDataMovementKernels(t);
+    return t;
+  }();
+  return table;
+}
+
+/// f32 tensors, integer/bool tensors, or none.
+bool isEvaluable(Type type) {
+  if (isa<NoneType>(type))
+    return true;
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return false;
+  Type element = tensor.getElementType();
+  return element.isF32() || isa<IntegerType>(element);
+}
+
+std::string describe(Operation *op) {
+  std::string text = "'" + op->getName().getStringRef().str() + "'";
+  Location loc = op->getLoc();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    loc = fused.getLocations().front();
+  if (auto name = dyn_cast<NameLoc>(loc))
+    text += " (node '" + name.getName().str() + "')";
+  return text;
+}
+
+Array shapedFor(Type type) {
+  Array a;
+  auto tensor = cast<RankedTensorType>(type);
+  a.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+  a.isFloat = isa<FloatType>(tensor.getElementType());
+  a.allocate();
+  return a;
+}
+
+Expected<Array> decodeConstant(ConstantOp op) {
+  Array a = shapedFor(op.getType());
+  Type element = cast<RankedTensorType>(op.getType()).getElementType();
+  unsigned width = element.getIntOrFloatBitWidth();
+  Attribute value = op.getValue();
+  if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+    if (a.isFloat) {
+      auto values = dense.getValues<float>();
+      std::copy(values.begin(), values.end(), a.f.begin());
+    } else if (width == 1) {
+      auto values = dense.getValues<bool>();
+      std::copy(values.begin(), values.end(), a.i.begin());
+    } else {
+      size_t k = 0;
+      for (const APInt &v : dense.getValues<APInt>())
+        a.i[k++] = element.isUnsignedInteger() ? int64_t(v.getZExtValue())
+                                               : v.getSExtValue();
+    }
+    return a;
+  }
+  auto resource = dyn_cast<DenseResourceElementsAttr>(value);
+  AsmResourceBlob *blob =
+      resource ? resource.getRawHandle().getBlob() : nullptr;
+  if (!blob)
+    return llvm::createStringError(
+        "the evaluator needs the constants in memory (run "
+        "dsmp-load-weights first)");
+  ArrayRef<char> bytes = blob->getData();
+  size_t bytesPer = std::max(1u, width / 8);
+  if (bytes.size() != size_t(a.size()) * bytesPer)
+    return llvm::createStringError("a constant's data does not fit its type");
+  if (a.isFloat) {
+    std::memcpy(a.f.data(), bytes.data(), bytes.size());
+    return a;
+  }
+  for (int64_t k = 0; k < a.size(); ++k) {
+    const char *p = bytes.data() + k * bytesPer;
+    int64_t v = 0;
+    switch (bytesPer) {
+    case 1:
+      v = width == 1 ? (*p != 0) : int64_t(int8_t(*p));
+      break;
+    case 2: {
+      int16_t x;
+      std::memcpy(&x, p, 2);
+      v = x;
+      break;
+    }
+    case 4: {
+      int32_t x;
+      std::memcpy(&x, p, 4);
+      v = x;
+      break;
+    }
+    default:
+      std::memcpy(&v, p, 8);
+    }
+    a.i[k] = v;
+  }
+  return a;
+}
+
+/// ONNX TensorProto data types of the element types the evaluator holds.
+int32_t onnxDtype(Type element) {
+  if (element.isF32())
+    return 1;
+  switch (element.getIntOrFloatBitWidth()) {
+  case 1:
+    return 9;
+  case 8:
+    return element.isUnsignedInteger() ? 2 : 3;
+  case 16:
+    return element.isUnsignedInteger() ? 4 : 5;
+  case 32:
+    return element.isUnsignedInteger() ? 12 : 6;
+  default:
+    return element.isUnsignedInteger() ? 13 : 7;
+  }
+}
+
+Expected<Array> fromHost(const HostTensor &t, RankedTensorType type) {
+  Array a = shapedFor(type);
+  if (ArrayRef<int64_t>(t.dims) != type.getShape())
+    return llvm::createStringError("input '" + t.name +
+                                   "' does not have the graph's shape");
+  int32_t dtype = onnxDtype(type.getElementType());
+  if (t.dtype != dtype)
+    return llvm::createStringError("input '" + t.name + "' has data type " +
+                                   Twine(t.dtype) + ", the graph expects " +
+                                   Twine(dtype));
+  size_t bytesPer = ::dsmp::runtime::dtypeSize(t.dtype);
+  if (t.data.size() != size_t(a.size()) * bytesPer)
+    return llvm::createStringError("input '" + t.name +
+                                   "' has the wrong number of bytes");
+  if (a.isFloat) {
+    std::memcpy(a.f.data(), t.data.data(), t.data.size());
+    return a;
+  }
+  for (int64_t k = 0; k < a.size(); ++k)
+    a.i[k] = int64_t(::dsmp::runtime::elementAsDouble(t, k));
+  if (bytesPer == 8)
+    std::memcpy(a.i.data(), t.data.data(), t.data.size());
+  return a;
+}
+
+HostTensor toHost(const Array &a, const std::string &name, Type type) {
+  HostTensor t;
+  t.name = name;
+  t.dims.assign(a.shape.begin(), a.shape.end());
+  Type element = cast<RankedTensorType>(type).getElementType();
+  t.dtype = onnxDtype(element);
+  size_t bytesPer = ::dsmp::runtime::dtypeSize(t.dtype);
+  t.data.resize(a.size() * bytesPer);
+  if (a.isFloat) {
+    std::memcpy(t.data.data(), a.f.data(), t.data.size());
+    return t;
+  }
+  for (int64_t k = 0; k < a.size(); ++k) {
+    int64_t v = a.i[k];
+    std::memcpy(t.data.data() + k * bytesPer, &v, bytesPer); // little-endian
+  }
+  return t;
+}
+} // namespace
+
+GraphEvaluator::~GraphEvaluator() = default;
+
+Expected<std::unique_ptr<GraphEvaluator>>
+GraphEvaluator::create(func::FuncOp graph) {
+  std::unique_ptr<GraphEvaluator> evaluator(new GraphEvaluator());
+  if (Error err = evaluator->prepare(graph))
+    return std::move(err);
+  return evaluator;
+}
+
+Error GraphEvaluator::prepare(func::FuncOp graph) {
+  if (graph.isExternal() || !graph.getBody().hasOneBlock())
+    return llvm::createStringError("the graph has no single-block body");
+  DenseMap<Value, unsigned> slotOf;
+  auto slot = [&](Value v) -> unsigned {
+    if (isa<NoneType>(v.getType()))
+      return kNone;
+    auto [it, inserted] = slotOf.try_emplace(v, numSlots);
+    if (inserted)
+      ++numSlots;
+    return it->second;
+  };
+  Block &body = graph.getBody().front();
+  for (BlockArgument arg : body.getArguments()) {
+    if (!isEvaluable(arg.getType()) || isa<NoneType>(arg.getType()))
+      return llvm::createStringError("graph input '" +
+                                     graphInputName(graph, arg.getArgNumber()) +
+                                     "' is not a static f32 or integer tensor");
+    inputs.push_back(
+        {graphInputName(graph, arg.getArgNumber()), slot(arg), arg.getType()});
+  }
+
+  // The steps of one block (the graph's, or an If branch's).
+  std::function<Error(Block &, std::vector<Step> &)> prepareBlock =
+      [&](Block &block, std::vector<Step> &list) -> Error {
+    for (Operation &op : block.without_terminator()) {
+      for (Type t :
+           llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
+        if (!isEvaluable(t))
+          return llvm::createStringError(
+              "the evaluator cannot run " + describe(&op) +
+              ": a value is not a static f32 or integer tensor");
+      if (isa<NoneOp>(op))
+        continue;
+      if (auto constant = dyn_cast<ConstantOp>(op)) {
+        auto decoded = decodeConstant(constant);
+        if (!decoded)
+          return decoded.takeError();
+        constants.push_back(
+            {slot(constant.getResult()),
+             std::make_shared<const Array>(std::move(*decoded))});
+        continue;
+      }
+      Step step{&op, nullptr, {}, {}, {}, {}, {}};
+      if (auto ifOp = dyn_cast<IfOp>(op)) {
+        for (int b = 0; b < 2; ++b) {
+          Block &branch = op.getRegion(b).front();
+          if (Error err = prepareBlock(branch, step.branches[b]))
+            return err;
+          for (Value v : branch.getTerminator()->getOperands())
+            step.yields[b].push_back(slot(v));
+        }
+      } else if (op.getNumRegions()) {
+        return llvm::createStringError("the evaluator cannot run " +
+                                       describe(&op) + ": it has regions");
+      } else {
+        auto it = kernels().find(op.getName().getStringRef());
+        if (it == kernels().end())
+          return llvm::createStringError("the evaluator has no kernel for " +
+                                         describe(&op));
+        step.kernel = &it->second;
+      }
+      for (Value v : op.getOperands())
+        step.operands.push_back(slot(v));
+      for (Value v : op.getResults())
+        step.results.push_back(slot(v));
+      list.push_back(std::move(step));
+    }
+    return Error::success();
+  };
+  if (Error err = prepareBlock(body, steps))
+    return err;
+  Operation *ret = body.getTerminator();
+  for (auto [i, v] : llvm::enumerate(ret->getOperands())) {
+    if (!isEvaluable(v.getType()) || isa<NoneType>(v.getType()))
+      return llvm::createStringError("graph output '" +
+                                     graphOutputName(graph, i) +
+                                     "' is not a static tensor");
+    outputs.push_back({graphOutputName(graph, i), slot(v), v.getType()});
+  }
+
+  // Release each value after the top-level step that uses it last (a use
+  // inside an If branch counts for the If).
+  DenseMap<unsigned, unsigned> lastUse;
+  for (auto [index, step] : llvm::enumerate(steps))
+    step.op->walk([&, index = index](Operation *nested) {
+      for (Value v : nested->getOperands())
+        if (!isa<NoneType>(v.getType()))
+          lastUse[slot(v)] = index;
+    });
+  for (const Port &out : outputs)
+    lastUse[out.slot] = ~0u; // kept to the end
+  for (auto [value, index] : lastUse)
+    if (index != ~0u)
+      steps[index].release.push_back(value);
+  return Error::success();
+}
+
+Error GraphEvaluator::runSteps(
+    const std::vector<Step> &list,
+    std::vector<std::shared_ptr<const Array>> &slots) {
+  SmallVector<const Array *, 4> operands;
+  SmallVector<Array, 2> results;
+  for (const Step &step : list) {
+    if (!step.kernel) { // dsmp.if
+      const Array *cond = slots[step.operands[0]].get();
+      int branch = cond->size() && cond->at(0) != 0 ? 0 : 1;
+      if (Error err = runSteps(step.branches[branch], slots))
+        return err;
+      for (auto [s, y] : llvm::zip(step.results, step.yields[branch]))
+        if (s != kNone)
+          slots[s] = slots[y];
+    } else {
+      operands.clear();
+      for (unsigned s : step.operands)
+        operands.push_back(s == kNone ? nullptr : slots[s].get());
+      results.clear();
+      for (Value v : step.op->getResults())
+        results.push_back(isa<NoneType>(v.getType()) ? Array()
+                                                     : shapedFor(v.getType()));
+      if (Error err = (*step.kernel)(step.op, operands, results))
+        return err;
+      for (auto [s, array] : llvm::zip(step.results, results))
+        if (s != kNone)
+          slots[s] = std::make_shared<const Array>(std::move(array));
+    }
+    for (unsigned s : step.release)
+      slots[s].reset();
+  }
+  return Error::success();
+}
+
+Expected<std::vector<HostTensor>> GraphEvaluator::run(const HostInputs &given) {
+  std::vector<std::shared_ptr<const Array>> slots(numSlots);
+  for (auto &[index, value] : constants)
+    slots[index] = value;
+  for (const HostTensor &t : given) {
+    auto port =
+        llvm::find_if(inputs, [&](const Port &p) { return p.name == t.name; });
+    if (port == inputs.end())
+      return llvm::createStringError("the graph has no input '" + t.name + "'");
+    auto array = fromHost(t, cast<RankedTensorType>(port->type));
+    if (!array)
+      return array.takeError();
+    slots[port->slot] = std::make_shared<const Array>(std::move(*array));
+  }
+  for (const Port &p : inputs)
+    if (!slots[p.slot])
+      return llvm::createStringError("input '" + p.name + "' is not given");
+
+  if (Error err = runSteps(steps, slots))
+    return std::move(err);
+  std::vector<HostTensor> out;
+  for (const Port &p : outputs)
+    out.push_back(toHost(*slots[p.slot], p.name, p.type));
+  return out;
+}
+
+} // namespace mlir::dsmp

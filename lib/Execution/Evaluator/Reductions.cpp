@@ -1,0 +1,367 @@
+//===- Reductions.cpp - Evaluator kernels: reductions, norms -- -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Reduce*, ArgMax/ArgMin, Softmax/LogSoftmax/Hardmax, the normalizations
+// and the pools. Sums accumulate in double: the evaluator is a reference.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Array.h"
+
+#include <cmath>
+#include <limits>
+
+using llvm::ArrayRef;
+using llvm::Error;
+using llvm::MutableArrayRef;
+using llvm::SmallVector;
+using llvm::StringRef;
+
+namespace mlir::dsmp::eval {
+namespace {
+
+/// For each input element, the index of the output element it reduces
+/// into (reduced dims marked in `reduced`).
+template <typename Body>
+void reduceLoop(ArrayRef<int64_t> shape, ArrayRef<bool> reduced, Body body) {
+  SmallVector<int64_t, 4> keep(shape);
+  for (size_t d = 0; d < keep.size(); ++d)
+    if (reduced[d])
+      keep[d] = 1;
+  SmallVector<int64_t, 4> strides = stridesOf(keep);
+  for (size_t d = 0; d < keep.size(); ++d)
+    if (reduced[d])
+      strides[d] = 0;
+  stridedLoop<1>(
+      shape, {strides}, {0},
+      [&](int64_t i, const std::array<int64_t, 1> &o) { body(i, o[0]); });
+}
+
+Error evalReduce(Operation *op, ArrayRef<const Array *> in,
+                 MutableArrayRef<Array> out) {
+  const Array &x = *in[0];
+  Array &y = out[0];
+  StringRef kind = op->getName().stripDialect().drop_front(strlen("reduce_"));
+  SmallVector<bool, 4> reduced(x.rank(), false);
+  bool anyAxis = in[1] && !in[1]->i.empty();
+  if (!anyAxis && intAttr(op, "noop_with_empty_axes", 0)) {
+    y.f = x.f;
+    y.i = x.i;
+    return Error::success();
+  }
+  if (anyAxis)
+    for (int64_t axis : in[1]->i)
+      reduced[normalizeAxis(axis, x.rank())] = true;
+  else
+    reduced.assign(x.rank(), true);
+  int64_t outSize = product(y.shape);
+  int64_t count = outSize ? x.size() / outSize : 0;
+
+  if (!x.isFloat) {
+    bool isMin = kind == "min", isMax = kind == "max", isProd = kind == "prod";
+    if (!(isMin || isMax || isProd || kind == "sum" || kind == "mean"))
+      return unsupported(op, "integer form");
+    int64_t init = isMin    ? std::numeric_limits<int64_t>::max()
+                   : isMax  ? std::numeric_limits<int64_t>::min()
+                   : isProd ? 1
+                            : 0;
+    std::vector<int64_t> acc(outSize, init);
+    reduceLoop(x.shape, reduced, [&](int64_t i, int64_t o) {
+      int64_t v = x.i[i];
+      acc[o] = isMin    ? std::min(acc[o], v)
+               : isMax  ? std::max(acc[o], v)
+               : isProd ? acc[o] * v
+                        : acc[o] + v;
+    });
+    if (kind == "mean" && count)
+      for (int64_t &v : acc)
+        v /= count;
+    y.i = std::move(acc);
+    return Error::success();
+  }
+
+  bool isMin = kind == "min", isMax = kind == "max";
+  double init = isMin            ? INFINITY
+                : isMax          ? -INFINITY
+                : kind == "prod" ? 1.0
+                                 : 0.0;
+  std::vector<double> acc(outSize, init);
+  std::vector<double> maxima;
+  if (kind == "log_sum_exp") {
+    maxima.assign(outSize, -INFINITY);
+    reduceLoop(x.shape, reduced, [&](int64_t i, int64_t o) {
+      maxima[o] = std::max<double>(maxima[o], x.f[i]);
+    });
+    for (double &m : maxima)
+      if (!std::isfinite(m))
+        m = 0;
+  }
+  reduceLoop(x.shape, reduced, [&](int64_t i, int64_t o) {
+    double v = x.f[i];
+    if (isMin)
+      acc[o] = (std::isnan(v) || v < acc[o]) ? v : acc[o];
+    else if (isMax)
+      acc[o] = (std::isnan(v) || v > acc[o]) ? v : acc[o];
+    else if (kind == "prod")
+      acc[o] *= v;
+    else if (kind == "l1")
+      acc[o] += std::fabs(v);
+    else if (kind == "l2" || kind == "sum_square")
+      acc[o] += v * v;
+    else if (kind == "log_sum_exp")
+      acc[o] += std::exp(v - maxima[o]);
+    else
+      acc[o] += v;
+  });
+  for (int64_t o = 0; o < outSize; ++o) {
+    double v = acc[o];
+    if (kind == "mean")
+      v /= double(count);
+    else if (kind == "l2")
+      v = std::sqrt(v);
+    else if (kind == "log_sum")
+      v = std::log(v);
+    else if (kind == "log_sum_exp")
+      v = std::log(v) + maxima[o];
+    y.f[o] = float(v);
+  }
+  return Error::success();
+}
+
+/// [outer, n, inner] around `axis`.
+std::array<int64_t, 3> splitAround(ArrayRef<int64_t> shape, int64_t axis) {
+  return {product(shape.take_front(axis)), shape[axis],
+          product(shape.drop_front(axis + 1))};
+}
+
+Error evalArg(Operation *op, ArrayRef<const Array *> in,
+              MutableArrayRef<Array> out) {
+  const Array &x = *in[0];
+  int64_t axis = normalizeAxis(intAttr(op, "axis", 0), x.rank());
+  bool isMax = op->getName().stripDialect() == "arg_max";
+  bool last = intAttr(op, "select_last_index", 0);
+  std::array<int64_t, 3> split = splitAround(x.shape, axis);
+  int64_t outer = split[0], n = split[1], inner = split[2];
+  for (int64_t a = 0; a < outer; ++a)
+    for (int64_t c = 0; c < inner; ++c) {
+      int64_t best = 0;
+      for (int64_t k = 1; k < n; ++k) {
+        double v = x.at((a * n + k) * inner + c),
+               b = x.at((a * n + best) * inner + c);
+        if (isMax ? (v > b || (last && v == b)) : (v < b || (last && v == b)))
+          best = k;
+      }
+      out[0].i[a * inner + c] = best;
+    }
+  return Error::success();
+}
+
+Error evalSoftmax(Operation *op, ArrayRef<const Array *> in,
+                  MutableArrayRef<Array> out) {
+  const Array &x = *in[0];
+  Array &y = out[0];
+  int64_t axis = normalizeAxis(intAttr(op, "axis", -1), x.rank());
+  StringRef kind = op->getName().stripDialect();
+  std::array<int64_t, 3> split = splitAround(x.shape, axis);
+  int64_t outer = split[0], n = split[1], inner = split[2];
+  for (int64_t a = 0; a < outer; ++a)
+    for (int64_t c = 0; c < inner; ++c) {
+      auto at = [&](int64_t k) { return (a * n + k) * inner + c; };
+      float m = -INFINITY;
+      int64_t arg = 0;
+      for (int64_t k = 0; k < n; ++k)
+        if (x.f[at(k)] > m) {
+          m = x.f[at(k)];
+          arg = k;
+        }
+      if (kind == "hardmax") {
+        for (int64_t k = 0; k < n; ++k)
+          y.f[at(k)] = k == arg ? 1.0f : 0.0f;
+        continue;
+      }
+      double sum = 0;
+      for (int64_t k = 0; k < n; ++k)
+        sum += std::exp(double(x.f[at(k)]) - m);
+      for (int64_t k = 0; k < n; ++k)
+        y.f[at(k)] = kind == "log_softmax"
+                         ? float(x.f[at(k)] - m - std::log(sum))
+                         : float(std::exp(double(x.f[at(k)]) - m) / sum);
+    }
+  return Error::success();
+}
+
+/// Mean and 1/sqrt(var + eps) of `x` viewed as [outer, n], per row.
+void rowMoments(const float *x, int64_t n, float eps, double &mean,
+                double &invStd) {
+  double sum = 0, sq = 0;
+  for (int64_t k = 0; k < n; ++k)
+    sum += x[k];
+  mean = n ? sum / n : 0;
+  for (int64_t k = 0; k < n; ++k)
+    sq += (x[k] - mean) * (x[k] - mean);
+  invStd = 1.0 / std::sqrt((n ? sq / n : 0) + eps);
+}
+
+Error evalLayerNorm(Operation *op, ArrayRef<const Array *> in,
+                    MutableArrayRef<Array> out) {
+  const Array &x = *in[0];
+  int64_t axis = normalizeAxis(intAttr(op, "axis", -1), x.rank());
+  float eps = floatAttr(op, "epsilon", 1e-5f);
+  ArrayRef<int64_t> normShape = ArrayRef<int64_t>(x.shape).drop_front(axis);
+  int64_t n = product(normShape),
+          outer = product(x.shape) / std::max<int64_t>(n, 1);
+  // Scale and B broadcast to the normalized dims.
+  auto expand = [&](const Array *p) {
+    std::vector<float> v(n, p ? 0.0f : 0.0f);
+    if (!p)
+      return v;
+    stridedLoop<1>(normShape, {broadcastStrides(p->shape, normShape)}, {0},
+                   [&](int64_t o, const std::array<int64_t, 1> &idx) {
+                     v[o] = p->f[idx[0]];
+                   });
+    return v;
+  };
+  std::vector<float> scale = expand(in[1]), bias = expand(in[2]);
+  for (int64_t r = 0; r < outer; ++r) {
+    const float *row = x.f.data() + r * n;
+    double mean, invStd;
+    rowMoments(row, n, eps, mean, invStd);
+    for (int64_t k = 0; k < n; ++k)
+      out[0].f[r * n + k] =
+          float((row[k] - mean) * invStd) * scale[k] + bias[k];
+    if (out.size() > 1 && !out[1].f.empty())
+      out[1].f[r] = float(mean);
+    if (out.size() > 2 && !out[2].f.empty())
+      out[2].f[r] = float(invStd);
+  }
+  return Error::success();
+}
+
+Error evalBatchNorm(Operation *op, ArrayRef<const Array *> in,
+                    MutableArrayRef<Array> out) {
+  const Array &x = *in[0];
+  float eps = floatAttr(op, "epsilon", 1e-5f);
+  int64_t n = x.shape[0], c = x.rank() > 1 ? x.shape[1] : 1;
+  int64_t inner = product(ArrayRef<int64_t>(x.shape).drop_front(2));
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t ch = 0; ch < c; ++ch) {
+      float scale = in[1]->f[ch] / std::sqrt(in[4]->f[ch] + eps);
+      float shift = in[2]->f[ch] - in[3]->f[ch] * scale;
+      const float *src = x.f.data() + (b * c + ch) * inner;
+      float *dst = out[0].f.data() + (b * c + ch) * inner;
+      for (int64_t k = 0; k < inner; ++k)
+        dst[k] = src[k] * scale + shift;
+    }
+  return Error::success();
+}
+
+Error evalInstanceNorm(Operation *op, ArrayRef<const Array *> in,
+                       MutableArrayRef<Array> out) {
+  const Array &x = *in[0];
+  float eps = floatAttr(op, "epsilon", 1e-5f);
+  int64_t n = x.shape[0], c = x.shape[1];
+  int64_t inner = product(ArrayRef<int64_t>(x.shape).drop_front(2));
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t ch = 0; ch < c; ++ch) {
+      const float *src = x.f.data() + (b * c + ch) * inner;
+      float *dst = out[0].f.data() + (b * c + ch) * inner;
+      double mean, invStd;
+      rowMoments(src, inner, eps, mean, invStd);
+      for (int64_t k = 0; k < inner; ++k)
+        dst[k] = float((src[k] - mean) * invStd) * in[1]->f[ch] + in[2]->f[ch];
+    }
+  return Error::success();
+}
+
+Error evalPool(Operation *op, ArrayRef<const Array *> in,
+               MutableArrayRef<Array> out) {
+  const Array &x = *in[0];
+  Array &y = out[0];
+  if (!x.isFloat)
+    return unsupported(op, "integer input");
+  if (out.size() > 1 && !out[1].i.empty())
+    return unsupported(op, "MaxPool indices");
+  bool isMax = op->getName().stripDialect() == "max_pool";
+  bool includePad = intAttr(op, "count_include_pad", 0);
+  auto window = slidingWindow(op, x.shape, y.shape, {});
+  if (!window)
+    return window.takeError();
+  const Window &w = *window;
+  int64_t planes = x.shape[0] * x.shape[1];
+  int64_t inPlane = w.in[0] * w.in[1] * w.in[2];
+  int64_t outPlane = w.out[0] * w.out[1] * w.out[2];
+  for (int64_t p = 0; p < planes; ++p)
+    for (int64_t od = 0; od < w.out[0]; ++od)
+      for (int64_t oh = 0; oh < w.out[1]; ++oh)
+        for (int64_t ow = 0; ow < w.out[2]; ++ow) {
+          double acc = isMax ? -INFINITY : 0;
+          int64_t count = 0, padded = 0;
+          for (int64_t kd = 0; kd < w.kernel[0]; ++kd)
+            for (int64_t kh = 0; kh < w.kernel[1]; ++kh)
+              for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
+                int64_t c[3] = {
+                    od * w.stride[0] - w.padBegin[0] + kd * w.dilation[0],
+                    oh * w.stride[1] - w.padBegin[1] + kh * w.dilation[1],
+                    ow * w.stride[2] - w.padBegin[2] + kw * w.dilation[2]};
+                bool inside = true, inPadded = true;
+                for (int d = 0; d < 3; ++d) {
+                  inside &= c[d] >= 0 && c[d] < w.in[d];
+                  inPadded &=
+                      c[d] >= -w.padBegin[d] && c[d] < w.in[d] + w.padEnd[d];
+                }
+                padded += inPadded;
+                if (!inside)
+                  continue;
+                float v =
+                    x.f[p * inPlane + (c[0] * w.in[1] + c[1]) * w.in[2] + c[2]];
+                acc = isMax ? std::max<double>(acc, v) : acc + v;
+                ++count;
+              }
+          if (!isMax)
+            acc /= double(includePad ? padded : std::max<int64_t>(count, 1));
+          y.f[p * outPlane + (od * w.out[1] + oh) * w.out[2] + ow] = float(acc);
+        }
+  return Error::success();
+}
+
+Error evalGlobalPool(Operation *op, ArrayRef<const Array *> in,
+                     MutableArrayRef<Array> out) {
+  const Array &x = *in[0];
+  bool isMax = op->getName().stripDialect() == "global_max_pool";
+  int64_t planes = x.shape[0] * x.shape[1];
+  int64_t inner = product(ArrayRef<int64_t>(x.shape).drop_front(2));
+  for (int64_t p = 0; p < planes; ++p) {
+    double acc = isMax ? -INFINITY : 0;
+    for (int64_t k = 0; k < inner; ++k)
+      acc = isMax ? std::max<double>(acc, x.f[p * inner + k])
+                  : acc + x.f[p * inner + k];
+    out[0].f[p] = float(isMax ? acc : acc / double(inner));
+  }
+  return Error::success();
+}
+} // namespace
+
+void addReductionKernels(KernelTable &table) {
+  for (StringRef name :
+       {"reduce_l1", "reduce_l2", "reduce_log_sum", "reduce_log_sum_exp",
+        "reduce_max", "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum",
+        "reduce_sum_square"})
+    table[("dsmp." + name).str()] = evalReduce;
+  table["dsmp.arg_max"] = evalArg;
+  table["dsmp.arg_min"] = evalArg;
+  table["dsmp.softmax"] = evalSoftmax;
+  table["dsmp.log_softmax"] = evalSoftmax;
+  table["dsmp.hardmax"] = evalSoftmax;
+  table["dsmp.layer_normalization"] = evalLayerNorm;
+  table["dsmp.batch_normalization"] = evalBatchNorm;
+  table["dsmp.instance_normalization"] = evalInstanceNorm;
+  table["dsmp.average_pool"] = evalPool;
+  table["dsmp.max_pool"] = evalPool;
+  table["dsmp.global_average_pool"] = evalGlobalPool;
+  table["dsmp.global_max_pool"] = evalGlobalPool;
+}
+
+} // namespace mlir::dsmp::eval
