@@ -12,6 +12,7 @@
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/GraphBuilder.h"
 
+#include <cmath>
 #include <random>
 
 #define DEBUG_TYPE "dsmp-analyze-sensitivity"
@@ -32,10 +33,24 @@ bool hasOperandTerm(Operation *op) {
                        precision.getOpClass() == OpClass::conv);
 }
 
-/// Where each op's sums sit among the probe outputs (-1: not measured).
+/// Where an op's gradient and value (and, for contractions, those of its
+/// activation operand) sit among the added outputs (-1: not measured).
 struct Probe {
-  int adapt = -1, energy = -1, operandEnergy = -1;
+  int grad = -1, value = -1, operandGrad = -1, operandValue = -1;
 };
+
+/// sum |g x| and sum (g x)^2, in double.
+std::pair<double, double> productSums(const HostTensor &grad,
+                                      const HostTensor &value) {
+  ArrayRef<float> g = floatsOf(grad), x = floatsOf(value);
+  double abs = 0, square = 0;
+  for (size_t k = 0, n = std::min(g.size(), x.size()); k < n; ++k) {
+    double p = double(g[k]) * double(x[k]);
+    abs += std::fabs(p);
+    square += p * p;
+  }
+  return {abs, square};
+}
 
 struct AnalyzeSensitivityPass final
     : mlir::dsmp::impl::AnalyzeSensitivityPassBase<AnalyzeSensitivityPass> {
@@ -94,13 +109,11 @@ struct AnalyzeSensitivityPass final
           for (Operation *op : adjoint.stoppedAt)
             stopNames.push_back(onnxTypeOf(op) + " '" + nodeName(op) + "'");
 
+          // The sums over g * x are taken here, not in the graph: the
+          // probes stay two outputs per op instead of ~10 ops.
           SmallVector<Value> values;
-          // sum |g x| (abs) or sum (g x)^2.
-          auto probe = [&](Value grad, Value x, bool abs) {
-            Value product = g.mul(grad, x);
-            product =
-                abs ? g.value("dsmp.abs", {product}) : g.mul(product, product);
-            values.push_back(g.reduceAll("dsmp.reduce_sum", product));
+          auto output = [&](Value v) {
+            values.push_back(v);
             return static_cast<int>(values.size()) - 1;
           };
           for (auto [id, op] : llvm::enumerate(copy)) {
@@ -115,14 +128,15 @@ struct AnalyzeSensitivityPass final
                 stoppedBy[id] = stopNames.front();
               continue;
             }
-            probes[id].adapt = probe(grad, x, true);
-            probes[id].energy = probe(grad, x, false);
+            probes[id].grad = output(grad);
+            probes[id].value = output(x);
             if (hasOperandTerm(op)) {
               auto it = adjoint.operandGrads.find(op);
               if (it != adjoint.operandGrads.end())
-                for (auto [value, grad] : it->second)
+                for (auto [value, operandGrad] : it->second)
                   if (value == op->getOperand(0)) {
-                    probes[id].operandEnergy = probe(grad, value, false);
+                    probes[id].operandGrad = output(operandGrad);
+                    probes[id].operandValue = output(value);
                     break;
                   }
             }
@@ -137,25 +151,28 @@ struct AnalyzeSensitivityPass final
 
     Builder b(&getContext());
     double sets = static_cast<double>(outputs->size());
-    auto mean = [&](int index) {
-      double sum = 0;
-      for (const auto &set : *outputs)
-        sum += floatsOf(set[index]).front();
-      return sum / sets;
-    };
     for (auto [id, op] : llvm::enumerate(ops)) {
       const Probe &p = probes[id];
-      if (p.adapt < 0) {
+      if (p.grad < 0) {
         if (!stoppedBy[id].empty())
           op->setAttr("dsmp.no_adjoint", b.getStringAttr(stoppedBy[id]));
         continue;
       }
+      double adapt = 0, energy = 0, operandEnergy = 0;
+      for (const auto &set : *outputs) {
+        auto [abs, square] = productSums(set[p.grad], set[p.value]);
+        adapt += abs;
+        energy += square;
+        if (p.operandGrad >= 0)
+          operandEnergy +=
+              productSums(set[p.operandGrad], set[p.operandValue]).second;
+      }
       SmallVector<NamedAttribute> fields{
-          b.getNamedAttr("adapt", b.getF64FloatAttr(mean(p.adapt))),
-          b.getNamedAttr("energy", b.getF64FloatAttr(mean(p.energy)))};
-      if (p.operandEnergy >= 0)
+          b.getNamedAttr("adapt", b.getF64FloatAttr(adapt / sets)),
+          b.getNamedAttr("energy", b.getF64FloatAttr(energy / sets))};
+      if (p.operandGrad >= 0)
         fields.push_back(b.getNamedAttr(
-            "operand_energy", b.getF64FloatAttr(mean(p.operandEnergy))));
+            "operand_energy", b.getF64FloatAttr(operandEnergy / sets)));
       op->setAttr("dsmp.sensitivity", b.getDictionaryAttr(fields));
     }
     if (!stopNames.empty()) {

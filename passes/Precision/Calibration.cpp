@@ -65,19 +65,40 @@ Error checkSetsAlike(StringRef dir, const std::vector<HostInputs> &sets) {
   return Error::success();
 }
 
-void eraseDeadOps(func::FuncOp graph) {
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    SmallVector<Operation *> ops;
-    for (Operation &op : graph.getBody().front().without_terminator())
-      ops.push_back(&op);
-    for (Operation *op : llvm::reverse(ops))
-      if (op->use_empty() && isPure(op) && op->getNumRegions() == 0) {
-        op->erase();
-        changed = true;
-      }
+/// Whether `graph` already has exactly these input shapes and a static type
+/// everywhere: then specializing would change nothing, and its shape
+/// refinement rounds are the costliest step on large graphs.
+bool isSpecializedTo(func::FuncOp graph, const InputShapes &shapes) {
+  if (shapes.size() != graph.getNumArguments())
+    return false;
+  for (unsigned i = 0; i < graph.getNumArguments(); ++i) {
+    auto given = shapes.find(graphInputName(graph, i));
+    auto type = dyn_cast<RankedTensorType>(graph.getArgument(i).getType());
+    if (given == shapes.end() || !type ||
+        type.getShape() != ArrayRef<int64_t>(given->second))
+      return false;
   }
+  auto isStatic = [](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    return isa<NoneType>(t) || (tensor && tensor.hasStaticShape());
+  };
+  WalkResult result = graph.walk([&](Operation *op) {
+    return llvm::all_of(op->getResultTypes(), isStatic)
+               ? WalkResult::advance()
+               : WalkResult::interrupt();
+  });
+  return !result.wasInterrupted() &&
+         llvm::all_of(graph.getResultTypes(), isStatic);
+}
+
+/// One backward sweep suffices: an op's users come after it in the block.
+void eraseDeadOps(func::FuncOp graph) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : graph.getBody().front().without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (op->use_empty() && isPure(op) && op->getNumRegions() == 0)
+      op->erase();
 }
 } // namespace
 
@@ -111,23 +132,36 @@ runInstrumented(ModuleOp module, StringRef dir, Instrument instrument,
         "first");
 
   SmallVector<Operation *> original = graphOps(module);
-  for (auto [id, op] : llvm::enumerate(original))
-    op->setAttr(kIdAttr, IntegerAttr::get(
-                             IntegerType::get(module.getContext(), 64), id));
-  OwningOpRef<ModuleOp> copy(module.clone());
-  for (Operation *op : original)
-    op->removeAttr(kIdAttr);
-
-  if (Error err = specializeGraph(*copy, shapesOf(sets->front()), 1,
-                                  /*requireAllInputs=*/true))
-    return llvm::createStringError(
-        "calibration folder '" + dir +
-        "' does not fit the model: " + llvm::toString(std::move(err)));
-  auto graph = copy->lookupSymbol<func::FuncOp>("main_graph");
+  InputShapes shapes = shapesOf(sets->front());
+  OwningOpRef<ModuleOp> copy;
   SmallVector<Operation *> ops(original.size(), nullptr);
-  for (Operation &op : graph.getBody().front().without_terminator())
-    if (auto id = op.getAttrOfType<IntegerAttr>(kIdAttr))
-      ops[id.getInt()] = &op;
+  if (isSpecializedTo(module.lookupSymbol<func::FuncOp>("main_graph"),
+                      shapes)) {
+    // Nothing to specialize: the copy's ops match the original's in order.
+    copy = module.clone();
+    auto graph = copy->lookupSymbol<func::FuncOp>("main_graph");
+    size_t next = 0;
+    for (Operation &op : graph.getBody().front().without_terminator())
+      ops[next++] = &op;
+  } else {
+    // Specializing folds and replaces ops: match them by an id attribute.
+    for (auto [id, op] : llvm::enumerate(original))
+      op->setAttr(kIdAttr, IntegerAttr::get(
+                               IntegerType::get(module.getContext(), 64), id));
+    copy = module.clone();
+    for (Operation *op : original)
+      op->removeAttr(kIdAttr);
+    if (Error err = specializeGraph(*copy, shapes, 1,
+                                    /*requireAllInputs=*/true))
+      return llvm::createStringError(
+          "calibration folder '" + dir +
+          "' does not fit the model: " + llvm::toString(std::move(err)));
+    auto graph = copy->lookupSymbol<func::FuncOp>("main_graph");
+    for (Operation &op : graph.getBody().front().without_terminator())
+      if (auto id = op.getAttrOfType<IntegerAttr>(kIdAttr))
+        ops[id.getInt()] = &op;
+  }
+  auto graph = copy->lookupSymbol<func::FuncOp>("main_graph");
 
   auto extra = instrument(graph, ops);
   if (failed(extra))

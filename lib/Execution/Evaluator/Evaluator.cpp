@@ -219,6 +219,7 @@ Error GraphEvaluator::prepare(func::FuncOp graph) {
   if (graph.isExternal() || !graph.getBody().hasOneBlock())
     return llvm::createStringError("the graph has no single-block body");
   DenseMap<Value, unsigned> slotOf;
+  slotOf.reserve(2 * graph.getBody().front().getOperations().size());
   auto slot = [&](Value v) -> unsigned {
     if (isa<NoneType>(v.getType()))
       return kNone;
@@ -238,8 +239,21 @@ Error GraphEvaluator::prepare(func::FuncOp graph) {
   }
 
   // The steps of one block (the graph's, or an If branch's).
-  std::function<Error(Block &, std::vector<Step> &)> prepareBlock =
-      [&](Block &block, std::vector<Step> &list) -> Error {
+  // Each value is released after the top-level step that uses it last (a
+  // use inside an If branch counts for the If).
+  std::vector<unsigned> lastUse;
+  auto use = [&](unsigned s, unsigned step) {
+    if (s == kNone)
+      return;
+    if (s >= lastUse.size())
+      lastUse.resize(s + 1, kNone);
+    lastUse[s] = step;
+  };
+  // The steps of one block (the graph's, or an If branch's inside top-level
+  // step `top`).
+  std::function<Error(Block &, std::vector<Step> &, unsigned)> prepareBlock =
+      [&](Block &block, std::vector<Step> &list, unsigned top) -> Error {
+    list.reserve(block.getOperations().size()); // Steps copy, not move
     for (Operation &op : block.without_terminator()) {
       for (Type t :
            llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
@@ -262,10 +276,13 @@ Error GraphEvaluator::prepare(func::FuncOp graph) {
       if (auto ifOp = dyn_cast<IfOp>(op)) {
         for (int b = 0; b < 2; ++b) {
           Block &branch = op.getRegion(b).front();
-          if (Error err = prepareBlock(branch, step.branches[b]))
+          unsigned at = top == kNone ? list.size() : top;
+          if (Error err = prepareBlock(branch, step.branches[b], at))
             return err;
-          for (Value v : branch.getTerminator()->getOperands())
+          for (Value v : branch.getTerminator()->getOperands()) {
             step.yields[b].push_back(slot(v));
+            use(step.yields[b].back(), at);
+          }
         }
       } else if (op.getNumRegions()) {
         return llvm::createStringError("the evaluator cannot run " +
@@ -277,15 +294,17 @@ Error GraphEvaluator::prepare(func::FuncOp graph) {
                                          describe(&op));
         step.kernel = &it->second;
       }
-      for (Value v : op.getOperands())
+      for (Value v : op.getOperands()) {
         step.operands.push_back(slot(v));
+        use(step.operands.back(), top == kNone ? list.size() : top);
+      }
       for (Value v : op.getResults())
         step.results.push_back(slot(v));
       list.push_back(std::move(step));
     }
     return Error::success();
   };
-  if (Error err = prepareBlock(body, steps))
+  if (Error err = prepareBlock(body, steps, kNone))
     return err;
   Operation *ret = body.getTerminator();
   for (auto [i, v] : llvm::enumerate(ret->getOperands())) {
@@ -296,19 +315,10 @@ Error GraphEvaluator::prepare(func::FuncOp graph) {
     outputs.push_back({graphOutputName(graph, i), slot(v), v.getType()});
   }
 
-  // Release each value after the top-level step that uses it last (a use
-  // inside an If branch counts for the If).
-  DenseMap<unsigned, unsigned> lastUse;
-  for (auto [index, step] : llvm::enumerate(steps))
-    step.op->walk([&, index = index](Operation *nested) {
-      for (Value v : nested->getOperands())
-        if (!isa<NoneType>(v.getType()))
-          lastUse[slot(v)] = index;
-    });
   for (const Port &out : outputs)
-    lastUse[out.slot] = ~0u; // kept to the end
-  for (auto [value, index] : lastUse)
-    if (index != ~0u)
+    use(out.slot, kNone); // kept to the end
+  for (auto [value, index] : llvm::enumerate(lastUse))
+    if (index != kNone)
       steps[index].release.push_back(value);
   return Error::success();
 }
