@@ -34,6 +34,14 @@ ReduceMax ReduceMean ReduceSum Relu Reshape Sigmoid Sin Slice Softmax Sqrt
 Squeeze Sub Sum Tanh Transpose Unsqueeze Where""".split()
 
 
+# What the reference evaluator (--engine=evaluate) adds to those.
+EVALUATED = LOWERED + """Acos Acosh And ArgMax ArgMin Asin Asinh Atan Atanh Celu Elu
+GlobalMaxPool Gelu HardSwish Hardmax InstanceNormalization IsInf IsNaN LogSoftmax
+Mean Mish Mod Or PRelu Pad Range ReduceL1 ReduceL2 ReduceLogSum ReduceLogSumExp
+ReduceMin ReduceProd ReduceSumSquare Resize Round Selu Shape Shrink Sign Sinh
+Size Softplus Softsign Split Tan ThresholdedRelu Tile Xor""".split()
+
+
 def op_type_of(folder, model):
     """The op type the folder name starts with (test_reduce_mean_* ->
     ReduceMean), among the model's node types; None when none matches (the
@@ -50,7 +58,7 @@ def run_one(args, folder):
     data = os.path.join(folder, "test_data_set_0")
     r = subprocess.run([f"{args.bin}/dsmp-run", os.path.join(folder, "model.onnx"),
                         "--inputs", data, "--compare", "--rtol", "1e-4",
-                        "--atol", "1e-6"],
+                        "--atol", "1e-6", f"--engine={args.engine}"],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                        timeout=300)
     lines = r.stdout.strip().splitlines()
@@ -66,6 +74,9 @@ def main():
     p.add_argument("--max-per-op", type=int, default=0)
     p.add_argument("--min-pass-rate", type=float, default=0.0)
     p.add_argument("--show-failures", action="store_true")
+    p.add_argument("--engine", choices=["compile", "evaluate"], default="compile",
+                   help="dsmp-run's engine: the host lowering, or the reference "
+                        "evaluator the precision analyses calibrate with")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = p.parse_args()
 
@@ -77,7 +88,7 @@ def main():
         except Exception:
             continue
         op = op_type_of(folder, model)
-        if op not in LOWERED:
+        if op not in (EVALUATED if args.engine == "evaluate" else LOWERED):
             continue
         if args.max_per_op and per_op[op] >= args.max_per_op:
             continue

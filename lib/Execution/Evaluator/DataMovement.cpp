@@ -325,14 +325,17 @@ Error evalResize(Operation *op, ArrayRef<const Array *> in,
     int64_t inner = product(ArrayRef<int64_t>(current.shape).drop_front(d + 1));
     for (int64_t o = 0; o < outDim; ++o) {
       double c;
+      // ONNX's length_resized is in * scale when scales are given, before
+      // the output dim is floored.
+      double resized = scales ? double(inDim) * scale : double(outDim);
       if (transform == "align_corners")
-        c = outDim == 1 ? 0 : double(o) * (inDim - 1) / double(outDim - 1);
+        c = resized <= 1 ? 0 : double(o) * (inDim - 1) / (resized - 1);
       else if (transform == "asymmetric")
         c = o / scale;
       else if (transform == "tf_half_pixel_for_nn")
         c = (o + 0.5) / scale;
       else if (transform == "pytorch_half_pixel")
-        c = outDim > 1 ? (o + 0.5) / scale - 0.5 : 0;
+        c = resized > 1 ? (o + 0.5) / scale - 0.5 : 0;
       else
         c = (o + 0.5) / scale - 0.5;
       int64_t i0, i1;

@@ -2,6 +2,12 @@
 // RUN: %dsmp_python %S/Inputs/write_tensor.py %t/cal/input_0.pb x 2x4 1,-2,3,-4,0,70000,0.5,2e-6
 // RUN: dsmp-opt %s --dsmp-analyze-ranges | FileCheck %s --check-prefix=STATIC
 // RUN: dsmp-opt %s --dsmp-analyze-ranges=calibration=%t/cal | FileCheck %s
+/// The reference evaluator (the default here) and the compiled program
+/// measure the same statistics.
+// RUN: dsmp-opt %s --dsmp-analyze-ranges="calibration=%t/cal engine=evaluate" | FileCheck %s
+// RUN: dsmp-opt %s --dsmp-analyze-ranges="calibration=%t/cal engine=compile" | FileCheck %s
+// RUN: not dsmp-opt %s --dsmp-analyze-ranges="calibration=%t/cal engine=jit" 2>&1 | FileCheck %s --check-prefix=ENGINE
+// ENGINE: dsmp-analyze-ranges: unknown calibration engine 'jit' (auto, evaluate, compile)
 
 /// Without calibration only the bounds every input obeys: sigmoid in
 /// [0, 1]; a product has none.
