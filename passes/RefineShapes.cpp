@@ -10,6 +10,7 @@
 #include "dialects/Dsmp/IR/ShapeInference.h"
 #include "passes/Passes.h"
 
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "dsmp-refine-shapes"
@@ -26,8 +27,37 @@ namespace {
 
 /// `current` with its dynamic dims taken from `inferred` where that is
 /// static, or null when nothing changes or the two disagree.
-RankedTensorType refine(RankedTensorType current, RankedTensorType inferred) {
-  if (!inferred || inferred.getRank() != current.getRank())
+/// The type an If result can take: the taken branch's yield type when the
+/// condition is a constant, else what both branches agree on (same rank;
+/// dims that differ stay dynamic). Null when nothing is known.
+RankedTensorType joinBranches(IfOp op, unsigned index) {
+  auto yielded = [&](Region &region) {
+    return dyn_cast<RankedTensorType>(
+        region.front().getTerminator()->getOperand(index).getType());
+  };
+  DenseElementsAttr cond;
+  if (matchPattern(op.getCond(), m_Constant(&cond)) &&
+      cond.getNumElements() == 1)
+    return yielded(*cond.getValues<bool>().begin() ? op.getThenBranch()
+                                                   : op.getElseBranch());
+  auto a = yielded(op.getThenBranch()), b = yielded(op.getElseBranch());
+  if (!a || !b || a.getRank() != b.getRank() ||
+      a.getElementType() != b.getElementType())
+    return {};
+  SmallVector<int64_t> dims;
+  for (auto [x, y] : llvm::zip(a.getShape(), b.getShape()))
+    dims.push_back(x == y ? x : ShapedType::kDynamic);
+  return RankedTensorType::get(dims, a.getElementType());
+}
+
+RankedTensorType refine(Type currentType, RankedTensorType inferred) {
+  // An unranked tensor takes any ranked type of its element type.
+  if (auto unranked = dyn_cast<UnrankedTensorType>(currentType))
+    return inferred && inferred.getElementType() == unranked.getElementType()
+               ? inferred
+               : RankedTensorType();
+  auto current = dyn_cast<RankedTensorType>(currentType);
+  if (!current || !inferred || inferred.getRank() != current.getRank())
     return {};
   SmallVector<int64_t> dims(current.getShape());
   bool changed = false;
@@ -53,7 +83,38 @@ struct RefineShapesPass final
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     MLIRContext &ctx = getContext();
-    func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    // Post-order: an If's branches are refined before the If itself, and
+    // every producer before its users.
+    func.walk<WalkOrder::PostOrder>([&](Operation *op) {
+      if (auto ifOp = dyn_cast<IfOp>(op)) {
+        // A constant condition: the taken branch replaces the If, and its
+        // values (with their own types) flow on to the users, refined next.
+        DenseElementsAttr cond;
+        if (matchPattern(ifOp.getCond(), m_Constant(&cond)) &&
+            cond.getNumElements() == 1) {
+          Region &taken = *cond.getValues<bool>().begin()
+                              ? ifOp.getThenBranch()
+                              : ifOp.getElseBranch();
+          Block &block = taken.front();
+          Operation *yield = block.getTerminator();
+          SmallVector<Value> values(yield->getOperands());
+          yield->erase();
+          op->getBlock()->getOperations().splice(Block::iterator(op),
+                                                 block.getOperations());
+          op->replaceAllUsesWith(values);
+          op->erase(); // safe in a post-order walk
+          ++numRefined;
+          return;
+        }
+        for (OpResult result : op->getResults())
+          if (RankedTensorType refined =
+                  refine(result.getType(),
+                         joinBranches(ifOp, result.getResultNumber()))) {
+            result.setType(refined);
+            ++numRefined;
+          }
+        return;
+      }
       const OnnxOpInfo *info = lookupDsmpOp(op->getName().getStringRef());
       if (!info || op->getNumRegions() > 0)
         return;
@@ -62,14 +123,15 @@ struct RefineShapesPass final
       SmallVector<Value> operands(op->getOperands());
       for (OpResult result : op->getResults()) {
         auto current = dyn_cast<RankedTensorType>(result.getType());
-        if (!current || current.hasStaticShape())
+        if ((current && current.hasStaticShape()) ||
+            !isa<TensorType>(result.getType()))
           continue;
         RankedTensorType inferred =
             inferResultType(ctx, info->opName, info->onnxType,
                             result.getResultNumber(), operands, attrs);
-        if (RankedTensorType refined = refine(current, inferred)) {
-          LLVM_DEBUG(llvm::dbgs() << "refine " << current << " -> " << refined
-                                  << " at " << op->getLoc() << "\n");
+        if (RankedTensorType refined = refine(result.getType(), inferred)) {
+          LLVM_DEBUG(llvm::dbgs() << "refine " << result.getType() << " -> "
+                                  << refined << " at " << op->getLoc() << "\n");
           result.setType(refined);
           ++numRefined;
         }

@@ -52,3 +52,37 @@ func.func @dynamic_batch(%x: tensor<?x8xf32>) -> tensor<?x?xf32> {
   %y = dsmp.relu %x : (tensor<?x8xf32>) -> tensor<?x?xf32>
   return %y : tensor<?x?xf32>
 }
+
+// -----
+
+/// An If on a constant condition is replaced by its taken branch (the other
+/// branch may not even fit these shapes); an If on a value takes the type
+/// both branches agree on. Unranked results take the type inferred from
+/// their ranked operands, and constant pads give Pad its dims.
+// CHECK-LABEL: func.func @branches(
+// CHECK-NOT: dsmp.squeeze
+// CHECK: dsmp.pad {{.*}} -> tensor<1x640xf32>
+// CHECK: dsmp.unsqueeze {{.*}} -> tensor<1x1x640xf32>
+// CHECK: dsmp.if %{{.*}} : tensor<i1> -> tensor<1x640xf32> {
+// CHECK: return {{.*}} : tensor<1x1x640xf32>, tensor<1x640xf32>
+func.func @branches(%x: tensor<1x576xf32>, %c: tensor<i1>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %true = dsmp.constant dense<true> : tensor<i1>
+  %pads = dsmp.constant dense<[0, 0, 0, 64]> : tensor<4xi64>
+  %axis = dsmp.constant dense<0> : tensor<1xi64>
+  %n = dsmp.none
+  %p = dsmp.pad %x, %pads, %n, %n {mode = "reflect"} : (tensor<1x576xf32>, tensor<4xi64>, none, none) -> tensor<?x?xf32>
+  %k = dsmp.if %true : tensor<i1> -> tensor<*xf32> {
+    dsmp.yield %p : tensor<?x?xf32>
+  } else {
+    %s = dsmp.squeeze %p, %axis : (tensor<?x?xf32>, tensor<1xi64>) -> tensor<?xf32>
+    dsmp.yield %s : tensor<?xf32>
+  }
+  %u = dsmp.unsqueeze %k, %axis : (tensor<*xf32>, tensor<1xi64>) -> tensor<*xf32>
+  %j = dsmp.if %c : tensor<i1> -> tensor<*xf32> {
+    %r = dsmp.relu %p : (tensor<?x?xf32>) -> tensor<?x?xf32>
+    dsmp.yield %r : tensor<?x?xf32>
+  } else {
+    dsmp.yield %p : tensor<?x?xf32>
+  }
+  return %u, %j : tensor<*xf32>, tensor<*xf32>
+}

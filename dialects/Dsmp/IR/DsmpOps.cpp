@@ -10,7 +10,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -783,6 +785,38 @@ LogicalResult IfOp::verify() {
   return verifyYield(*this, getElseBranch(), getResultTypes(), "else_branch");
 }
 
+namespace {
+/// An If whose condition is a constant becomes its taken branch. Only where
+/// each yielded value has the If's result type (dsmp-refine-shapes gives
+/// the If the taken branch's types first), so no user sees a type change.
+struct InlineConstantIf final : OpRewritePattern<IfOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(IfOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr cond;
+    if (!matchPattern(op.getCond(), m_Constant(&cond)) ||
+        cond.getNumElements() != 1)
+      return failure();
+    Region &taken = *cond.getValues<bool>().begin() ? op.getThenBranch()
+                                                    : op.getElseBranch();
+    Block &block = taken.front();
+    auto yield = cast<YieldOp>(block.getTerminator());
+    if (yield.getResults().getTypes() != op.getResultTypes())
+      return failure();
+    SmallVector<Value> results(yield.getResults());
+    rewriter.eraseOp(yield);
+    rewriter.inlineBlockBefore(&block, op);
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+} // namespace
+
+void IfOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                       MLIRContext *context) {
+  results.add<InlineConstantIf>(context);
+}
+
 LogicalResult LoopOp::verify() {
   Block &body = getBody().front();
   size_t carried = getVInitial().size();
@@ -1036,39 +1070,109 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
 }
 OpFoldResult ModOp::fold(FoldAdaptor) { return {}; }
 
-OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
-  // A constant 1-D integer vector sliced with constant bounds (shape
-  // arithmetic); the result type already holds the sliced length.
-  auto data = constantElements(adaptor.getData());
-  auto starts = constantElements(adaptor.getStarts());
-  auto type = dyn_cast<RankedTensorType>(getType());
-  if (!data || !starts || !type || type.getRank() != 1 ||
-      !type.hasStaticShape() || !isa<IntegerType>(data.getElementType()) ||
-      starts.getNumElements() != 1)
+/// A small integer constant (shape arithmetic, at most 64 elements) moved
+/// into `type`: element k of the result is element source(index of k) of
+/// `data`. Float data is left alone: those are weights, not shapes.
+static OpFoldResult
+foldIntegerMove(DenseElementsAttr data, Type resultType,
+                function_ref<int64_t(ArrayRef<int64_t>)> source) {
+  auto type = dyn_cast<RankedTensorType>(resultType);
+  if (!data || !type || !type.hasStaticShape() ||
+      !isa<IntegerType>(data.getElementType()) || type.getNumElements() > 64)
     return {};
-  int64_t step = 1;
-  if (!isNone(getSteps())) {
-    auto steps = constantElements(adaptor.getSteps());
-    if (!steps || steps.getNumElements() != 1)
-      return {};
-    step = steps.getValues<APInt>()[0].getSExtValue();
-  }
-  if (step <= 0)
-    return {};
-  int64_t size = data.getNumElements();
-  int64_t start = starts.getValues<APInt>()[0].getSExtValue();
-  if (start < 0)
-    start += size;
-  start = std::clamp<int64_t>(start, 0, size);
   auto values = llvm::to_vector(data.getValues<APInt>());
   SmallVector<APInt> result;
-  for (int64_t i = 0; i < type.getDimSize(0); ++i) {
-    int64_t k = start + i * step;
-    if (k >= size)
+  SmallVector<int64_t> index(type.getRank(), 0);
+  for (int64_t k = 0; k < type.getNumElements(); ++k) {
+    int64_t from = source(index);
+    if (from < 0 || from >= static_cast<int64_t>(values.size()))
       return {};
-    result.push_back(values[k]);
+    result.push_back(values[from]);
+    for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+      if (++index[d] < type.getDimSize(d))
+        break;
+      index[d] = 0;
+    }
   }
   return DenseElementsAttr::get(type, result);
+}
+
+/// Row-major strides of a static shape.
+static SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
+  // Constant integer data sliced with constant bounds (shape arithmetic);
+  // the result type already holds each sliced length.
+  auto data = constantElements(adaptor.getData());
+  auto starts = constantElements(adaptor.getStarts());
+  auto axes = constantElements(adaptor.getAxes());
+  auto steps = constantElements(adaptor.getSteps());
+  if (!data || !starts || (!isNone(getAxes()) && !axes) ||
+      (!isNone(getSteps()) && !steps))
+    return {};
+  ArrayRef<int64_t> shape = data.getType().getShape();
+  int64_t rank = shape.size();
+  SmallVector<int64_t> start(rank, 0), step(rank, 1);
+  auto startValues = llvm::to_vector(starts.getValues<APInt>());
+  for (auto [k, b] : llvm::enumerate(startValues)) {
+    int64_t axis = axes ? axes.getValues<APInt>()[k].getSExtValue()
+                        : static_cast<int64_t>(k);
+    if (axis < 0)
+      axis += rank;
+    if (axis < 0 || axis >= rank)
+      return {};
+    int64_t s = steps ? steps.getValues<APInt>()[k].getSExtValue() : 1;
+    int64_t dim = shape[axis], first = b.getSExtValue();
+    if (s == 0)
+      return {};
+    if (first < 0)
+      first += dim;
+    start[axis] = s > 0 ? std::clamp<int64_t>(first, 0, dim)
+                        : std::clamp<int64_t>(first, 0, dim - 1);
+    step[axis] = s;
+  }
+  SmallVector<int64_t> strides = stridesOf(shape);
+  return foldIntegerMove(data, getType(), [&](ArrayRef<int64_t> index) {
+    int64_t from = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t c = start[d] + index[d] * step[d];
+      if (c < 0 || c >= shape[d])
+        return int64_t(-1);
+      from += c * strides[d];
+    }
+    return from;
+  });
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
+  auto data = constantElements(adaptor.getData());
+  if (!data)
+    return {};
+  int64_t rank = data.getType().getRank();
+  SmallVector<int64_t> perm;
+  if (auto attr = getPermAttr())
+    perm.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
+  else
+    for (int64_t d = rank - 1; d >= 0; --d)
+      perm.push_back(d);
+  if (static_cast<int64_t>(perm.size()) != rank)
+    return {};
+  SmallVector<int64_t> strides = stridesOf(data.getType().getShape());
+  return foldIntegerMove(data, getType(), [&](ArrayRef<int64_t> index) {
+    int64_t from = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      from += index[d] * strides[perm[d]];
+    return from;
+  });
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  return foldConstantReshape(adaptor.getData(), getType());
 }
 
 OpFoldResult SqueezeOp::fold(FoldAdaptor adaptor) {

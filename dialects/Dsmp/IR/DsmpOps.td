@@ -931,6 +931,7 @@ def Dsmp_ReshapeOp : Dsmp_OnnxOp<"reshape", Dsmp_DataMovementClass,
     ```
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Dsmp_ResizeOp : Dsmp_OnnxOp<"resize", Dsmp_DataMovementClass,
@@ -1068,6 +1069,7 @@ def Dsmp_TransposeOp : Dsmp_OnnxOp<"transpose", Dsmp_DataMovementClass,
     ```
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Dsmp_UnsqueezeOp : Dsmp_OnnxOp<"unsqueeze", Dsmp_DataMovementClass,
@@ -1168,6 +1170,7 @@ def Dsmp_IfOp : Dsmp_Op<"if", [Dsmp_OnnxOpTrait, RecursiveMemoryEffects,
     $else_branch attr-dict
   }];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Dsmp_LoopOp : Dsmp_Op<"loop", [Dsmp_OnnxOpTrait, RecursiveMemoryEffects]> {

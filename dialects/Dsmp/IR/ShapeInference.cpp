@@ -461,6 +461,42 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
       return RankedTensorType::get(out, element);
     }
   }
+  if (type == "Pad" && operands.size() >= 2) {
+    // dims + begin + end pads of each (selected) axis.
+    auto pads = getConstantInts(operands[1]);
+    std::optional<SmallVector<int64_t>> axes;
+    bool hasAxes = operands.size() >= 4 && !isa<NoneType>(operands[3].getType());
+    if (hasAxes)
+      axes = getConstantInts(operands[3]);
+    if (pads && (!hasAxes || axes)) {
+      size_t n = hasAxes ? axes->size() : static_cast<size_t>(rank);
+      if (pads->size() == 2 * n) {
+        SmallVector<int64_t> out(dims.begin(), dims.end());
+        bool ok = true;
+        for (size_t k = 0; k < n; ++k) {
+          int64_t axis = hasAxes ? (*axes)[k] : static_cast<int64_t>(k);
+          if (axis < 0)
+            axis += rank;
+          if (axis < 0 || axis >= rank) {
+            ok = false;
+            break;
+          }
+          if (!ShapedType::isDynamic(out[axis]))
+            out[axis] += (*pads)[k] + (*pads)[n + k];
+        }
+        if (ok)
+          return RankedTensorType::get(out, element);
+      }
+    }
+  }
+  if (type == "Tile" && operands.size() >= 2)
+    if (auto repeats = getConstantInts(operands[1]);
+        repeats && static_cast<int64_t>(repeats->size()) == rank) {
+      SmallVector<int64_t> out;
+      for (auto [dim, r] : llvm::zip(dims, *repeats))
+        out.push_back(ShapedType::isDynamic(dim) ? dim : dim * r);
+      return RankedTensorType::get(out, element);
+    }
   if (type == "Pad" || type == "Resize" || type == "Tile")
     return dynamicOfRank(rank, element);
   if (type == "Softmax" || type == "LogSoftmax" || type == "Identity" ||

@@ -141,3 +141,43 @@ func.func @mask_shape_math() -> (tensor<4xi64>, tensor<3xi64>) {
   %w = dsmp.where %eq, %ones, %x : (tensor<3xi1>, tensor<3xi64>, tensor<3xi64>) -> tensor<3xi64>
   return %r, %w : tensor<4xi64>, tensor<3xi64>
 }
+
+// -----
+
+/// Shape arithmetic on small integer constants folds through Slice (any
+/// step, any rank), Transpose and Reshape, as exporters write pads.
+// CHECK-LABEL: func.func @pads_math
+// CHECK: %[[P:.+]] = dsmp.constant dense<[0, 0, 0, 64]> : tensor<4xi64>
+// CHECK: return %[[P]]
+func.func @pads_math() -> tensor<4xi64> {
+  %pads = dsmp.constant dense<[0, 64, 0, 0]> : tensor<4xi64>
+  %shape = dsmp.constant dense<[-1, 2]> : tensor<2xi64>
+  %r = dsmp.reshape %pads, %shape : (tensor<4xi64>, tensor<2xi64>) -> tensor<2x2xi64>
+  %start = dsmp.constant dense<-1> : tensor<1xi64>
+  %end = dsmp.constant dense<-9223372036854775807> : tensor<1xi64>
+  %axes = dsmp.constant dense<0> : tensor<1xi64>
+  %step = dsmp.constant dense<-1> : tensor<1xi64>
+  %rev = dsmp.slice %r, %start, %end, %axes, %step : (tensor<2x2xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<2x2xi64>
+  %t = dsmp.transpose %rev {perm = array<i64: 1, 0>} : (tensor<2x2xi64>) -> tensor<2x2xi64>
+  %flat = dsmp.constant dense<-1> : tensor<1xi64>
+  %out = dsmp.reshape %t, %flat : (tensor<2x2xi64>, tensor<1xi64>) -> tensor<4xi64>
+  return %out : tensor<4xi64>
+}
+
+// -----
+
+/// An If on a constant condition whose branch has the If's types inlines.
+// CHECK-LABEL: func.func @constant_if
+// CHECK-NOT: dsmp.if
+// CHECK: %[[R:.+]] = dsmp.relu %arg0
+// CHECK: return %[[R]]
+func.func @constant_if(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %false = dsmp.constant dense<false> : tensor<i1>
+  %y = dsmp.if %false : tensor<i1> -> tensor<4xf32> {
+    dsmp.yield %x : tensor<4xf32>
+  } else {
+    %r = dsmp.relu %x : (tensor<4xf32>) -> tensor<4xf32>
+    dsmp.yield %r : tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}
