@@ -121,6 +121,11 @@ Error writeArtifactFiles(StringRef dir,
     h << " *\n * " << variant.entry << ":\n";
     if (Error err = describe("input ", variant.inputs, 0, spec.inputs))
       return err;
+    for (art::TensorSpec &input : spec.inputs) {
+      auto it = description.fixedInputs.find(input.name);
+      if (it != description.fixedInputs.end())
+        input.fixed = it->second;
+    }
     if (Error err = describe("output", variant.outputs, variant.inputs.size(),
                              spec.outputs))
       return err;

@@ -18,6 +18,7 @@
 #include "lib/Conversion/Pipelines.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "passes/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -37,6 +38,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Transforms/Passes.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -163,8 +165,61 @@ Expected<InputShapes> readInputShapes(StringRef dir) {
   return shapes; // a model without inputs has none
 }
 
+Error fixInputValues(func::FuncOp graph, const FixedInputs &fixed) {
+  for (auto &entry : fixed) {
+    unsigned index = graph.getNumArguments();
+    for (unsigned i = 0; i < graph.getNumArguments(); ++i)
+      if (graphInputName(graph, i) == entry.getKey())
+        index = i;
+    if (index == graph.getNumArguments())
+      return llvm::createStringError("--fix-input: '" + entry.getKey() +
+                                     "' is not an input of the model");
+    BlockArgument arg = graph.getArgument(index);
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type || !isa<IntegerType>(type.getElementType()))
+      return llvm::createStringError("--fix-input: input '" + entry.getKey() +
+                                     "' is not an integer tensor");
+    if (!type.hasStaticShape() ||
+        type.getNumElements() != static_cast<int64_t>(entry.second.size()))
+      return llvm::createStringError("--fix-input: input '" + entry.getKey() +
+                                     "' has type " + typeText(type) + ", " +
+                                     Twine(entry.second.size()) +
+                                     " values were given");
+    unsigned width = type.getElementTypeBitWidth();
+    SmallVector<APInt> values;
+    for (int64_t v : entry.second)
+      values.push_back(APInt(width, static_cast<uint64_t>(v),
+                             /*isSigned=*/true, /*implicitTrunc=*/true));
+    OpBuilder b(graph.getBody());
+    auto constant = ConstantOp::create(b, arg.getLoc(), type,
+                                       DenseElementsAttr::get(type, values));
+    arg.replaceAllUsesWith(constant);
+  }
+  return Error::success();
+}
+
+Error parseFixedInput(StringRef text, FixedInputs &fixed) {
+  auto [name, list] = text.rsplit('=');
+  if (name.empty() || list.empty() || !text.contains('='))
+    return llvm::createStringError("--fix-input expects NAME=V[,V...], got '" +
+                                   text + "'");
+  std::vector<int64_t> values;
+  SmallVector<StringRef> parts;
+  list.split(parts, ',');
+  for (StringRef part : parts) {
+    int64_t v;
+    if (part.trim().getAsInteger(10, v))
+      return llvm::createStringError("--fix-input: '" + part +
+                                     "' is not an integer (in '" + text + "')");
+    values.push_back(v);
+  }
+  fixed[name] = std::move(values);
+  return Error::success();
+}
+
 Error specializeGraph(ModuleOp module, const InputShapes &shapes,
-                      int64_t defaultDim, bool requireAllInputs) {
+                      int64_t defaultDim, bool requireAllInputs,
+                      const FixedInputs &fixed) {
   auto graph = module.lookupSymbol<func::FuncOp>("main_graph");
   llvm::StringSet<llvm::MallocAllocator> used;
   for (unsigned i = 0; i < graph.getNumArguments(); ++i)
@@ -206,9 +261,15 @@ Error specializeGraph(ModuleOp module, const InputShapes &shapes,
   }
   graph.setFunctionType(
       FunctionType::get(module.getContext(), argTypes, graph.getResultTypes()));
+  if (Error err = fixInputValues(graph, fixed))
+    return err;
 
   PassManager pm(module.getContext());
   buildRefineShapesPipeline(pm);
+  // With static shapes, recurrences unroll into ops the lowering, the
+  // evaluator and the precision analyses all know.
+  pm.addNestedPass<func::FuncOp>(createDecomposeRecurrentPass());
+  pm.addPass(mlir::createCSEPass());
   if (Error err = runPipeline(pm, module, "specializing the shapes"))
     return err;
   for (unsigned i = 0; i < graph.getNumResults(); ++i) {
@@ -229,8 +290,9 @@ static Error lowerVariant(ModuleOp module, const InputShapes &shapes,
                           const CompileOptions &options,
                           ArtifactVariant &spec) {
   MLIRContext &context = *module.getContext();
-  if (Error err = specializeGraph(module, shapes, options.defaultDim,
-                                  options.requireAllInputs))
+  if (Error err =
+          specializeGraph(module, shapes, options.defaultDim,
+                          options.requireAllInputs, options.fixedInputs))
     return err;
   auto graph = module.lookupSymbol<func::FuncOp>("main_graph");
 
@@ -352,6 +414,8 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
   ArtifactDescription description;
   description.target = options.target.name;
   description.source = source.str();
+  for (auto &entry : options.fixedInputs)
+    description.fixedInputs[entry.getKey().str()] = entry.second;
   std::vector<InputShapes> variants = options.variants;
   if (variants.empty())
     variants.emplace_back();

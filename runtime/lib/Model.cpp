@@ -386,6 +386,28 @@ DSMP_TENSOR_QUERIES(input, inputs)
 DSMP_TENSOR_QUERIES(output, outputs)
 #undef DSMP_TENSOR_QUERIES
 
+/// Element k of an integer or bool input, as int64.
+static int64_t integerAt(const std::string &dtype, const void *data, size_t k) {
+  if (dtype == "i64") {
+    int64_t x;
+    std::memcpy(&x, static_cast<const char *>(data) + 8 * k, 8);
+    return x;
+  }
+  if (dtype == "i32") {
+    int32_t x;
+    std::memcpy(&x, static_cast<const char *>(data) + 4 * k, 4);
+    return x;
+  }
+  if (dtype == "i16") {
+    int16_t x;
+    std::memcpy(&x, static_cast<const char *>(data) + 2 * k, 2);
+    return x;
+  }
+  if (dtype == "i8")
+    return static_cast<const int8_t *>(data)[k];
+  return static_cast<const uint8_t *>(data)[k]; // u8, bool
+}
+
 int dsmp_bind_input(dsmp_model *model, const char *name, dsmp_dtype dtype,
                     const int64_t *dims, size_t rank, const void *data,
                     size_t bytes) {
@@ -444,6 +466,26 @@ int dsmp_run(dsmp_model *model) {
                 "' was not compiled for these input shapes together: " + got);
   }
   const art::Variant &v = model->manifest.variants[variant];
+  for (size_t i = 0; i < v.inputs.size(); ++i) {
+    const art::TensorSpec &t = v.inputs[i];
+    if (t.fixed.empty())
+      continue;
+    std::string got;
+    bool same = true;
+    for (size_t k = 0; k < t.fixed.size(); ++k) {
+      int64_t x = integerAt(t.dtype, model->inputs[i].data, k);
+      same &= x == t.fixed[k];
+      got += (k ? "," : "") + std::to_string(x);
+    }
+    if (!same) {
+      std::string want;
+      for (size_t k = 0; k < t.fixed.size(); ++k)
+        want += (k ? "," : "") + std::to_string(t.fixed[k]);
+      return fail("input '" + t.name + "' of '" + model->dir +
+                  "' was fixed to " + want +
+                  " when it was compiled (--fix-input); got " + got);
+    }
+  }
   auto &own = model->ownOutputs[variant];
   if (own.empty())
     for (const art::TensorSpec &t : v.outputs)

@@ -63,6 +63,11 @@ llvm::cl::list<std::string> variantShapes(
     llvm::cl::desc("Add a variant for the input shapes of DIR/input_*.pb "
                    "(repeatable; the runtime picks the variant by shape)"),
     llvm::cl::value_desc("dir"));
+llvm::cl::list<std::string> fixInputs(
+    "fix-input",
+    llvm::cl::desc("Compile for one value of an integer input (repeatable); "
+                   "the runtime rejects any other value"),
+    llvm::cl::value_desc("name=V[,V...]"));
 llvm::cl::opt<int64_t>
     defaultDim("default-dim",
                llvm::cl::desc("Value of dynamic input dims not given by "
@@ -201,6 +206,10 @@ int main(int argc, char **argv) {
   }
   if (!given.empty())
     options.variants.push_back(std::move(given));
+  for (const std::string &text : fixInputs)
+    if (llvm::Error err =
+            mlir::dsmp::parseFixedInput(text, options.fixedInputs))
+      return fail(llvm::toString(std::move(err)));
 
   mlir::dsmp::registerDriverPasses();
   DialectRegistry registry;

@@ -7,7 +7,7 @@
 //
 //   dsmp-run MODEL.onnx|MODEL.mlir|ARTIFACT_DIR --inputs DIR [--compare]
 //            [--rtol R] [--atol A] [--save-outputs DIR] [--repeat N]
-//            [--engine=compile|evaluate]
+//            [--engine=compile|evaluate] [--fix-input NAME=V,...]
 //
 // An artifact folder (from dsmp-compile) runs through libdsmprt. A model
 // file is first compiled for the host, specialized to the shapes of
@@ -62,6 +62,12 @@ llvm::cl::opt<int> repeat("repeat",
                           llvm::cl::desc("Run N times, print the median time"),
                           llvm::cl::init(1));
 
+llvm::cl::list<std::string> fixInputs(
+    "fix-input",
+    llvm::cl::desc("Compile a model file for one value of an integer input "
+                   "(as dsmp-compile --fix-input)"),
+    llvm::cl::value_desc("name=V[,V...]"));
+
 enum class Engine { Compile, Evaluate };
 llvm::cl::opt<Engine> engine(
     "engine", llvm::cl::desc("How a model file runs"),
@@ -78,7 +84,8 @@ int fail(const llvm::Twine &message) {
 }
 /// Runs the model file through the reference evaluator.
 int evaluateModel(const ::dsmp::runtime::RunOptions &options,
-                  const mlir::dsmp::InputShapes &shapes) {
+                  const mlir::dsmp::InputShapes &shapes,
+                  const mlir::dsmp::FixedInputs &fixed) {
   mlir::dsmp::registerDriverPasses();
   DialectRegistry registry;
   mlir::dsmp::registerDriverDialects(registry);
@@ -91,8 +98,8 @@ int evaluateModel(const ::dsmp::runtime::RunOptions &options,
   if (llvm::Error err =
           mlir::dsmp::loadExternalWeights(module, loaded->weightsPath))
     return fail(modelPath + ": " + llvm::toString(std::move(err)));
-  if (llvm::Error err = mlir::dsmp::specializeGraph(module, shapes, 1,
-                                                    /*requireAllInputs=*/true))
+  if (llvm::Error err = mlir::dsmp::specializeGraph(
+          module, shapes, 1, /*requireAllInputs=*/true, fixed))
     return fail(modelPath + ": " + llvm::toString(std::move(err)));
   auto evaluator = mlir::dsmp::GraphEvaluator::create(
       module.lookupSymbol<func::FuncOp>("main_graph"));
@@ -127,8 +134,12 @@ int main(int argc, char **argv) {
   auto shapes = mlir::dsmp::readInputShapes(inputsDir);
   if (!shapes)
     return fail(llvm::toString(shapes.takeError()));
+  mlir::dsmp::FixedInputs fixed;
+  for (const std::string &text : fixInputs)
+    if (llvm::Error err = mlir::dsmp::parseFixedInput(text, fixed))
+      return fail(llvm::toString(std::move(err)));
   if (engine == Engine::Evaluate)
-    return evaluateModel(options, *shapes);
+    return evaluateModel(options, *shapes, fixed);
   llvm::SmallString<128> tempDir;
   if (std::error_code ec =
           llvm::sys::fs::createUniqueDirectory("dsmp-run", tempDir))
@@ -152,6 +163,7 @@ int main(int argc, char **argv) {
     );
     compileOptions.variants.push_back(std::move(*shapes));
     compileOptions.requireAllInputs = true;
+    compileOptions.fixedInputs = fixed;
     if (llvm::Error err = mlir::dsmp::compileArtifact(modelPath, artifact,
                                                       compileOptions, context))
       status = fail(llvm::toString(std::move(err)));

@@ -908,8 +908,10 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   bool isSigned = !in.getElementType().isUnsignedInteger();
   SmallVector<APInt> values;
   for (const APInt &v : in.getValues<APInt>())
-    values.push_back(isSigned ? v.sextOrTrunc(outInt.getWidth())
-                              : v.zextOrTrunc(outInt.getWidth()));
+    values.push_back(outInt.getWidth() == 1
+                         ? APInt(1, !v.isZero()) // ONNX: bool is x != 0
+                     : isSigned ? v.sextOrTrunc(outInt.getWidth())
+                                : v.zextOrTrunc(outInt.getWidth()));
   return DenseElementsAttr::get(outType, values);
 }
 
@@ -1169,6 +1171,18 @@ OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
       from += index[d] * strides[perm[d]];
     return from;
   });
+}
+
+OpFoldResult NotOp::fold(FoldAdaptor adaptor) {
+  // Conditions computed from shapes (If on "dim == 1"); at most 64 values.
+  auto data = constantElements(adaptor.getX());
+  auto type = dyn_cast<RankedTensorType>(getType());
+  if (!data || !type || !type.hasStaticShape() || type.getNumElements() > 64)
+    return {};
+  SmallVector<bool> values;
+  for (bool v : data.getValues<bool>())
+    values.push_back(!v);
+  return DenseElementsAttr::get(type, values);
 }
 
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {

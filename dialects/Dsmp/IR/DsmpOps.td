@@ -169,6 +169,7 @@ def Dsmp_NotOp : Dsmp_OnnxOp<"not", Dsmp_ElementwiseClass, (ins Dsmp_BoolTensor:
     %y = dsmp.not %x : (tensor<4xi1>) -> tensor<4xi1>
     ```
   }];
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//

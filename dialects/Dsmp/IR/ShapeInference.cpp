@@ -404,6 +404,22 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
       return dynamicOfRank(rank, element);
     return RankedTensorType::get(out, element);
   }
+  if ((type == "LSTM" || type == "GRU" || type == "RNN") && rank == 3) {
+    // Y [seq, dirs, batch, hidden]; Y_h, Y_c [dirs, batch, hidden] (layout
+    // 0; layout 1 puts batch first). hidden is R's last dim.
+    auto recurrence = operand(2);
+    if (!recurrence || recurrence.getRank() != 3)
+      return {};
+    bool batchFirst = intAttr(node, "layout").value_or(0) == 1;
+    int64_t seq = dims[batchFirst ? 1 : 0], batch = dims[batchFirst ? 0 : 1];
+    int64_t dirs = recurrence.getDimSize(0), hidden = recurrence.getDimSize(2);
+    if (index == 0)
+      return batchFirst
+                 ? RankedTensorType::get({batch, seq, dirs, hidden}, element)
+                 : RankedTensorType::get({seq, dirs, batch, hidden}, element);
+    return batchFirst ? RankedTensorType::get({batch, dirs, hidden}, element)
+                      : RankedTensorType::get({dirs, batch, hidden}, element);
+  }
   if (type == "Gemm") {
     auto second = operand(1);
     if (rank != 2 || !second || second.getRank() != 2)
@@ -465,7 +481,8 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
     // dims + begin + end pads of each (selected) axis.
     auto pads = getConstantInts(operands[1]);
     std::optional<SmallVector<int64_t>> axes;
-    bool hasAxes = operands.size() >= 4 && !isa<NoneType>(operands[3].getType());
+    bool hasAxes =
+        operands.size() >= 4 && !isa<NoneType>(operands[3].getType());
     if (hasAxes)
       axes = getConstantInts(operands[3]);
     if (pads && (!hasAxes || axes)) {

@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +28,8 @@ struct ArtifactVariant {
 struct ArtifactDescription {
   std::string target;
   std::string source;
+  /// Inputs compiled for one value (recorded so the runtime checks them).
+  std::map<std::string, std::vector<int64_t>> fixedInputs;
   std::vector<ArtifactVariant> variants;
 };
 

@@ -22,6 +22,10 @@
 namespace mlir::dsmp {
 
 using InputShapes = llvm::StringMap<SmallVector<int64_t>>;
+/// Integer inputs compiled for one value each (by name; row-major
+/// elements), e.g. silero_vad's sample rate: the branches the value rules
+/// out disappear. The artifact records them and the runtime rejects others.
+using FixedInputs = llvm::StringMap<std::vector<int64_t>>;
 
 /// Every dialect, interface model and translation the driver's pipelines
 /// need, from import to the LLVM dialect.
@@ -53,9 +57,20 @@ std::string graphOutputName(func::FuncOp graph, unsigned index);
 /// input name) must agree with the model's static dims; the other dynamic
 /// dims become `defaultDim`. Then refines shapes through the graph and
 /// checks that every output is a static tensor of a type the host runs.
+/// Inputs named in `fixed` then read as constants (the arguments stay, so
+/// the entry point keeps its inputs).
 llvm::Error specializeGraph(ModuleOp module, const InputShapes &shapes,
                             int64_t defaultDim = 1,
-                            bool requireAllInputs = false);
+                            bool requireAllInputs = false,
+                            const FixedInputs &fixed = {});
+
+/// Replaces the uses of each input in `fixed` by a constant of those
+/// elements; fails on an unknown input, a non-integer one, or an element
+/// count that does not match its static shape.
+llvm::Error fixInputValues(func::FuncOp graph, const FixedInputs &fixed);
+
+/// Parses NAME=V[,V...] (dsmp-compile --fix-input) into `fixed`.
+llvm::Error parseFixedInput(llvm::StringRef text, FixedInputs &fixed);
 
 struct CompileOptions {
   CPUTargetSpec target;
@@ -67,6 +82,7 @@ struct CompileOptions {
   /// Every input must have a shape in each variant (dsmp-run: the inputs
   /// folder must hold every input).
   bool requireAllInputs = false;
+  FixedInputs fixedInputs;
 };
 
 /// The input shapes of DIR/input_*.pb (by tensor name).

@@ -52,6 +52,9 @@ struct TensorSpec {
   std::string name;
   std::string dtype; // f32 f64 f16 bf16 i64 i32 i16 i8 u8 bool
   std::vector<int64_t> dims;
+  /// An integer input the model was compiled for one value of (dsmp-compile
+  /// --fix-input): its elements; empty for any value.
+  std::vector<int64_t> fixed;
 };
 
 struct FileSpec {
@@ -156,8 +159,15 @@ inline std::string writeManifest(const Manifest &m) {
   };
   for (const Variant &v : m.variants) {
     os << "variant " << v.entry << "\n";
-    for (const TensorSpec &t : v.inputs)
+    for (const TensorSpec &t : v.inputs) {
       tensor("input", t);
+      if (!t.fixed.empty()) {
+        os << "fixed " << encodeName(t.name) << " " << t.fixed.size();
+        for (int64_t x : t.fixed)
+          os << " " << x;
+        os << "\n";
+      }
+    }
     for (const TensorSpec &t : v.outputs)
       tensor("output", t);
   }
@@ -227,6 +237,21 @@ inline bool parseManifest(const std::string &text, Manifest &m,
       }
       Variant &v = m.variants.back();
       (kind == "input" ? v.inputs : v.outputs).push_back(std::move(t));
+    } else if (kind == "fixed") {
+      std::string encoded, name;
+      size_t count = 0;
+      if (m.variants.empty() || m.variants.back().inputs.empty() ||
+          !(fields >> encoded >> count) || !decodeName(encoded, name) ||
+          name != m.variants.back().inputs.back().name || count == 0 ||
+          count > 4096)
+        return fail("bad fixed entry");
+      TensorSpec &t = m.variants.back().inputs.back();
+      for (size_t i = 0; i < count; ++i) {
+        int64_t x = 0;
+        if (!(fields >> x))
+          return fail("bad fixed values for '" + name + "'");
+        t.fixed.push_back(x);
+      }
     } else {
       return fail("unknown entry '" + kind + "'");
     }

@@ -181,3 +181,15 @@ func.func @constant_if(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %y : tensor<4xf32>
 }
+
+// -----
+
+/// Cast to bool is x != 0 (not a truncation: 2 is true), as ONNX defines it.
+// CHECK-LABEL: func.func @cast_to_bool
+// CHECK: %[[B:.+]] = dsmp.constant dense<[true, false, true]> : tensor<3xi1>
+// CHECK: return %[[B]]
+func.func @cast_to_bool() -> tensor<3xi1> {
+  %x = dsmp.constant dense<[2, 0, -1]> : tensor<3xi64>
+  %b = dsmp.cast %x : (tensor<3xi64>) -> tensor<3xi1>
+  return %b : tensor<3xi1>
+}
