@@ -38,11 +38,11 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/InitAllPasses.h"
-#include "mlir/Transforms/Passes.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
@@ -339,7 +339,29 @@ static Error lowerVariant(ModuleOp module, const InputShapes &shapes,
   EmitEntryPointPassOptions entryOptions;
   entryOptions.entryName = spec.entry;
   lower.addPass(createEmitEntryPointPass(entryOptions));
-  return runPipeline(lower, module, "lowering");
+  // Names the integer inputs an If still branches on, before lowering
+  // consumes the graph: fixing one often removes the branch that fails.
+  std::string branchInputs;
+  bool branches = false;
+  graph.walk([&](IfOp) { branches = true; });
+  for (unsigned i = 0; branches && i < graph.getNumArguments(); ++i) {
+    auto type = dyn_cast<RankedTensorType>(graph.getArgument(i).getType());
+    if (type && isa<IntegerType>(type.getElementType()) &&
+        type.getNumElements() <= 4 && !graph.getArgument(i).use_empty())
+      branchInputs +=
+          (branchInputs.empty() ? "'" : ", '") + graphInputName(graph, i) + "'";
+  }
+  if (Error err = runPipeline(lower, module, "lowering")) {
+    if (branchInputs.empty())
+      return err;
+    return llvm::createStringError(
+        llvm::toString(std::move(err)) +
+        "\n  the graph still branches (If) "
+        "and has integer inputs " +
+        branchInputs +
+        ": --fix-input NAME=VALUE compiles the branch for one value");
+  }
+  return Error::success();
 }
 
 namespace {

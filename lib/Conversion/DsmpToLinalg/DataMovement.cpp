@@ -281,6 +281,124 @@ struct ConstantOfShapeLowering : OpRewritePattern<ConstantOfShapeOp> {
   }
 };
 
+/// Pad with constant pads (and axes): every output element reads the input
+/// at its source coordinate, per dim: constant (the pad value outside),
+/// edge (clamped), reflect (mirrored without the edge) or wrap.
+struct PadLowering : OpRewritePattern<PadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(PadOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto dataType = dyn_cast<RankedTensorType>(op.getData().getType());
+    if (!type || !type.hasStaticShape() || !dataType ||
+        !dataType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    int64_t rank = type.getRank();
+    auto pads = getConstantInts(op.getPads());
+    std::optional<SmallVector<int64_t>> axes;
+    bool hasAxes = !isa<NoneType>(op.getAxes().getType());
+    if (hasAxes)
+      axes = getConstantInts(op.getAxes());
+    if (!pads || (hasAxes && !axes))
+      return rewriter.notifyMatchFailure(op, "needs constant pads and axes");
+    size_t n = hasAxes ? axes->size() : static_cast<size_t>(rank);
+    if (pads->size() != 2 * n)
+      return rewriter.notifyMatchFailure(op, "pads of the wrong length");
+    SmallVector<int64_t> begin(rank, 0);
+    for (size_t k = 0; k < n; ++k) {
+      int64_t axis = hasAxes ? (*axes)[k] : static_cast<int64_t>(k);
+      if (axis < 0)
+        axis += rank;
+      if (axis < 0 || axis >= rank)
+        return rewriter.notifyMatchFailure(op, "axis out of range");
+      begin[axis] = (*pads)[k];
+    }
+    StringRef mode = op.getMode();
+    if (mode != "constant" && mode != "edge" && mode != "reflect" &&
+        mode != "wrap")
+      return rewriter.notifyMatchFailure(op, "unknown mode");
+    for (int64_t d = 0; d < rank; ++d)
+      if (dataType.getDimSize(d) == 0 && type.getDimSize(d) != 0)
+        return rewriter.notifyMatchFailure(op, "pads an empty dim");
+    Location loc = op.getLoc();
+    Type element = type.getElementType();
+    Value fill = op.getConstantValue();
+    bool hasFill = !isa<NoneType>(fill.getType());
+    Value data = op.getData();
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, type.getShape(), element);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+        SmallVector<AffineMap>{
+            AffineMap::getMultiDimIdentityMap(rank, getContext())},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange) {
+          auto idx = [&](int64_t v) {
+            return Value(arith::ConstantIndexOp::create(b, l, v));
+          };
+          Value inside;
+          SmallVector<Value> coords;
+          for (int64_t d = 0; d < rank; ++d) {
+            int64_t dim = dataType.getDimSize(d);
+            Value c = arith::SubIOp::create(
+                b, l, linalg::IndexOp::create(b, l, d), idx(begin[d]));
+            auto clamp = [&](Value v) {
+              return Value(arith::MinSIOp::create(
+                  b, l, arith::MaxSIOp::create(b, l, v, idx(0)), idx(dim - 1)));
+            };
+            auto positiveMod = [&](Value v, int64_t m) {
+              Value r = arith::RemSIOp::create(b, l, v, idx(m));
+              return Value(arith::RemSIOp::create(
+                  b, l, arith::AddIOp::create(b, l, r, idx(m)), idx(m)));
+            };
+            if (mode == "constant" || mode == "edge") {
+              if (mode == "constant") {
+                Value ok = arith::AndIOp::create(
+                    b, l,
+                    arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, c,
+                                          idx(0)),
+                    arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, c,
+                                          idx(dim)));
+                inside = inside ? arith::AndIOp::create(b, l, inside, ok) : ok;
+              }
+              c = clamp(c);
+            } else if (mode == "wrap") {
+              c = positiveMod(c, dim);
+            } else if (dim == 1) {
+              c = idx(0);
+            } else { // reflect
+              int64_t period = 2 * (dim - 1);
+              Value m = positiveMod(c, period);
+              Value mirrored = arith::SubIOp::create(b, l, idx(period), m);
+              c = arith::SelectOp::create(
+                  b, l,
+                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, m,
+                                        idx(dim)),
+                  mirrored, m);
+            }
+            coords.push_back(c);
+          }
+          Value v = tensor::ExtractOp::create(b, l, data, coords);
+          if (inside) {
+            Value padValue;
+            if (hasFill) {
+              auto fillType = cast<RankedTensorType>(fill.getType());
+              padValue = tensor::ExtractOp::create(
+                  b, l, fill, SmallVector<Value>(fillType.getRank(), idx(0)));
+            } else {
+              padValue = arith::ConstantOp::create(
+                  b, l, cast<TypedAttr>(b.getZeroAttr(element)));
+            }
+            v = arith::SelectOp::create(b, l, inside, v, padValue);
+          }
+          linalg::YieldOp::create(b, l, v);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::dsmp::lowering::populateDataMovementPatterns(
@@ -288,7 +406,7 @@ void mlir::dsmp::lowering::populateDataMovementPatterns(
   MLIRContext *ctx = patterns.getContext();
   patterns.add<TransposeLowering, ConstantLowering, IdentityLowering,
                ConcatLowering, SliceLowering, GatherLowering, ExpandLowering,
-               ConstantOfShapeLowering>(ctx);
+               ConstantOfShapeLowering, PadLowering>(ctx);
   for (StringRef name :
        {"dsmp.reshape", "dsmp.flatten", "dsmp.squeeze", "dsmp.unsqueeze"})
     patterns.add<StaticReshapeLowering>(name, ctx);
