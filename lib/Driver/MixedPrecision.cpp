@@ -496,6 +496,41 @@ compileWithPrecision(StringRef modelPath, StringRef outputDir,
   auto loaded = loadModel(modelPath, context, "");
   if (!loaded)
     return loaded.takeError();
+  // Control flow (If) and recurrences (LSTM) resolve only with shapes and
+  // fixed inputs: then the whole flow works on the graph specialized to the
+  // calibration shapes (when the artifact is compiled for them), so every
+  // op inside is analysed and assigned. Other graphs keep their dynamic dims
+  // (the ONNX export stays as general as the model).
+  auto graph = (*loaded->module).lookupSymbol<func::FuncOp>("main_graph");
+  bool structured = !compile.fixedInputs.empty();
+  graph.walk([&](Operation *op) { structured |= isa<IfOp, LSTMOp>(op); });
+  InputShapes calibrationShapes;
+  if (structured) {
+    auto sets = readInputSets(options.calibration);
+    if (!sets)
+      return sets.takeError();
+    calibrationShapes = shapesOf(sets->front());
+  }
+  auto sameShapes = [&](const InputShapes &v) {
+    if (v.size() != calibrationShapes.size())
+      return false;
+    for (auto &entry : v) {
+      auto it = calibrationShapes.find(entry.getKey());
+      if (it == calibrationShapes.end() || it->second != entry.second)
+        return false;
+    }
+    return true;
+  };
+  if (structured && llvm::all_of(compile.variants, sameShapes)) {
+    if (Error err =
+            specializeGraph(*loaded->module, calibrationShapes, 1,
+                            /*requireAllInputs=*/false, compile.fixedInputs))
+      return llvm::createStringError(modelPath + ": " +
+                                     llvm::toString(std::move(err)));
+  } else if (Error err = fixInputValues(graph, compile.fixedInputs)) {
+    return llvm::createStringError(modelPath + ": " +
+                                   llvm::toString(std::move(err)));
+  }
   auto result = runMixedPrecision(*loaded->module, options);
   if (!result)
     return llvm::createStringError(modelPath + ": " +
