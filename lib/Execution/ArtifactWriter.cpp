@@ -71,8 +71,9 @@ std::string manifestDType(Type t) {
     return "bf16";
   if (t.isInteger(1))
     return "bool";
-  if (t.isUnsignedInteger(8))
-    return "u8";
+  for (unsigned width : {8u, 16u, 32u, 64u})
+    if (t.isUnsignedInteger(width))
+      return "u" + std::to_string(width);
   for (unsigned width : {8u, 16u, 32u, 64u})
     if (t.isSignlessInteger(width) || t.isSignedInteger(width))
       return "i" + std::to_string(width);

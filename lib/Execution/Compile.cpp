@@ -200,12 +200,12 @@ Error fixInputValues(func::FuncOp graph, const FixedInputs &fixed) {
 
 Error parseFixedInput(StringRef text, FixedInputs &fixed) {
   auto [name, list] = text.rsplit('=');
-  if (name.empty() || list.empty() || !text.contains('='))
+  if (name.empty() || !text.contains('='))
     return llvm::createStringError("--fix-input expects NAME=V[,V...], got '" +
                                    text + "'");
   std::vector<int64_t> values;
   SmallVector<StringRef> parts;
-  list.split(parts, ',');
+  list.split(parts, ',', -1, /*KeepEmpty=*/false); // NAME= : no elements
   for (StringRef part : parts) {
     int64_t v;
     if (part.trim().getAsInteger(10, v))

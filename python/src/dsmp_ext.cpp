@@ -51,8 +51,16 @@ int dtypeCode(const nb::dlpack::dtype &t) {
     if (t.bits == 8)
       return DSMP_I8;
   }
-  if (t.code == uint8_t(dtype_code::UInt) && t.bits == 8)
-    return DSMP_U8;
+  if (t.code == uint8_t(dtype_code::UInt)) {
+    if (t.bits == 64)
+      return DSMP_U64;
+    if (t.bits == 32)
+      return DSMP_U32;
+    if (t.bits == 16)
+      return DSMP_U16;
+    if (t.bits == 8)
+      return DSMP_U8;
+  }
   if (t.code == uint8_t(dtype_code::Bool))
     return DSMP_BOOL;
   return 0;
@@ -79,6 +87,12 @@ const char *numpyName(int dtype) {
     return "int8";
   case DSMP_U8:
     return "uint8";
+  case DSMP_U16:
+    return "uint16";
+  case DSMP_U32:
+    return "uint32";
+  case DSMP_U64:
+    return "uint64";
   default:
     return "bool";
   }

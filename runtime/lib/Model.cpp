@@ -149,6 +149,12 @@ dsmp_dtype dtypeCode(const std::string &dtype) {
     return DSMP_I8;
   if (dtype == "u8")
     return DSMP_U8;
+  if (dtype == "u16")
+    return DSMP_U16;
+  if (dtype == "u32")
+    return DSMP_U32;
+  if (dtype == "u64")
+    return DSMP_U64;
   return DSMP_BOOL;
 }
 
@@ -388,7 +394,7 @@ DSMP_TENSOR_QUERIES(output, outputs)
 
 /// Element k of an integer or bool input, as int64.
 static int64_t integerAt(const std::string &dtype, const void *data, size_t k) {
-  if (dtype == "i64") {
+  if (dtype == "i64" || dtype == "u64") {
     int64_t x;
     std::memcpy(&x, static_cast<const char *>(data) + 8 * k, 8);
     return x;
@@ -396,6 +402,16 @@ static int64_t integerAt(const std::string &dtype, const void *data, size_t k) {
   if (dtype == "i32") {
     int32_t x;
     std::memcpy(&x, static_cast<const char *>(data) + 4 * k, 4);
+    return x;
+  }
+  if (dtype == "u32") {
+    uint32_t x;
+    std::memcpy(&x, static_cast<const char *>(data) + 4 * k, 4);
+    return x;
+  }
+  if (dtype == "u16") {
+    uint16_t x;
+    std::memcpy(&x, static_cast<const char *>(data) + 2 * k, 2);
     return x;
   }
   if (dtype == "i16") {

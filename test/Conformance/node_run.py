@@ -24,22 +24,23 @@ import subprocess
 import sys
 
 import onnx
+import onnx.numpy_helper
 
 # ONNX op types dsmp-convert-to-linalg lowers (static shapes).
-LOWERED = """Abs Add AveragePool BatchNormalization Cast Ceil Clip Concat Constant
+LOWERED = """Abs Add And AveragePool BatchNormalization Cast Ceil Clip Concat Constant
 ConstantOfShape Conv Cos Div Equal Erf Exp Expand Flatten Floor Gather Gemm
 GlobalAveragePool Greater GreaterOrEqual HardSigmoid Identity LayerNormalization
-LeakyRelu Less LessOrEqual Log MatMul Max MaxPool Min Mul Neg Not Pow Reciprocal
+LeakyRelu Less LessOrEqual Log MatMul Max MaxPool Min Mul Neg Not Or Pad Pow Reciprocal
 ReduceMax ReduceMean ReduceSum Relu Reshape Sigmoid Sin Slice Softmax Sqrt
-Squeeze Sub Sum Tanh Transpose Unsqueeze Where""".split()
+Squeeze Sub Sum Tanh Transpose Unsqueeze Where Xor""".split()
 
 
 # What the reference evaluator (--engine=evaluate) adds to those.
-EVALUATED = LOWERED + """Acos Acosh And ArgMax ArgMin Asin Asinh Atan Atanh Celu Elu
+EVALUATED = LOWERED + """Acos Acosh ArgMax ArgMin Asin Asinh Atan Atanh Celu Elu
 GlobalMaxPool Gelu HardSwish Hardmax InstanceNormalization IsInf IsNaN LogSoftmax
-Mean Mish Mod Or PRelu Pad Range ReduceL1 ReduceL2 ReduceLogSum ReduceLogSumExp
+Mean Mish Mod PRelu Range ReduceL1 ReduceL2 ReduceLogSum ReduceLogSumExp
 ReduceMin ReduceProd ReduceSumSquare Resize Round Selu Shape Shrink Sign Sinh
-Size Softplus Softsign Split Tan ThresholdedRelu Tile Xor""".split()
+Size Softplus Softsign Split Tan ThresholdedRelu Tile""".split()
 
 
 def op_type_of(folder, model):
@@ -54,17 +55,47 @@ def op_type_of(folder, model):
     return None
 
 
+def shape_inputs(data):
+    """--fix-input options for the small integer inputs after the first
+    (Slice's starts/ends/axes, Reshape's shape, Pad's pads, ...): a compiler
+    for static shapes needs their values, as `dsmp-compile --fix-input`
+    gives them (the runtime then rejects other values)."""
+    fixes = []
+    for k in range(1, 16):
+        path = os.path.join(data, f"input_{k}.pb")
+        if not os.path.exists(path):
+            break
+        t = onnx.TensorProto()
+        with open(path, "rb") as f:
+            t.ParseFromString(f.read())
+        if t.data_type not in (onnx.TensorProto.INT64, onnx.TensorProto.INT32):
+            continue
+        values = onnx.numpy_helper.to_array(t).reshape(-1)
+        if values.size <= 16:
+            fixes += ["--fix-input", f"{t.name}=" + ",".join(str(int(v)) for v in values)]
+    return fixes
+
+
 def run_one(args, folder):
+    """(exit status, first failure line, whether inputs were fixed)."""
     data = os.path.join(folder, "test_data_set_0")
-    r = subprocess.run([f"{args.bin}/dsmp-run", os.path.join(folder, "model.onnx"),
-                        "--inputs", data, "--compare", "--rtol", "1e-4",
-                        "--atol", "1e-6", f"--engine={args.engine}"],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                       timeout=300)
+    base = [f"{args.bin}/dsmp-run", os.path.join(folder, "model.onnx"),
+            "--inputs", data, "--compare", "--rtol", "1e-4", "--atol", "1e-6",
+            f"--engine={args.engine}"]
+    attempts = [[]]
+    if args.fix_shape_inputs:
+        fixes = shape_inputs(data)
+        if fixes:
+            attempts.append(fixes)
+    for fixes in attempts:
+        r = subprocess.run(base + fixes, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=300)
+        if r.returncode == 0:
+            break
     lines = r.stdout.strip().splitlines()
     why = next((l for l in lines if "error:" in l or "MISMATCH" in l),
                lines[-1] if lines else "")
-    return r.returncode, why
+    return r.returncode, why, bool(fixes) and r.returncode == 0
 
 
 def main():
@@ -74,6 +105,9 @@ def main():
     p.add_argument("--max-per-op", type=int, default=0)
     p.add_argument("--min-pass-rate", type=float, default=0.0)
     p.add_argument("--show-failures", action="store_true")
+    p.add_argument("--fix-shape-inputs", action="store_true",
+                   help="when a test fails, retry it with its small integer "
+                        "inputs (after the first) fixed by --fix-input")
     p.add_argument("--engine", choices=["compile", "evaluate"], default="compile",
                    help="dsmp-run's engine: the host lowering, or the reference "
                         "evaluator the precision analyses calibrate with")
@@ -100,23 +134,28 @@ def main():
 
     stats = collections.defaultdict(lambda: [0, 0])
     crashes, failures = [], []
-    for (op, folder), (code, why) in zip(chosen, results):
+    fixed = collections.Counter()
+    for (op, folder), (code, why, with_fixes) in zip(chosen, results):
         stats[op][0] += 1
+        fixed[op] += with_fixes
         if code == 0:
             stats[op][1] += 1
         elif code == 1:
             failures.append(f"{os.path.basename(folder)}: {why[:160]}")
         else:
             crashes.append(f"{os.path.basename(folder)}: exit status {code}")
-    print(f"{'op type':24} {'tests':>5} {'pass':>5}")
+    print(f"{'op type':24} {'tests':>5} {'pass':>5}" +
+          (f" {'of them with --fix-input':>25}" if args.fix_shape_inputs else ""))
     total = [0, 0]
     for op in sorted(stats):
         t, ok = stats[op]
         total[0] += t
         total[1] += ok
-        print(f"{op:24} {t:5} {ok:5}")
+        print(f"{op:24} {t:5} {ok:5}" +
+              (f" {fixed[op]:25}" if args.fix_shape_inputs else ""))
     rate = total[1] / total[0] if total[0] else 0.0
-    print(f"{'all lowered op types':24} {total[0]:5} {total[1]:5}")
+    print(f"{'all lowered op types':24} {total[0]:5} {total[1]:5}" +
+          (f" {sum(fixed.values()):25}" if args.fix_shape_inputs else ""))
     print(f"pass rate: {rate:.3f}")
     if args.show_failures:
         for f in failures:

@@ -50,7 +50,7 @@ inline constexpr int kVersion = 1;
 
 struct TensorSpec {
   std::string name;
-  std::string dtype; // f32 f64 f16 bf16 i64 i32 i16 i8 u8 bool
+  std::string dtype; // f32 f64 f16 bf16 i64 i32 i16 i8 u64 u32 u16 u8 bool
   std::vector<int64_t> dims;
   /// An integer input the model was compiled for one value of (dsmp-compile
   /// --fix-input): its elements; empty for any value.
@@ -77,11 +77,11 @@ struct Manifest {
 
 /// Bytes per element of a manifest dtype, 0 if unknown.
 inline unsigned dtypeSize(const std::string &dtype) {
-  if (dtype == "f64" || dtype == "i64")
+  if (dtype == "f64" || dtype == "i64" || dtype == "u64")
     return 8;
-  if (dtype == "f32" || dtype == "i32")
+  if (dtype == "f32" || dtype == "i32" || dtype == "u32")
     return 4;
-  if (dtype == "f16" || dtype == "bf16" || dtype == "i16")
+  if (dtype == "f16" || dtype == "bf16" || dtype == "i16" || dtype == "u16")
     return 2;
   if (dtype == "i8" || dtype == "u8" || dtype == "bool")
     return 1;

@@ -38,12 +38,15 @@ typedef enum dsmp_dtype {
   DSMP_F32 = 1,
   DSMP_U8 = 2,
   DSMP_I8 = 3,
+  DSMP_U16 = 4,
   DSMP_I16 = 5,
   DSMP_I32 = 6,
   DSMP_I64 = 7,
   DSMP_BOOL = 9,
   DSMP_F16 = 10,
   DSMP_F64 = 11,
+  DSMP_U32 = 12,
+  DSMP_U64 = 13,
   DSMP_BF16 = 16
 } dsmp_dtype;
 

@@ -270,11 +270,23 @@ Value buildElementwise(OpBuilder &b, Location loc, ValueRange inputs,
   for (Value input : inputs)
     widen |= !isa<CastOp>(op) &&
              isNarrowFloat(getElementTypeOrSelf(input.getType()));
+  // arith computes on signless integers: unsigned elements are viewed as
+  // signless of the same width (the body picks unsigned ops, see
+  // hasUnsignedOperand); the casts vanish when lowering to LLVM.
+  auto signless = [&](Type t) -> Type {
+    auto i = dyn_cast<IntegerType>(t);
+    return i && !i.isSignless() ? IntegerType::get(ctx, i.getWidth()) : t;
+  };
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps, iterators,
       [&](OpBuilder &nb, Location nl, ValueRange args) {
         SmallVector<Value> operands(args.drop_back());
-        Type computeType = resultElement;
+        for (Value &v : operands)
+          if (signless(v.getType()) != v.getType())
+            v = UnrealizedConversionCastOp::create(nb, nl,
+                                                   signless(v.getType()), v)
+                    .getResult(0);
+        Type computeType = signless(resultElement);
         if (widen) {
           Type f32 = nb.getF32Type();
           for (Value &v : operands)
@@ -286,9 +298,19 @@ Value buildElementwise(OpBuilder &b, Location loc, ValueRange inputs,
         Value v = body(nb, nl, operands, computeType, op);
         if (v.getType() != resultElement && isNarrowFloat(resultElement))
           v = arith::TruncFOp::create(nb, nl, resultElement, v);
+        if (v.getType() != resultElement &&
+            signless(resultElement) == v.getType())
+          v = UnrealizedConversionCastOp::create(nb, nl, resultElement, v)
+                  .getResult(0);
         linalg::YieldOp::create(nb, nl, v);
       });
   return generic.getResult(0);
+}
+
+bool hasUnsignedOperand(Operation *op) {
+  return llvm::any_of(op->getOperandTypes(), [](Type t) {
+    return getElementTypeOrSelf(t).isUnsignedInteger();
+  });
 }
 
 double floatAttr(Operation *op, StringRef name, double fallback) {
@@ -320,7 +342,9 @@ Value padSpatial(OpBuilder &b, Location loc, Value input,
 }
 
 FailureOr<Window> windowOf(Operation *op, int64_t spatial,
-                           ArrayRef<int64_t> weightKernel) {
+                           ArrayRef<int64_t> weightKernel,
+                           ArrayRef<int64_t> inSpatial,
+                           ArrayRef<int64_t> outSpatial) {
   Window w;
   auto ints = [&](StringRef name, int64_t size,
                   int64_t fallback) -> SmallVector<int64_t> {
@@ -329,8 +353,13 @@ FailureOr<Window> windowOf(Operation *op, int64_t spatial,
     return SmallVector<int64_t>(size, fallback);
   };
   auto autoPad = op->getAttrOfType<StringAttr>("auto_pad");
-  if (autoPad && autoPad.getValue() != "NOTSET" &&
+  bool same = autoPad && (autoPad.getValue() == "SAME_UPPER" ||
+                          autoPad.getValue() == "SAME_LOWER");
+  if (autoPad && !same && autoPad.getValue() != "NOTSET" &&
       autoPad.getValue() != "VALID")
+    return failure();
+  if (same && (static_cast<int64_t>(inSpatial.size()) != spatial ||
+               static_cast<int64_t>(outSpatial.size()) != spatial))
     return failure();
   w.kernel = weightKernel.empty() ? ints("kernel_shape", spatial, 1)
                                   : SmallVector<int64_t>(weightKernel);
@@ -341,6 +370,20 @@ FailureOr<Window> windowOf(Operation *op, int64_t spatial,
   w.pads = ints("pads", 2 * spatial, 0);
   if (autoPad && autoPad.getValue() == "VALID")
     w.pads.assign(2 * spatial, 0);
+  if (same) {
+    // Enough padding for the output dims; the odd one goes last (UPPER) or
+    // first (LOWER).
+    w.pads.assign(2 * spatial, 0);
+    for (int64_t i = 0; i < spatial; ++i) {
+      int64_t total = std::max<int64_t>(
+          0, (outSpatial[i] - 1) * w.strides[i] +
+                 (w.kernel[i] - 1) * w.dilations[i] + 1 - inSpatial[i]);
+      int64_t begin =
+          autoPad.getValue() == "SAME_UPPER" ? total / 2 : total - total / 2;
+      w.pads[i] = begin;
+      w.pads[spatial + i] = total - begin;
+    }
+  }
   return w;
 }
 

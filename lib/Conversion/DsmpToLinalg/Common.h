@@ -104,8 +104,16 @@ struct Window {
   SmallVector<int64_t> kernel, strides, dilations, pads;
 };
 
+/// The window of a Conv/pool. SAME_UPPER/SAME_LOWER auto_pad resolves
+/// against `inSpatial`/`outSpatial` (fails without them).
 FailureOr<Window> windowOf(Operation *op, int64_t spatial,
-                           ArrayRef<int64_t> weightKernel = {});
+                           ArrayRef<int64_t> weightKernel = {},
+                           ArrayRef<int64_t> inSpatial = {},
+                           ArrayRef<int64_t> outSpatial = {});
+
+/// Whether an operand has unsigned integer elements (the body then uses
+/// DivUI, MaxUI, unsigned compares, UIToFP, ...).
+bool hasUnsignedOperand(Operation *op);
 
 /// Sums (or maxes) over `axes` of `input` into a keepdims-shaped tensor.
 Value reduceKeepDims(OpBuilder &b, Location loc, Value input,

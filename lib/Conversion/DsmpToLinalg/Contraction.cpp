@@ -262,7 +262,10 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
       return rewriter.notifyMatchFailure(op, "needs static float shapes");
     auto wType = cast<RankedTensorType>(op.getW().getType());
     int64_t spatial = resultType.getRank() - 2;
-    auto window = windowOf(op, spatial, wType.getShape().drop_front(2));
+    auto window = windowOf(
+        op, spatial, wType.getShape().drop_front(2),
+        cast<RankedTensorType>(op.getX().getType()).getShape().drop_front(2),
+        resultType.getShape().drop_front(2));
     if (failed(window))
       return rewriter.notifyMatchFailure(op, "SAME auto_pad not lowered yet");
     Location loc = op.getLoc();

@@ -161,25 +161,62 @@ struct SliceLowering : OpRewritePattern<SliceOp> {
         (!isa<NoneType>(op.getSteps().getType()) && !steps))
       return rewriter.notifyMatchFailure(op, "needs constant slice operands");
     int64_t rank = inType.getRank();
-    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)),
-        strides(rank, rewriter.getIndexAttr(1)), sizes;
-    for (int64_t d : type.getShape())
-      sizes.push_back(rewriter.getIndexAttr(d));
+    // Nothing to read: an empty result.
+    if (type.getNumElements() == 0) {
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, type.getShape(),
+                                                   type.getElementType());
+      return success();
+    }
+    SmallVector<int64_t> first(rank, 0), step(rank, 1);
     for (size_t i = 0; i < starts->size(); ++i) {
       int64_t axis = axes ? (*axes)[i] : static_cast<int64_t>(i);
       if (axis < 0)
         axis += rank;
-      int64_t step = steps ? (*steps)[i] : 1;
-      if (step <= 0)
-        return rewriter.notifyMatchFailure(op, "negative steps not lowered");
+      if (axis < 0 || axis >= rank)
+        return rewriter.notifyMatchFailure(op, "axis out of range");
+      int64_t s = steps ? (*steps)[i] : 1;
+      if (s == 0)
+        return rewriter.notifyMatchFailure(op, "zero step");
       int64_t size = inType.getDimSize(axis);
       int64_t start = (*starts)[i] < 0 ? (*starts)[i] + size : (*starts)[i];
-      offsets[axis] =
-          rewriter.getIndexAttr(std::clamp<int64_t>(start, 0, size));
-      strides[axis] = rewriter.getIndexAttr(step);
+      first[axis] = s > 0 ? std::clamp<int64_t>(start, 0, size)
+                          : std::clamp<int64_t>(start, 0, size - 1);
+      step[axis] = s;
     }
-    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
-        op, type, op.getData(), offsets, sizes, strides);
+    if (llvm::all_of(step, [](int64_t s) { return s > 0; })) {
+      SmallVector<OpFoldResult> offsets, strides, sizes;
+      for (int64_t d = 0; d < rank; ++d) {
+        offsets.push_back(rewriter.getIndexAttr(first[d]));
+        strides.push_back(rewriter.getIndexAttr(step[d]));
+        sizes.push_back(rewriter.getIndexAttr(type.getDimSize(d)));
+      }
+      rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+          op, type, op.getData(), offsets, sizes, strides);
+      return success();
+    }
+    // Negative steps read backwards: element o of a dim is first + o*step.
+    Location loc = op.getLoc();
+    Value data = op.getData();
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         type.getElementType());
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+        SmallVector<AffineMap>{
+            AffineMap::getMultiDimIdentityMap(rank, getContext())},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> coords;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value o = linalg::IndexOp::create(b, l, d);
+            Value scaled = arith::MulIOp::create(
+                b, l, o, arith::ConstantIndexOp::create(b, l, step[d]));
+            coords.push_back(arith::AddIOp::create(
+                b, l, scaled, arith::ConstantIndexOp::create(b, l, first[d])));
+          }
+          linalg::YieldOp::create(
+              b, l, Value(tensor::ExtractOp::create(b, l, data, coords)));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
     return success();
   }
 };

@@ -62,23 +62,29 @@ struct ElementwiseLowering : RewritePattern {
   BodyFn body;
 };
 
-/// A binary float/integer op body.
-template <typename FloatOp, typename IntOp> BodyFn binary() {
+/// A binary float/integer op body; UIntOp for unsigned operands.
+template <typename FloatOp, typename IntOp, typename UIntOp = IntOp>
+BodyFn binary() {
   return [](OpBuilder &b, Location loc, ValueRange args, Type t,
-            Operation *) -> Value {
+            Operation *op) -> Value {
     if (isa<FloatType>(t))
       return FloatOp::create(b, loc, args[0], args[1]);
+    if (hasUnsignedOperand(op))
+      return UIntOp::create(b, loc, args[0], args[1]);
     return IntOp::create(b, loc, args[0], args[1]);
   };
 }
 
 /// A left fold of a binary op over all args (Max, Min, Sum).
-template <typename FloatOp, typename IntOp> BodyFn fold() {
+template <typename FloatOp, typename IntOp, typename UIntOp = IntOp>
+BodyFn fold() {
   return [](OpBuilder &b, Location loc, ValueRange args, Type t,
-            Operation *) -> Value {
+            Operation *op) -> Value {
+    bool isUnsigned = hasUnsignedOperand(op);
     Value acc = args[0];
     for (Value v : args.drop_front())
       acc = isa<FloatType>(t) ? Value(FloatOp::create(b, loc, acc, v))
+            : isUnsigned      ? Value(UIntOp::create(b, loc, acc, v))
                               : Value(IntOp::create(b, loc, acc, v));
     return acc;
   };
@@ -89,12 +95,15 @@ template <typename MathOp> BodyFn unary() {
             Operation *) -> Value { return MathOp::create(b, loc, args[0]); };
 }
 
-template <arith::CmpFPredicate FP, arith::CmpIPredicate IP> BodyFn compare() {
+template <arith::CmpFPredicate FP, arith::CmpIPredicate IP,
+          arith::CmpIPredicate UP = IP>
+BodyFn compare() {
   return [](OpBuilder &b, Location loc, ValueRange args, Type,
-            Operation *) -> Value {
+            Operation *op) -> Value {
     if (isa<FloatType>(args[0].getType()))
       return arith::CmpFOp::create(b, loc, FP, args[0], args[1]);
-    return arith::CmpIOp::create(b, loc, IP, args[0], args[1]);
+    return arith::CmpIOp::create(b, loc, hasUnsignedOperand(op) ? UP : IP,
+                                 args[0], args[1]);
   };
 }
 
@@ -106,9 +115,9 @@ void addElementwisePatterns(RewritePatternSet &patterns) {
   add("dsmp.add", binary<arith::AddFOp, arith::AddIOp>());
   add("dsmp.sub", binary<arith::SubFOp, arith::SubIOp>());
   add("dsmp.mul", binary<arith::MulFOp, arith::MulIOp>());
-  add("dsmp.div", binary<arith::DivFOp, arith::DivSIOp>());
-  add("dsmp.max", fold<arith::MaximumFOp, arith::MaxSIOp>());
-  add("dsmp.min", fold<arith::MinimumFOp, arith::MinSIOp>());
+  add("dsmp.div", binary<arith::DivFOp, arith::DivSIOp, arith::DivUIOp>());
+  add("dsmp.max", fold<arith::MaximumFOp, arith::MaxSIOp, arith::MaxUIOp>());
+  add("dsmp.min", fold<arith::MinimumFOp, arith::MinSIOp, arith::MinUIOp>());
   add("dsmp.sum", fold<arith::AddFOp, arith::AddIOp>());
   add("dsmp.exp", unary<math::ExpOp>());
   add("dsmp.log", unary<math::LogOp>());
@@ -224,13 +233,19 @@ void addElementwisePatterns(RewritePatternSet &patterns) {
   add("dsmp.equal",
       compare<arith::CmpFPredicate::OEQ, arith::CmpIPredicate::eq>());
   add("dsmp.greater",
-      compare<arith::CmpFPredicate::OGT, arith::CmpIPredicate::sgt>());
+      compare<arith::CmpFPredicate::OGT, arith::CmpIPredicate::sgt,
+              arith::CmpIPredicate::ugt>());
   add("dsmp.greater_or_equal",
-      compare<arith::CmpFPredicate::OGE, arith::CmpIPredicate::sge>());
-  add("dsmp.less",
-      compare<arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt>());
+      compare<arith::CmpFPredicate::OGE, arith::CmpIPredicate::sge,
+              arith::CmpIPredicate::uge>());
+  add("dsmp.less", compare<arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt,
+                           arith::CmpIPredicate::ult>());
   add("dsmp.less_or_equal",
-      compare<arith::CmpFPredicate::OLE, arith::CmpIPredicate::sle>());
+      compare<arith::CmpFPredicate::OLE, arith::CmpIPredicate::sle,
+              arith::CmpIPredicate::ule>());
+  add("dsmp.and", binary<arith::AndIOp, arith::AndIOp>());
+  add("dsmp.or", binary<arith::OrIOp, arith::OrIOp>());
+  add("dsmp.xor", binary<arith::XOrIOp, arith::XOrIOp>());
   add("dsmp.not",
       [](OpBuilder &b, Location loc, ValueRange a, Type t,
          Operation *) -> Value {
@@ -239,11 +254,16 @@ void addElementwisePatterns(RewritePatternSet &patterns) {
       });
   add("dsmp.cast",
       [](OpBuilder &b, Location loc, ValueRange a, Type to,
-         Operation *) -> Value {
+         Operation *op) -> Value {
         Value x = a[0];
         Type from = x.getType();
         if (from == to)
           return x;
+        // The values are signless; the op's types say what they mean.
+        bool fromUnsigned = getElementTypeOrSelf(op->getOperand(0).getType())
+                                .isUnsignedInteger();
+        bool toUnsigned = getElementTypeOrSelf(op->getResult(0).getType())
+                              .isUnsignedInteger();
         auto fromFloat = dyn_cast<FloatType>(from);
         auto toFloat = dyn_cast<FloatType>(to);
         if (fromFloat && toFloat)
@@ -251,18 +271,17 @@ void addElementwisePatterns(RewritePatternSet &patterns) {
                      ? Value(arith::ExtFOp::create(b, loc, to, x))
                      : Value(arith::TruncFOp::create(b, loc, to, x));
         if (toFloat) // booleans are 0 and 1, not 0 and -1
-          return from.isUnsignedInteger() || from.isInteger(1)
+          return fromUnsigned || from.isInteger(1)
                      ? Value(arith::UIToFPOp::create(b, loc, to, x))
                      : Value(arith::SIToFPOp::create(b, loc, to, x));
         if (fromFloat)
-          return to.isUnsignedInteger()
-                     ? Value(arith::FPToUIOp::create(b, loc, to, x))
-                     : Value(arith::FPToSIOp::create(b, loc, to, x));
+          return toUnsigned ? Value(arith::FPToUIOp::create(b, loc, to, x))
+                            : Value(arith::FPToSIOp::create(b, loc, to, x));
         unsigned fw = from.getIntOrFloatBitWidth(),
                  tw = to.getIntOrFloatBitWidth();
         if (fw > tw)
           return arith::TruncIOp::create(b, loc, to, x);
-        return from.isUnsignedInteger() || fw == 1
+        return fromUnsigned || fw == 1
                    ? Value(arith::ExtUIOp::create(b, loc, to, x))
                    : Value(arith::ExtSIOp::create(b, loc, to, x));
       });

@@ -78,20 +78,22 @@ struct ReduceLowering : OpRewritePattern<ReduceOp> {
       return rewriter.notifyMatchFailure(op, "needs static float shapes");
     int64_t rank = inType.getRank();
     SmallVector<int64_t> axes;
-    if (isa<NoneType>(op.getAxes().getType())) {
-      if (op.getNoopWithEmptyAxes())
-        return rewriter.notifyMatchFailure(op, "noop reductions not lowered");
-      for (int64_t i = 0; i < rank; ++i)
-        axes.push_back(i);
-    } else {
+    if (!isa<NoneType>(op.getAxes().getType())) {
       auto values = getConstantInts(op.getAxes());
       if (!values)
         return rewriter.notifyMatchFailure(op, "needs constant axes");
       for (int64_t a : *values)
         axes.push_back(a < 0 ? a + rank : a);
-      if (axes.empty())
-        for (int64_t i = 0; i < rank; ++i)
-          axes.push_back(i);
+    }
+    if (axes.empty()) {
+      // No axes: all of them, or none with noop_with_empty_axes.
+      if (op.getNoopWithEmptyAxes()) {
+        rewriter.replaceOp(
+            op, reshapeTo(rewriter, op.getLoc(), op.getData(), resultType));
+        return success();
+      }
+      for (int64_t i = 0; i < rank; ++i)
+        axes.push_back(i);
     }
     Location loc = op.getLoc();
     Value reduced =

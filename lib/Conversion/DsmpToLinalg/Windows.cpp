@@ -140,13 +140,28 @@ struct PoolLowering : OpRewritePattern<PoolOp> {
       return rewriter.notifyMatchFailure(op, "needs static float shapes");
     if (op->getNumResults() > 1 && !isa<NoneType>(op->getResult(1).getType()))
       return rewriter.notifyMatchFailure(op, "MaxPool indices not lowered");
-    if (op.getCeilMode())
-      return rewriter.notifyMatchFailure(op, "ceil_mode not lowered yet");
     int64_t spatial = resultType.getRank() - 2;
-    auto window = windowOf(op, spatial);
+    auto xType = cast<RankedTensorType>(op.getX().getType());
+    auto window = windowOf(op, spatial, {}, xType.getShape().drop_front(2),
+                           resultType.getShape().drop_front(2));
     if (failed(window))
-      return rewriter.notifyMatchFailure(op, "SAME auto_pad not lowered yet");
+      return rewriter.notifyMatchFailure(op, "unknown auto_pad");
     bool padded = llvm::any_of(window->pads, [](int64_t p) { return p; });
+    // ceil_mode: the last windows reach past the end padding; pad further
+    // with the neutral value (they are not counted for the average).
+    SmallVector<int64_t> padEnds(window->pads.begin() + spatial,
+                                 window->pads.end());
+    SmallVector<int64_t> inputPads = window->pads;
+    bool ceilExtra = false;
+    for (int64_t i = 0; i < spatial; ++i) {
+      int64_t reach = (resultType.getDimSize(2 + i) - 1) * window->strides[i] +
+                      (window->kernel[i] - 1) * window->dilations[i] + 1;
+      int64_t have = xType.getDimSize(2 + i) + window->pads[i] + padEnds[i];
+      if (reach > have) {
+        inputPads[spatial + i] += reach - have;
+        ceilExtra = true;
+      }
+    }
     // AveragePool divides by the taps inside the input unless
     // count_include_pad is set (then by the whole window).
     bool countPads = false;
@@ -158,7 +173,7 @@ struct PoolLowering : OpRewritePattern<PoolOp> {
     MLIRContext *ctx = this->getContext();
     Type element = resultType.getElementType();
     double padValue = IsMax ? -std::numeric_limits<double>::infinity() : 0.0;
-    Value input = padSpatial(rewriter, loc, op.getX(), window->pads, padValue);
+    Value input = padSpatial(rewriter, loc, op.getX(), inputPads, padValue);
     unsigned loops = 2 + 2 * spatial;
     auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
     SmallVector<AffineExpr> inExprs{d(0), d(1)}, outExprs{d(0), d(1)},
@@ -202,10 +217,10 @@ struct PoolLowering : OpRewritePattern<PoolOp> {
       int64_t count = 1;
       for (int64_t k : window->kernel)
         count *= k;
-      if (padded && !countPads) {
-        // Taps inside the input, per output position (spatial dims only),
-        // known at compile time.
-        auto xType = cast<RankedTensorType>(op.getX().getType());
+      if ((padded && !countPads) || ceilExtra) {
+        // Taps inside the input (or, with count_include_pad, inside the
+        // padded input), per output position (spatial dims only), known at
+        // compile time.
         ArrayRef<int64_t> outShape = resultType.getShape().drop_front(2);
         int64_t positions = 1;
         for (int64_t o : outShape)
@@ -220,7 +235,10 @@ struct PoolLowering : OpRewritePattern<PoolOp> {
             for (int64_t k = 0; k < window->kernel[i]; ++k) {
               int64_t at = o * window->strides[i] + k * window->dilations[i] -
                            window->pads[i];
-              inside += at >= 0 && at < xType.getDimSize(2 + i);
+              int64_t lo = countPads ? -window->pads[i] : 0;
+              int64_t hi =
+                  xType.getDimSize(2 + i) + (countPads ? padEnds[i] : 0);
+              inside += at >= lo && at < hi;
             }
             taps *= inside;
           }
