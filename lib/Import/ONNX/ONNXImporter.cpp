@@ -812,6 +812,84 @@ ModelImporter::importModel(const onnx::ModelProto &model) {
 /// 1.12 knows (<= 17), the node against its schema (attribute types, input
 /// and output counts). ONNX's shape inference is not safe on nodes that fail
 /// these checks.
+/// Declared ranks of the graph's inputs, initializers and value_info
+/// (added to those of the enclosing graphs).
+void collectRanks(const onnx::GraphProto &graph,
+                  llvm::StringMap<int64_t> &ranks) {
+  auto typed = [&](const onnx::ValueInfoProto &v) {
+    if (v.type().has_tensor_type() && v.type().tensor_type().has_shape())
+      ranks[v.name()] = v.type().tensor_type().shape().dim_size();
+  };
+  for (const auto &v : graph.input())
+    typed(v);
+  for (const auto &v : graph.value_info())
+    typed(v);
+  for (const auto &t : graph.initializer())
+    ranks[t.name()] = t.dims_size();
+}
+
+/// Conv and pool nodes whose declared ranks disagree with each other or
+/// with their window attributes. ONNX 1.12's own shape inference reads out
+/// of bounds on those (found by the fuzzer), so they are rejected first.
+Error checkWindowRanks(const onnx::GraphProto &graph, StringRef path,
+                       int64_t opset, llvm::StringMap<int64_t> ranks) {
+  collectRanks(graph, ranks);
+  static const llvm::StringSet<> windowed = {
+      "Conv",        "ConvTranspose", "ConvInteger", "MaxPool",
+      "AveragePool", "LpPool",        "QLinearConv", "MaxUnpool"};
+  for (const auto &node : graph.node()) {
+    for (const auto &attr : node.attribute()) {
+      if (attr.has_g())
+        if (Error err = checkWindowRanks(attr.g(), path, opset, ranks))
+          return err;
+      for (const auto &g : attr.graphs())
+        if (Error err = checkWindowRanks(g, path, opset, ranks))
+          return err;
+    }
+    if (!windowed.contains(node.op_type()) || node.input_size() == 0)
+      continue;
+    auto rankOf = [&](int i) -> int64_t {
+      if (i >= node.input_size())
+        return -1;
+      auto it = ranks.find(node.input(i));
+      return it == ranks.end() ? -1 : it->second;
+    };
+    int64_t rank = rankOf(0);
+    if (rank < 0)
+      continue;
+    Where where = whereOf(node);
+    if (rank < 3)
+      return makeError(path, where, opset,
+                       "input '" + node.input(0) + "' has rank " +
+                           std::to_string(rank) +
+                           "; it needs [N, C, spatial...] (rank 3 or more)");
+    StringRef type = node.op_type();
+    if (type.starts_with("Conv") || type == "QLinearConv") {
+      int64_t w = rankOf(type == "QLinearConv" ? 3 : 1);
+      if (w >= 0 && w != rank)
+        return makeError(path, where, opset,
+                         "the weight has rank " + std::to_string(w) +
+                             ", the input rank " + std::to_string(rank));
+    }
+    int64_t spatial = rank - 2;
+    for (const auto &attr : node.attribute()) {
+      StringRef name = attr.name();
+      int64_t want = name == "pads" ? 2 * spatial
+                     : (name == "kernel_shape" || name == "strides" ||
+                        name == "dilations" || name == "output_padding")
+                         ? spatial
+                         : -1;
+      if (want >= 0 && attr.ints_size() != want)
+        return makeError(path, where, opset,
+                         "attribute '" + name.str() + "' has " +
+                             std::to_string(attr.ints_size()) +
+                             " values; the input's " + std::to_string(spatial) +
+                             " spatial dims need " + std::to_string(want));
+    }
+  }
+  return Error::success();
+}
+
 Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
   for (const auto &node : graph.node()) {
     Where where = whereOf(node);
@@ -937,6 +1015,8 @@ mlir::dsmp::importONNXModelFromBuffer(StringRef bytes, StringRef path,
   if (Error err = sortGraph(*model.mutable_graph(), {}, path, opset))
     return std::move(err);
   if (Error err = checkNodes(model.graph(), path, opset))
+    return std::move(err);
+  if (Error err = checkWindowRanks(model.graph(), path, opset, {}))
     return std::move(err);
 
   // ONNX's shape inference gives the intermediate types (best effort: nodes

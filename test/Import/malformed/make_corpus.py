@@ -207,6 +207,20 @@ add("external_missing_file.onnx", "external data file 'nowhere.bin' not found",
 add("external_out_of_range.onnx", "external data range lies outside 'weights.bin'",
     external("weights.bin", offset=8))
 
+# Found by the import fuzzer: ONNX 1.12's shape inference reads out of
+# bounds when a Conv's weight rank differs from its input's, or its window
+# attributes from the spatial rank.
+conv_w = numpy_helper.from_array(np.zeros((1, 1, 2, 2), np.float32), "w")
+add("conv_rank_mismatch.onnx",
+    "node 'conv' (Conv, opset 13): the weight has rank 4, the input rank 3",
+    model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv")],
+          inputs=[vi("x", [1, 1, 4])], outputs=[vi("y", None)], inits=[conv_w]))
+add("pool_window_mismatch.onnx",
+    "node 'pool' (MaxPool, opset 13): attribute 'kernel_shape' has 1 values; "
+    "the input's 2 spatial dims need 2",
+    model([helper.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2])],
+          inputs=[vi("x", [1, 1, 4, 4])], outputs=[vi("y", None)]))
+
 with open(os.path.join(here, "expected.tsv"), "w") as f:
     f.write("# file\ttext the one-line error must contain\n")
     for name, expect in cases:
