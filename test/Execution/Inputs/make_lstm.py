@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Writes small ONNX LSTM models (forward with initial state, reverse with
+peepholes, bidirectional) with onnxruntime's outputs as the reference:
+make_lstm.py DIR -> DIR/<case>/model.onnx, DIR/<case>/test_data_set_0/."""
+import os
+import sys
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import TensorProto, helper, numpy_helper
+
+SEQ, BATCH, INPUT, HIDDEN = 3, 2, 5, 4
+
+
+def write(folder, name, direction, peepholes):
+    rng = np.random.default_rng(len(name))
+    dirs = 2 if direction == "bidirectional" else 1
+    f32 = np.float32
+    x = rng.standard_normal((SEQ, BATCH, INPUT)).astype(f32)
+    h0 = rng.standard_normal((dirs, BATCH, HIDDEN)).astype(f32)
+    c0 = rng.standard_normal((dirs, BATCH, HIDDEN)).astype(f32)
+    inits = [numpy_helper.from_array((0.5 * rng.standard_normal(s)).astype(f32), n)
+             for n, s in (("W", (dirs, 4 * HIDDEN, INPUT)), ("R", (dirs, 4 * HIDDEN, HIDDEN)),
+                          ("B", (dirs, 8 * HIDDEN)), ("P", (dirs, 3 * HIDDEN)))]
+    inputs = ["x", "W", "R", "B", "", "h0", "c0"] + (["P"] if peepholes else [])
+    node = helper.make_node("LSTM", inputs, ["Y", "Y_h", "Y_c"], name="lstm",
+                            hidden_size=HIDDEN, direction=direction)
+    graph = helper.make_graph(
+        [node], name, [helper.make_tensor_value_info(n, TensorProto.FLOAT, list(a.shape))
+                       for n, a in (("x", x), ("h0", h0), ("c0", c0))],
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in ("Y", "Y_h", "Y_c")],
+        inits if peepholes else inits[:3])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)])
+    case = os.path.join(folder, name)
+    data = os.path.join(case, "test_data_set_0")
+    os.makedirs(data, exist_ok=True)
+    onnx.save(model, os.path.join(case, "model.onnx"))
+    feeds = {"x": x, "h0": h0, "c0": c0}
+    outs = ort.InferenceSession(os.path.join(case, "model.onnx"),
+                                providers=["CPUExecutionProvider"]).run(None, feeds)
+    for k, (n, a) in enumerate(feeds.items()):
+        with open(os.path.join(data, f"input_{k}.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(a, n).SerializeToString())
+    for k, (n, a) in enumerate(zip(("Y", "Y_h", "Y_c"), outs)):
+        with open(os.path.join(data, f"output_{k}.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(a, n).SerializeToString())
+
+
+write(sys.argv[1], "forward", "forward", False)
+write(sys.argv[1], "reverse_peepholes", "reverse", True)
+write(sys.argv[1], "bidirectional", "bidirectional", True)
