@@ -51,16 +51,18 @@ def RefineShapesPass : Pass<"dsmp-refine-shapes", "mlir::func::FuncOp"> {
 
 def DecomposeRecurrentPass
     : Pass<"dsmp-decompose-recurrent", "mlir::func::FuncOp"> {
-  let summary = "Unroll LSTMs with static shapes into per-step dsmp ops";
+  let summary = "Unroll LSTM, GRU and RNN with static shapes into per-step dsmp ops";
   let description = [{
-    Pre-condition: `dsmp.lstm` ops whose operands have static shapes (after
-    specialization), default activations (Sigmoid, Tanh, Tanh), no `clip`,
-    `input_forget` = 0 and no `sequence_lens`; others are left alone.
+    Pre-condition: `dsmp.lstm`, `dsmp.gru` and `dsmp.rnn` ops whose operands
+    have static shapes (after specialization), the default activations
+    (LSTM Sigmoid/Tanh/Tanh, GRU Sigmoid/Tanh, RNN Tanh), no `clip`, no
+    `sequence_lens` and, for LSTM, `input_forget` = 0; others are left alone.
 
-    Post-condition: each such LSTM is its ONNX equations, unrolled over the
-    sequence: one MatMul of all inputs with W, then per step and direction
-    a MatMul with R, the bias, the peepholes, Sigmoid/Tanh gates and the
-    cell update, with Y, Y_h and Y_c assembled by Concat. Everything
+    Post-condition: each is its ONNX equations, unrolled over the sequence:
+    one MatMul of all inputs with W, then per step and direction a MatMul
+    with R, the biases, the peepholes (LSTM), the gates and the state update
+    (GRU's reset gate before or after the product, `linear_before_reset`),
+    with Y, Y_h (and Y_c) assembled by Concat. Everything
     downstream (lowering, the evaluator, the precision analyses' adjoint)
     then sees only ops it knows; each gate can get its own format.
   }];

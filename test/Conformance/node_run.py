@@ -29,9 +29,9 @@ import onnx.numpy_helper
 # ONNX op types dsmp-convert-to-linalg lowers (static shapes).
 LOWERED = """Abs Add And AveragePool BatchNormalization Cast Ceil Clip Concat Constant
 ConstantOfShape Conv Cos Div Equal Erf Exp Expand Flatten Floor Gather Gemm
-GlobalAveragePool Greater GreaterOrEqual HardSigmoid Identity LayerNormalization
+GlobalAveragePool Greater GreaterOrEqual GRU HardSigmoid Identity LayerNormalization LSTM
 LeakyRelu Less LessOrEqual Log MatMul Max MaxPool Min Mul Neg Not Or Pad Pow Reciprocal
-ReduceMax ReduceMean ReduceSum Relu Reshape Sigmoid Sin Slice Softmax Sqrt
+ReduceMax ReduceMean ReduceSum Relu Reshape RNN Sigmoid Sin Slice Softmax Sqrt
 Squeeze Sub Sum Tanh Transpose Unsqueeze Where Xor""".split()
 
 
