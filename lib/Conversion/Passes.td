@@ -18,16 +18,20 @@ def ConvertDsmpToLinalgPass
     weights).
 
     Post-condition: the supported ops (elementwise arithmetic and
-    activations with ONNX broadcasting, comparisons, Where, Clip, Cast,
-    Gemm, MatMul, grouped N-d Conv, MaxPool, AveragePool,
-    ConvTranspose (one group), Resize (nearest, constant scales/sizes), If
-    with static result shapes (scf.if),
-    GlobalAveragePool, Softmax, ReduceSum/Mean/Max over constant axes,
-    BatchNormalization, LayerNormalization, Concat, Slice (constant bounds,
-    positive steps), Gather, Expand, ConstantOfShape, Transpose, the static
-    reshapes, Identity, constants) are linalg.generic / linalg.transpose /
-    tensor.pad / tensor.insert_slice / tensor.extract_slice /
-    tensor.reshape / arith.constant on the same tensor types. Formats:
+    activations with ONNX broadcasting, comparisons, And/Or/Xor/Not, Where,
+    Clip, Cast, Gemm, MatMul, grouped N-d Conv, MaxPool, AveragePool (also
+    SAME auto_pad and ceil_mode), ConvTranspose (one group), Resize
+    (nearest, constant scales/sizes), Pad (constant/edge/reflect/wrap with
+    constant pads), If with static result shapes (scf.if),
+    GlobalAveragePool, Softmax, ReduceSum/Mean/Max over constant (or no)
+    axes, BatchNormalization, LayerNormalization, Concat, Slice (constant
+    bounds, any step), Gather, Expand, ConstantOfShape, Transpose, the
+    static reshapes, Identity, constants) are linalg.generic /
+    linalg.transpose / tensor.pad / tensor.insert_slice /
+    tensor.extract_slice / tensor.reshape / arith.constant on the same
+    tensor types. Unsigned integer tensors compute with unsigned division,
+    min/max, compares and conversions (viewed as signless of the same
+    width). Formats:
     f16/bf16 elementwise ops compute in f32 and round each op's result once
     to the format; MatMul, Gemm and Conv convert their operands to the
     op's `acc` format and accumulate in it (f32 by default; tf32 and f8
@@ -36,9 +40,10 @@ def ConvertDsmpToLinalgPass
     stored as f32. An op it cannot lower yet fails the pass with
     an error naming it. f32 MatMul, Gemm and batch-1 one-group Conv become
     `linalg.matmul` (Conv through an im2col generic) when they accumulate
-    in f32. Not lowered yet: Pad, linear/cubic Resize, RNNs, Loop, If with
-    branches of different shapes,
-    the other reductions, SAME auto_pad, ceil_mode, and dynamic shapes.
+    in f32. LSTM/GRU/RNN arrive unrolled (dsmp-decompose-recurrent, run at
+    specialization). Not lowered yet: linear/cubic Resize, Loop, If with
+    branches of different shapes, the other reductions, MaxPool indices,
+    and dynamic shapes.
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect",
