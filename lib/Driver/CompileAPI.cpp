@@ -20,7 +20,8 @@
 std::string dsmp::compileModel(const std::string &modelPath,
                                const std::string &outputDir,
                                const std::string &target,
-                               const std::vector<ShapeMap> &variants) {
+                               const std::vector<ShapeMap> &variants,
+                               const ShapeMap &fixed) {
   static std::once_flag registered;
   std::call_once(registered, [] { mlir::dsmp::registerDriverPasses(); });
   auto spec = mlir::dsmp::lookupCPUTarget(target);
@@ -29,6 +30,8 @@ std::string dsmp::compileModel(const std::string &modelPath,
            "' (known: " + mlir::dsmp::knownCPUTargets().str() + ")";
   mlir::dsmp::CompileOptions options;
   options.target = *spec;
+  for (const auto &[name, values] : fixed)
+    options.fixedInputs[name] = values;
   for (const ShapeMap &shapes : variants) {
     mlir::dsmp::InputShapes converted;
     for (const auto &[name, dims] : shapes)
@@ -56,6 +59,8 @@ std::string dsmp::compileModelWithPrecision(
     cpuName = host.getArch() == llvm::Triple::aarch64 ? "aarch64" : "x86_64";
   mlir::dsmp::CompileOptions options;
   options.target = *mlir::dsmp::lookupCPUTarget(cpuName);
+  for (const auto &[name, values] : request.fixed)
+    options.fixedInputs[name] = values;
   for (const ShapeMap &shapes : variants) {
     mlir::dsmp::InputShapes converted;
     for (const auto &[name, dims] : shapes)

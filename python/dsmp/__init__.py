@@ -76,7 +76,7 @@ def _output_dtype(manifest, name):
 
 def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
             calibration=None, validation=None, report=None, default_format="auto",
-            deny_ops=(), allow_ops=(), sensitive_layers=""):
+            deny_ops=(), allow_ops=(), sensitive_layers="", fix_inputs=None):
     """Compiles an ONNX (or dsmp .mlir) model for `target` and returns a
     Module (when the artifact runs on this machine) that runs it.
 
@@ -95,7 +95,12 @@ def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
     `deny_ops`/`allow_ops` (ONNX op types) and `sensitive_layers` (a regex
     of node names kept in FP32) as dsmp-compile's options of those names.
     Raises RuntimeError when the budget is not met.
+    fix_inputs: {input name: value or list of values} of integer inputs to
+    compile for one value (dsmp-compile --fix-input, e.g. {"sr": 16000} for
+    silero_vad); running with another value is an error.
     """
+    fixed = {k: [int(x) for x in (v if isinstance(v, (list, tuple)) else [v])]
+             for k, v in (fix_inputs or {}).items()}
     if shapes is None:
         variants = []
     elif isinstance(shapes, dict):
@@ -114,10 +119,10 @@ def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
                                 float(tolerance), os.fspath(calibration),
                                 os.fspath(validation) if validation else "",
                                 os.fspath(report) if report else "", default_format,
-                                list(deny_ops), list(allow_ops), sensitive_layers)
+                                list(deny_ops), list(allow_ops), sensitive_layers, fixed)
         runs_here = target == host or target not in ("x86_64", "aarch64")
         return Module(output, owned=owned) if runs_here else output
-    _compile_artifact(os.fspath(path), os.fspath(output), target, variants)
+    _compile_artifact(os.fspath(path), os.fspath(output), target, variants, fixed)
     if target != host:
         return output  # a cross-compiled artifact: nothing to run here
     return Module(output, owned=owned)

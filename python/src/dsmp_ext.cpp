@@ -128,8 +128,9 @@ public:
     nb::module_ numpy = nb::module_::import_("numpy");
     for (auto [key, value] : inputs) {
       std::string name = nb::cast<std::string>(key);
-      // A C-contiguous copy when needed; numpy does the conversion.
-      nb::object array = numpy.attr("ascontiguousarray")(value);
+      // A C-contiguous copy when needed; numpy does the conversion
+      // (asarray, not ascontiguousarray, which turns a scalar into [1]).
+      nb::object array = numpy.attr("asarray")(value, nb::arg("order") = "C");
       bool bfloat16 =
           nb::cast<std::string>(array.attr("dtype").attr("name")) == "bfloat16";
       if (bfloat16) // ml_dtypes.bfloat16: hand over the bits
@@ -179,18 +180,19 @@ NB_MODULE(_dsmp, m) {
   m.def(
       "compile_artifact",
       [](const std::string &model, const std::string &output,
-         const std::string &target,
-         const std::vector<dsmp::ShapeMap> &variants) {
+         const std::string &target, const std::vector<dsmp::ShapeMap> &variants,
+         const dsmp::ShapeMap &fixed) {
         std::string error;
         {
           nb::gil_scoped_release release;
-          error = dsmp::compileModel(model, output, target, variants);
+          error = dsmp::compileModel(model, output, target, variants, fixed);
         }
         if (!error.empty())
           throw std::runtime_error(error);
       },
       nb::arg("model"), nb::arg("output"), nb::arg("target") = "x86_64",
       nb::arg("variants") = std::vector<dsmp::ShapeMap>{},
+      nb::arg("fixed") = dsmp::ShapeMap{},
       "Compile a .onnx/.mlir model into an artifact folder.");
   m.def(
       "compile_with_precision",
@@ -201,8 +203,9 @@ NB_MODULE(_dsmp, m) {
          const std::string &defaultFormat,
          const std::vector<std::string> &denyOps,
          const std::vector<std::string> &allowOps,
-         const std::string &sensitiveLayers) {
+         const std::string &sensitiveLayers, const dsmp::ShapeMap &fixed) {
         dsmp::PrecisionRequest request;
+        request.fixed = fixed;
         request.tolerance = tolerance;
         request.calibration = calibration;
         request.validation = validation;
@@ -226,7 +229,7 @@ NB_MODULE(_dsmp, m) {
       nb::arg("default_format") = "auto",
       nb::arg("deny_ops") = std::vector<std::string>{},
       nb::arg("allow_ops") = std::vector<std::string>{},
-      nb::arg("sensitive_layers") = "",
+      nb::arg("sensitive_layers") = "", nb::arg("fixed") = dsmp::ShapeMap{},
       "Choose formats within a budget, then compile (dsmp-compile "
       "--tolerance).");
   nb::class_<Model>(m, "Model")

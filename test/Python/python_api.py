@@ -67,3 +67,23 @@ try:
     dsmp.compile(model, target="sm_80", tolerance=-1, calibration=folder)
 except RuntimeError as error:
     print("negative tolerance ->", error)
+
+# silero_vad branches on its sample rate: compiled for 16 kHz (fix_inputs),
+# it matches onnxruntime's output; another rate is refused at run time.
+vad_dir = os.path.join(models, "silero_vad_v5")
+def load_pb(path):
+    t = onnx.TensorProto()
+    with open(path, "rb") as f:
+        t.ParseFromString(f.read())
+    return t.name, nh.to_array(t)
+feeds = dict(load_pb(os.path.join(vad_dir, "test_data_set_1", f"input_{k}.pb")) for k in range(3))
+want = load_pb(os.path.join(vad_dir, "test_data_set_1", "output_0.pb"))[1]
+vad = dsmp.compile(os.path.join(vad_dir, "model.onnx"), fix_inputs={"sr": 16000},
+                   shapes={"input": feeds["input"].shape, "state": feeds["state"].shape})
+got = vad.run(feeds)["output"]
+print("silero_vad 16 kHz:", "ok" if np.allclose(got, want, rtol=1e-4, atol=1e-6) else "MISMATCH")
+try:
+    vad.run(dict(feeds, sr=np.array(8000, np.int64)))
+    print("8 kHz ACCEPTED")
+except (ValueError, RuntimeError) as error:
+    print("8 kHz ->", error)

@@ -27,10 +27,13 @@ using ShapeMap = std::map<std::string, std::vector<int64_t>>;
 /// folder `outputDir`, one variant per entry of `variants` (input name ->
 /// shape; unnamed dynamic dims become 1). Returns "" on success, else the
 /// error message.
+/// `fixed`: integer inputs compiled for one value each (dsmp-compile
+/// --fix-input), by name.
 std::string compileModel(const std::string &modelPath,
                          const std::string &outputDir,
                          const std::string &target,
-                         const std::vector<ShapeMap> &variants);
+                         const std::vector<ShapeMap> &variants,
+                         const ShapeMap &fixed = {});
 
 /// What `dsmp-compile --tolerance` takes (docs/precision.md).
 struct PrecisionRequest {
@@ -41,6 +44,7 @@ struct PrecisionRequest {
   std::string defaultFormat = "auto";
   std::vector<std::string> denyOps, allowOps;
   std::string sensitiveLayers;
+  ShapeMap fixed; // integer inputs compiled for one value (--fix-input)
 };
 
 /// Chooses formats for the precision target `target` (sm_80, gfx90a,
