@@ -17,6 +17,23 @@
 
 #include <mutex>
 
+/// The driver's options for shape variants and fixed inputs given as plain
+/// maps (the API has no MLIR/LLVM types).
+static mlir::dsmp::CompileOptions
+compileOptions(const std::vector<dsmp::ShapeMap> &variants,
+               const dsmp::ShapeMap &fixed) {
+  mlir::dsmp::CompileOptions options;
+  for (const auto &[name, values] : fixed)
+    options.fixedInputs[name] = values;
+  for (const dsmp::ShapeMap &shapes : variants) {
+    mlir::dsmp::InputShapes converted;
+    for (const auto &[name, dims] : shapes)
+      converted[name] = llvm::SmallVector<int64_t>(dims.begin(), dims.end());
+    options.variants.push_back(std::move(converted));
+  }
+  return options;
+}
+
 std::string dsmp::compileModel(const std::string &modelPath,
                                const std::string &outputDir,
                                const std::string &target,
@@ -28,16 +45,8 @@ std::string dsmp::compileModel(const std::string &modelPath,
   if (!spec)
     return "unknown target '" + target +
            "' (known: " + mlir::dsmp::knownCPUTargets().str() + ")";
-  mlir::dsmp::CompileOptions options;
+  mlir::dsmp::CompileOptions options = compileOptions(variants, fixed);
   options.target = *spec;
-  for (const auto &[name, values] : fixed)
-    options.fixedInputs[name] = values;
-  for (const ShapeMap &shapes : variants) {
-    mlir::dsmp::InputShapes converted;
-    for (const auto &[name, dims] : shapes)
-      converted[name] = llvm::SmallVector<int64_t>(dims.begin(), dims.end());
-    options.variants.push_back(std::move(converted));
-  }
   mlir::DialectRegistry registry;
   mlir::dsmp::registerDriverDialects(registry);
   mlir::MLIRContext context(registry);
@@ -57,16 +66,8 @@ std::string dsmp::compileModelWithPrecision(
   std::string cpuName = target;
   if (!mlir::dsmp::lookupCPUTarget(target))
     cpuName = host.getArch() == llvm::Triple::aarch64 ? "aarch64" : "x86_64";
-  mlir::dsmp::CompileOptions options;
+  mlir::dsmp::CompileOptions options = compileOptions(variants, request.fixed);
   options.target = *mlir::dsmp::lookupCPUTarget(cpuName);
-  for (const auto &[name, values] : request.fixed)
-    options.fixedInputs[name] = values;
-  for (const ShapeMap &shapes : variants) {
-    mlir::dsmp::InputShapes converted;
-    for (const auto &[name, dims] : shapes)
-      converted[name] = llvm::SmallVector<int64_t>(dims.begin(), dims.end());
-    options.variants.push_back(std::move(converted));
-  }
   mlir::dsmp::MixedPrecisionOptions mp;
   mp.target = target;
   mp.tolerance = request.tolerance;

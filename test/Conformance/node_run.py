@@ -36,7 +36,7 @@ Squeeze Sub Sum Tanh Transpose Unsqueeze Where Xor""".split()
 
 
 # What the reference evaluator (--engine=evaluate) adds to those.
-EVALUATED = LOWERED + """Acos Acosh ArgMax ArgMin Asin Asinh Atan Atanh Celu Elu
+EVALUATED = LOWERED + """Acos Acosh ArgMax ArgMin Asin Asinh Atan Atanh Celu ConvTranspose Elu
 GlobalMaxPool Gelu HardSwish Hardmax InstanceNormalization IsInf IsNaN LogSoftmax
 Mean Mish Mod PRelu Range ReduceL1 ReduceL2 ReduceLogSum ReduceLogSumExp
 ReduceMin ReduceProd ReduceSumSquare Resize Round Selu Shape Shrink Sign Sinh

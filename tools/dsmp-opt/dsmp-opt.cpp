@@ -37,8 +37,8 @@ static int runOnOnnx(StringRef input, StringRef output,
     context.loadAllAvailableDialects();
     auto loaded = mlir::dsmp::loadModel(input, context);
     if (!loaded) {
-      llvm::errs() << "dsmp-opt: error: "
-                   << llvm::toString(loaded.takeError()) << "\n";
+      llvm::errs() << "dsmp-opt: error: " << llvm::toString(loaded.takeError())
+                   << "\n";
       return 1;
     }
     llvm::raw_string_ostream os(bytes);

@@ -191,34 +191,27 @@ Error evalConvTranspose(Operation *op, ArrayRef<const Array *> in,
   if (groups < 1 || channels % groups || maps % groups)
     return unsupported(op, "group does not divide the channels");
   int64_t cg = channels / groups, mg = maps / groups;
-  SmallVector<int64_t, 4> kernel =
-      op->hasAttr("kernel_shape")
-          ? intsAttr(op, "kernel_shape", spatial, 1)
-          : SmallVector<int64_t, 4>(ArrayRef<int64_t>(w.shape).drop_front(2));
-  SmallVector<int64_t, 4> strides = intsAttr(op, "strides", spatial, 1);
-  SmallVector<int64_t, 4> dilations = intsAttr(op, "dilations", spatial, 1);
-  SmallVector<int64_t, 4> pads = intsAttr(op, "pads", 2 * spatial, 0);
+  // The window from output to input, as for Conv; ConvTranspose's own
+  // padding rule when output_shape or SAME auto_pad sets it.
+  auto window = slidingWindow(op, x.shape, y.shape,
+                              ArrayRef<int64_t>(w.shape).drop_front(2));
+  if (!window)
+    return window.takeError();
+  Window win = *window;
   SmallVector<int64_t, 4> outPad = intsAttr(op, "output_padding", spatial, 0);
   auto autoPad = op->getAttrOfType<StringAttr>("auto_pad");
-  bool computePads = op->hasAttr("output_shape") ||
-                     (autoPad && autoPad.getValue().starts_with("SAME"));
-  Window win;
-  int shift = 3 - int(spatial);
-  for (int64_t d = 0; d < spatial; ++d) {
-    int64_t inDim = x.shape[2 + d], outDim = y.shape[2 + d];
-    int64_t begin = pads[d];
-    if (computePads) {
-      int64_t total = strides[d] * (inDim - 1) + outPad[d] +
-                      (kernel[d] - 1) * dilations[d] + 1 - outDim;
-      begin = autoPad && autoPad.getValue() == "SAME_UPPER" ? total / 2
-                                                            : total - total / 2;
+  if (op->hasAttr("output_shape") ||
+      (autoPad && autoPad.getValue().starts_with("SAME"))) {
+    for (int64_t d = 0, shift = 3 - spatial; d < spatial; ++d) {
+      int64_t k = shift + d;
+      int64_t total = win.stride[k] * (win.in[k] - 1) + outPad[d] +
+                      (win.kernel[k] - 1) * win.dilation[k] + 1 - win.out[k];
+      // Floor division, as ONNX's reference: an output_shape one short of
+      // the full size gives total -1 and no begin padding.
+      int64_t half = total >= 0 ? total / 2 : -((1 - total) / 2);
+      win.padBegin[k] =
+          autoPad && autoPad.getValue() == "SAME_UPPER" ? half : total - half;
     }
-    win.in[shift + d] = inDim;
-    win.out[shift + d] = outDim;
-    win.kernel[shift + d] = kernel[d];
-    win.stride[shift + d] = strides[d];
-    win.dilation[shift + d] = dilations[d];
-    win.padBegin[shift + d] = begin;
   }
   int64_t inPlane = win.in[0] * win.in[1] * win.in[2];
   int64_t outPlane = win.out[0] * win.out[1] * win.out[2];
