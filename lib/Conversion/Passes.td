@@ -20,7 +20,8 @@ def ConvertDsmpToLinalgPass
     Post-condition: the supported ops (elementwise arithmetic and
     activations with ONNX broadcasting, comparisons, And/Or/Xor/Not, Where,
     Clip, Cast, Gemm, MatMul, grouped N-d Conv, MaxPool, AveragePool (also
-    SAME auto_pad and ceil_mode), ConvTranspose (one group), Resize
+    SAME auto_pad and ceil_mode), ConvTranspose (one group; pads, output_shape
+    or SAME auto_pad), Resize
     (nearest, constant scales/sizes), Pad (constant/edge/reflect/wrap with
     constant pads), If with static result shapes (scf.if),
     GlobalAveragePool, Softmax, ReduceSum/Mean/Max over constant (or no)

@@ -28,6 +28,7 @@ import onnx.numpy_helper
 
 # ONNX op types dsmp-convert-to-linalg lowers (static shapes).
 LOWERED = """Abs Add And AveragePool BatchNormalization Cast Ceil Clip Concat Constant
+ConvTranspose
 ConstantOfShape Conv Cos Div Equal Erf Exp Expand Flatten Floor Gather Gemm
 GlobalAveragePool Greater GreaterOrEqual GRU HardSigmoid Identity LayerNormalization LSTM
 LeakyRelu Less LessOrEqual Log MatMul Max MaxPool Min Mul Neg Not Or Pad Pow Reciprocal
@@ -36,7 +37,7 @@ Squeeze Sub Sum Tanh Transpose Unsqueeze Where Xor""".split()
 
 
 # What the reference evaluator (--engine=evaluate) adds to those.
-EVALUATED = LOWERED + """Acos Acosh ArgMax ArgMin Asin Asinh Atan Atanh Celu ConvTranspose Elu
+EVALUATED = LOWERED + """Acos Acosh ArgMax ArgMin Asin Asinh Atan Atanh Celu Elu
 GlobalMaxPool Gelu HardSwish Hardmax InstanceNormalization IsInf IsNaN LogSoftmax
 Mean Mish Mod PRelu Range ReduceL1 ReduceL2 ReduceLogSum ReduceLogSumExp
 ReduceMin ReduceProd ReduceSumSquare Resize Round Selu Shape Shrink Sign Sinh

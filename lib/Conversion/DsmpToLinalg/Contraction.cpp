@@ -346,12 +346,30 @@ struct ConvTransposeLowering : OpRewritePattern<ConvTransposeOp> {
     auto xType = cast<RankedTensorType>(op.getX().getType());
     auto wType = cast<RankedTensorType>(op.getW().getType());
     int64_t spatial = xType.getRank() - 2;
-    auto window = windowOf(op, spatial, wType.getShape().drop_front(2));
+    ArrayRef<int64_t> inDims = xType.getShape().drop_front(2),
+                      outDims = resultType.getShape().drop_front(2);
+    auto window =
+        windowOf(op, spatial, wType.getShape().drop_front(2), inDims, outDims);
     if (failed(window))
-      return rewriter.notifyMatchFailure(op, "SAME auto_pad not lowered yet");
+      return rewriter.notifyMatchFailure(op, "unknown auto_pad");
     SmallVector<int64_t> outputPadding(spatial, 0);
     if (auto attr = op.getOutputPaddingAttr())
       outputPadding.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
+    // output_shape or SAME auto_pad: ConvTranspose's own padding rule
+    // (ONNX's reference; floor division, so a total of -1 pads nothing in
+    // front and the last row comes from the end).
+    StringRef autoPad = op.getAutoPad();
+    if (op.getOutputShapeAttr() || autoPad.starts_with("SAME")) {
+      for (int64_t i = 0; i < spatial; ++i) {
+        int64_t total =
+            window->strides[i] * (inDims[i] - 1) + outputPadding[i] +
+            (window->kernel[i] - 1) * window->dilations[i] + 1 - outDims[i];
+        int64_t half = total >= 0 ? total / 2 : -((1 - total) / 2);
+        int64_t begin = autoPad == "SAME_UPPER" ? half : total - half;
+        window->pads[i] = begin;
+        window->pads[spatial + i] = total - begin;
+      }
+    }
     SmallVector<int64_t> pads(2 * spatial);
     for (int64_t i = 0; i < spatial; ++i) {
       int64_t reach = window->dilations[i] * (window->kernel[i] - 1);
