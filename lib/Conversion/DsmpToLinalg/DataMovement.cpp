@@ -34,6 +34,26 @@ using namespace mlir::dsmp::lowering;
 
 namespace {
 
+/// A tensor of `type` whose every element is `element` (built in the body
+/// of a linalg.generic over the output, reading linalg.index): the shape of
+/// Slice with negative steps and of Pad, which gather by coordinates.
+Value generateElements(OpBuilder &b, Location loc, RankedTensorType type,
+                       function_ref<Value(OpBuilder &, Location)> element) {
+  int64_t rank = type.getRank();
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+             SmallVector<AffineMap>{
+                 AffineMap::getMultiDimIdentityMap(rank, b.getContext())},
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange) {
+               linalg::YieldOp::create(nb, l, element(nb, l));
+             })
+      .getResult(0);
+}
+
 struct TransposeLowering : OpRewritePattern<TransposeOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -195,28 +215,21 @@ struct SliceLowering : OpRewritePattern<SliceOp> {
       return success();
     }
     // Negative steps read backwards: element o of a dim is first + o*step.
-    Location loc = op.getLoc();
     Value data = op.getData();
-    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                         type.getElementType());
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
-        SmallVector<AffineMap>{
-            AffineMap::getMultiDimIdentityMap(rank, getContext())},
-        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-        [&](OpBuilder &b, Location l, ValueRange) {
-          SmallVector<Value> coords;
-          for (int64_t d = 0; d < rank; ++d) {
-            Value o = linalg::IndexOp::create(b, l, d);
-            Value scaled = arith::MulIOp::create(
-                b, l, o, arith::ConstantIndexOp::create(b, l, step[d]));
-            coords.push_back(arith::AddIOp::create(
-                b, l, scaled, arith::ConstantIndexOp::create(b, l, first[d])));
-          }
-          linalg::YieldOp::create(
-              b, l, Value(tensor::ExtractOp::create(b, l, data, coords)));
-        });
-    rewriter.replaceOp(op, generic.getResult(0));
+    rewriter.replaceOp(
+        op, generateElements(
+                rewriter, op.getLoc(), type, [&](OpBuilder &b, Location l) {
+                  SmallVector<Value> coords;
+                  for (int64_t d = 0; d < rank; ++d) {
+                    Value scaled = arith::MulIOp::create(
+                        b, l, linalg::IndexOp::create(b, l, d),
+                        arith::ConstantIndexOp::create(b, l, step[d]));
+                    coords.push_back(arith::AddIOp::create(
+                        b, l, scaled,
+                        arith::ConstantIndexOp::create(b, l, first[d])));
+                  }
+                  return Value(tensor::ExtractOp::create(b, l, data, coords));
+                }));
     return success();
   }
 };
@@ -363,14 +376,8 @@ struct PadLowering : OpRewritePattern<PadOp> {
     Value fill = op.getConstantValue();
     bool hasFill = !isa<NoneType>(fill.getType());
     Value data = op.getData();
-    Value init =
-        tensor::EmptyOp::create(rewriter, loc, type.getShape(), element);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
-        SmallVector<AffineMap>{
-            AffineMap::getMultiDimIdentityMap(rank, getContext())},
-        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-        [&](OpBuilder &b, Location l, ValueRange) {
+    Value result = generateElements(
+        rewriter, loc, type, [&](OpBuilder &b, Location l) -> Value {
           auto idx = [&](int64_t v) {
             return Value(arith::ConstantIndexOp::create(b, l, v));
           };
@@ -429,9 +436,9 @@ struct PadLowering : OpRewritePattern<PadOp> {
             }
             v = arith::SelectOp::create(b, l, inside, v, padValue);
           }
-          linalg::YieldOp::create(b, l, v);
+          return v;
         });
-    rewriter.replaceOp(op, generic.getResult(0));
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
