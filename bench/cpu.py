@@ -7,8 +7,9 @@ the dsmp x86_64 artifact run by dsmprt-run (--repeat N, median). Prints
 ratio = dsmp / onnxruntime; below 1.0 dsmp is faster.
 
 dsmp's generated code is single-threaded; on x86-64 its f32 matmuls and
-convolutions call OpenBLAS, whose threads OPENBLAS_NUM_THREADS sets (1 and
-2, like onnxruntime's intra-op threads).
+convolutions call oneDNN's dnnl_sgemm (or OpenBLAS where oneDNN is not
+installed), whose threads OMP_NUM_THREADS (OPENBLAS_NUM_THREADS) sets: 1
+and 2, like onnxruntime's intra-op threads.
 """
 import argparse
 import os
@@ -79,7 +80,8 @@ def main():
             continue
         times = []
         for threads in (1, 2):
-            env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads))
+            env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads),
+                       OMP_NUM_THREADS=str(threads))
             r = subprocess.run([os.path.join(args.bin, "dsmprt-run"), artifact,
                                 "--inputs", data, "--repeat", str(args.runs + 1)],
                                capture_output=True, text=True, env=env)

@@ -11,7 +11,7 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
   libclang-rt-22-dev
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
-  libgtest-dev libopenblas-dev
+  libgtest-dev libopenblas-dev libdnnl-dev
   gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 )
 missing=()

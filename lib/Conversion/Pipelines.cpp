@@ -39,6 +39,10 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createApproximateErfPass());
   // Contiguous innermost loops, which LLVM vectorizes.
   pm.addNestedPass<func::FuncOp>(createOrderLoopsForLocalityPass());
+  // Elementwise loops over contiguous dims as one long loop.
+  pm.addNestedPass<func::FuncOp>(createCollapseContiguousLoopsPass());
+  // Padding: border fills only, the producer writing the interior.
+  pm.addNestedPass<func::FuncOp>(createWriteIntoPaddingPass());
   // Upstream from here; by name, so the steps read like mlir-opt's.
   std::string outParams =
       options.resultsToOutParams
@@ -61,7 +65,8 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
           pm)))
     return failure();
   if (options.useBlas)
-    pm.addPass(createLinalgToBlasPass());
+    pm.addPass(
+        createLinalgToBlasPass(LinalgToBlasPassOptions{options.blasApi}));
   // Strided copies as loops: no call into MLIR's runner library.
   pm.addNestedPass<func::FuncOp>(createExpandStridedCopiesPass());
   // Plain loops: the first slice does not tile or vectorize yet.
@@ -82,7 +87,9 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
       "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},"
       "arith-expand{include-bf16},"
       "convert-arith-to-llvm,"
-      "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts",
+      "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts,"
+      // Outlined loop nests whose buffers cannot overlap say so to LLVM.
+      "dsmp-mark-noalias-pointers",
       pm);
 }
 

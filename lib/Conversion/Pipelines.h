@@ -22,9 +22,14 @@ struct LowerToLLVMPipelineOptions
       llvm::cl::init(false)};
   PassOptions::Option<bool> useBlas{
       *this, "use-blas",
-      llvm::cl::desc("Call cblas_sgemm for f32 matmuls (the artifact links a "
-                     "BLAS); otherwise they lower to loops"),
+      llvm::cl::desc("Call a GEMM library for f32 matmuls (the artifact links "
+                     "it); otherwise they lower to loops"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> blasApi{
+      *this, "blas-api",
+      llvm::cl::desc("With use-blas: cblas (cblas_sgemm, OpenBLAS) or dnnl "
+                     "(oneDNN's dnnl_sgemm)"),
+      llvm::cl::init("cblas")};
   PassOptions::Option<bool> simplifyDeallocations{
       *this, "simplify-deallocations",
       llvm::cl::desc("Run buffer-deallocation-simplification (fewer runtime "

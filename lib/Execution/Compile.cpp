@@ -334,6 +334,8 @@ static Error lowerVariant(ModuleOp module, const InputShapes &shapes,
   LowerToLLVMPipelineOptions lowerOptions;
   lowerOptions.resultsToOutParams = true;
   lowerOptions.useBlas = !options.target.blasLibrary.empty();
+  lowerOptions.blasApi =
+      options.target.blasLibrary == "dnnl" ? "dnnl" : "cblas";
   if (failed(buildLowerToLLVMPipeline(lower, lowerOptions)))
     return llvm::createStringError("cannot build the lowering pipeline");
   EmitEntryPointPassOptions entryOptions;

@@ -332,7 +332,11 @@ int dsmp_model_load(const char *artifactDir, dsmp_model **out) {
       !checkFile(model->weights, m.weights, weightsPath, error))
     return fail(error);
 
-  model->library = dlopen(libraryPath.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // Kept mapped after dlclose: a GEMM library's OpenMP runtime (oneDNN's
+  // libgomp) leaves idle worker threads that crash if their code is
+  // unmapped under them. The weights, the big part, are still unmapped.
+  model->library =
+      dlopen(libraryPath.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (!model->library)
     return fail("cannot load '" + libraryPath + "': " + dlerror());
   for (const art::Variant &v : m.variants) {

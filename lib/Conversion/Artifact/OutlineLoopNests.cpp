@@ -7,8 +7,11 @@
 
 #include "lib/Conversion/Passes.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::dsmp {
@@ -19,6 +22,78 @@ namespace mlir::dsmp {
 using namespace mlir;
 
 namespace {
+/// The buffer a memref views (through subviews, reshapes and casts).
+Value rootBuffer(Value memref) {
+  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
+    memref = view.getViewSource();
+  return memref;
+}
+
+/// The captured values a loop nest writes, or nullopt when it touches
+/// memory other than by memref.load/store (a call, a copy).
+std::optional<llvm::SmallPtrSet<Value, 4>>
+writtenArguments(Operation *nest, const llvm::SetVector<Value> &captured) {
+  llvm::SmallPtrSet<Value, 4> written;
+  WalkResult result = nest->walk([&](Operation *op) {
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      Value target = store.getMemRef();
+      while (!captured.contains(target))
+        if (auto view = target.getDefiningOp<ViewLikeOpInterface>())
+          target = view.getViewSource();
+        else
+          return WalkResult::interrupt(); // a buffer of its own
+      written.insert(target);
+      return WalkResult::advance();
+    }
+    // Loops: their bodies are walked.
+    if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+        isa<memref::LoadOp, ViewLikeOpInterface>(op) || isMemoryEffectFree(op))
+      return WalkResult::advance();
+    return WalkResult::interrupt();
+  });
+  if (result.wasInterrupted())
+    return std::nullopt;
+  return written;
+}
+
+/// The positions of the aligned pointers of the memref arguments once the
+/// function is in the LLVM dialect (each memref of rank r expands to
+/// allocated and aligned pointer, offset, r sizes, r strides) when no
+/// buffer a nest writes is reachable through another argument: LLVM may
+/// then take them as `noalias` and vectorize without runtime checks.
+SmallVector<int64_t> noAliasPointerPositions(Operation *nest,
+                                             ArrayRef<Value> arguments) {
+  llvm::SetVector<Value> captured(arguments.begin(), arguments.end());
+  auto written = writtenArguments(nest, captured);
+  if (!written)
+    return {};
+  SmallVector<Value> roots;
+  for (Value argument : arguments)
+    roots.push_back(isa<MemRefType>(argument.getType()) ? rootBuffer(argument)
+                                                        : Value());
+  for (auto [i, argument] : llvm::enumerate(arguments)) {
+    if (!written->contains(argument))
+      continue;
+    for (auto [j, root] : llvm::enumerate(roots))
+      if (i != j && root && root == roots[i])
+        return {};
+  }
+  SmallVector<int64_t> positions;
+  int64_t position = 0;
+  for (Value argument : arguments) {
+    Type type = argument.getType();
+    if (auto memref = dyn_cast<MemRefType>(type)) {
+      positions.push_back(position + 1);
+      position += 3 + 2 * memref.getRank();
+    } else if (type.isIntOrIndexOrFloat()) {
+      position += 1;
+    } else {
+      return {};
+    }
+  }
+  return positions;
+}
+
 struct OutlineLoopNestsPass final
     : mlir::dsmp::impl::OutlineLoopNestsPassBase<OutlineLoopNestsPass> {
   void runOnOperation() override {
@@ -65,6 +140,10 @@ struct OutlineLoopNestsPass final
                         b.getArrayAttr({b.getStringAttr("noinline")}));
       outlined->setAttr("llvm.linkage", LLVM::LinkageAttr::get(
                                             context, LLVM::Linkage::Internal));
+      SmallVector<int64_t> noAlias = noAliasPointerPositions(nest, arguments);
+      if (!noAlias.empty())
+        outlined->setAttr("dsmp.noalias_pointers",
+                          b.getDenseI64ArrayAttr(noAlias));
       symbols.insert(outlined);
       Block *body = outlined.addEntryBlock();
       OpBuilder inner = OpBuilder::atBlockBegin(body);

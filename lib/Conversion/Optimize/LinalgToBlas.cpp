@@ -66,6 +66,7 @@ linalg::FillOp zeroFillBefore(linalg::MatmulOp op) {
 
 struct LinalgToBlasPass final
     : mlir::dsmp::impl::LinalgToBlasPassBase<LinalgToBlasPass> {
+  using LinalgToBlasPassBase::LinalgToBlasPassBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<linalg::MatmulOp> matmuls;
@@ -79,18 +80,32 @@ struct LinalgToBlasPass final
     if (matmuls.empty())
       return;
 
+    if (api != "cblas" && api != "dnnl") {
+      module.emitError("dsmp-linalg-to-blas: unknown api '")
+          << api << "' (cblas or dnnl)";
+      return signalPassFailure();
+    }
+    bool dnnl = api == "dnnl";
     MLIRContext *ctx = &getContext();
     auto ptr = LLVM::LLVMPointerType::get(ctx);
     Type i32 = IntegerType::get(ctx, 32), f32 = Float32Type::get(ctx);
-    auto sgemmType = FunctionType::get(
-        ctx,
-        {i32, i32, i32, i32, i32, i32, f32, ptr, i32, ptr, i32, f32, ptr, i32},
-        {});
-    auto sgemm = module.lookupSymbol<func::FuncOp>("cblas_sgemm");
+    // Sizes: CBLAS int, oneDNN dnnl_dim_t (int64_t). oneDNN's char flags
+    // are passed as i32, which the C calling conventions pass the same way.
+    Type size = dnnl ? Type(IntegerType::get(ctx, 64)) : i32;
+    StringRef name = dnnl ? "dnnl_sgemm" : "cblas_sgemm";
+    FunctionType sgemmType =
+        dnnl ? FunctionType::get(ctx,
+                                 {i32, i32, size, size, size, f32, ptr, size,
+                                  ptr, size, f32, ptr, size},
+                                 {i32})
+             : FunctionType::get(ctx,
+                                 {i32, i32, i32, i32, i32, i32, f32, ptr, i32,
+                                  ptr, i32, f32, ptr, i32},
+                                 {});
+    auto sgemm = module.lookupSymbol<func::FuncOp>(name);
     if (!sgemm) {
       OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-      sgemm =
-          func::FuncOp::create(b, module.getLoc(), "cblas_sgemm", sgemmType);
+      sgemm = func::FuncOp::create(b, module.getLoc(), name, sgemmType);
       sgemm.setPrivate();
     }
 
@@ -99,6 +114,9 @@ struct LinalgToBlasPass final
       Location loc = op.getLoc();
       auto int32 = [&](int64_t v) -> Value {
         return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+      };
+      auto dim = [&](int64_t v) -> Value {
+        return arith::ConstantOp::create(b, loc, b.getIntegerAttr(size, v));
       };
       auto pointer = [&](Value memref) -> Value {
         Value index =
@@ -119,15 +137,23 @@ struct LinalgToBlasPass final
         fill.erase();
         beta = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
       }
-      func::CallOp::create(
-          b, loc, sgemm,
-          ValueRange{int32(kCblasRowMajor),
-                     int32(transA ? kCblasTrans : kCblasNoTrans),
-                     int32(transB ? kCblasTrans : kCblasNoTrans), int32(m),
-                     int32(n), int32(k), one, pointer(op.getInputs()[0]),
-                     int32(a.getDimSize(1)), pointer(op.getInputs()[1]),
-                     int32(bType.getDimSize(1)), beta,
-                     pointer(op.getOutputs()[0]), int32(n)});
+      Value lhs = pointer(op.getInputs()[0]), rhs = pointer(op.getInputs()[1]),
+            out = pointer(op.getOutputs()[0]);
+      if (dnnl)
+        // Row-major; the status is always success for valid sizes.
+        func::CallOp::create(
+            b, loc, sgemm,
+            ValueRange{int32(transA ? 'T' : 'N'), int32(transB ? 'T' : 'N'),
+                       dim(m), dim(n), dim(k), one, lhs, dim(a.getDimSize(1)),
+                       rhs, dim(bType.getDimSize(1)), beta, out, dim(n)});
+      else
+        func::CallOp::create(
+            b, loc, sgemm,
+            ValueRange{int32(kCblasRowMajor),
+                       int32(transA ? kCblasTrans : kCblasNoTrans),
+                       int32(transB ? kCblasTrans : kCblasNoTrans), int32(m),
+                       int32(n), int32(k), one, lhs, int32(a.getDimSize(1)),
+                       rhs, int32(bType.getDimSize(1)), beta, out, int32(n)});
       op.erase();
     }
   }

@@ -42,7 +42,7 @@ std::optional<CPUTargetSpec> lookupCPUTarget(StringRef name, StringRef cpu) {
   if (name == "x86_64") {
     spec.triple = "x86_64-unknown-linux-gnu";
 #ifdef DSMP_X86_BLAS
-    spec.blasLibrary = DSMP_X86_BLAS; // Debian's OpenBLAS, where installed
+    spec.blasLibrary = DSMP_X86_BLAS; // Debian's oneDNN or OpenBLAS
 #endif
     spec.cpu = native ? (hostIs("x86_64") ? llvm::sys::getHostCPUName().str()
                                           : "x86-64-v2")

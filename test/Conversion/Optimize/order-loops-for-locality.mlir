@@ -1,0 +1,61 @@
+// RUN: dsmp-opt %s --split-input-file --dsmp-order-loops-for-locality | FileCheck %s
+
+/// A matmul (m, n, k) with a long reduction: k moves out, n (the output's
+/// innermost dim) goes innermost: (m, k, n).
+// CHECK-DAG: #[[A:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[B:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[C:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-LABEL: func.func @matmul(
+// CHECK: linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[C]]], iterator_types = ["parallel", "reduction", "parallel"]}
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+func.func @matmul(%a: tensor<8x64xf32>, %b: tensor<64x16xf32>, %c: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %r = linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<8x64xf32>, tensor<64x16xf32>) outs(%c : tensor<8x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
+
+// -----
+
+/// A depthwise 3x3 window (9 steps, at most 32): the loops stay
+/// (n, c, oh, ow, kh, kw), the window innermost for LLVM to unroll.
+// CHECK-LABEL: func.func @depthwise(
+// CHECK: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+#in = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#w = affine_map<(n, c, oh, ow, kh, kw) -> (c, kh, kw)>
+#out = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, ow)>
+func.func @depthwise(%x: tensor<1x4x10x10xf32>, %k: tensor<4x3x3xf32>, %o: tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32> {
+  %r = linalg.generic {indexing_maps = [#in, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %k : tensor<1x4x10x10xf32>, tensor<4x3x3xf32>) outs(%o : tensor<1x4x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x8x8xf32>
+  return %r : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+/// The same window over 8 input channels (72 steps): ow goes innermost.
+// CHECK-LABEL: func.func @grouped(
+// CHECK: iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel"]
+#gin = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#gw = affine_map<(n, f, oh, ow, c, kh, kw) -> (f, c, kh, kw)>
+#gout = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, f, oh, ow)>
+func.func @grouped(%x: tensor<1x8x10x10xf32>, %k: tensor<4x8x3x3xf32>, %o: tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32> {
+  %r = linalg.generic {indexing_maps = [#gin, #gw, #gout], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %k : tensor<1x8x10x10xf32>, tensor<4x8x3x3xf32>) outs(%o : tensor<1x4x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x8x8xf32>
+  return %r : tensor<1x4x8x8xf32>
+}
