@@ -3,8 +3,9 @@
 
 For each model: the same inputs (test_data_set_0), onnxruntime (CPU
 provider, all graph optimizations) with intra_op_num_threads = 1 and 2, and
-the dsmp x86_64 artifact run by dsmprt-run (--repeat N, median). Prints
-ratio = dsmp / onnxruntime; below 1.0 dsmp is faster.
+the dsmp x86_64 artifact run by dsmprt-run, in rounds that alternate the
+two (each latency: the median of the rounds' medians). Prints ratio =
+dsmp / onnxruntime; below 1.0 dsmp is faster.
 
 dsmp's generated code is single-threaded; on x86-64 its f32 matmuls and
 convolutions call oneDNN's dnnl_sgemm (or OpenBLAS where oneDNN is not
@@ -38,25 +39,44 @@ def load_inputs(folder):
     return feeds
 
 
-def time_ort(model, feeds, threads, runs):
+def ort_session(model, threads):
     so = ort.SessionOptions()
     so.intra_op_num_threads = threads
     so.inter_op_num_threads = 1
-    sess = ort.InferenceSession(model, so, providers=["CPUExecutionProvider"])
+    return ort.InferenceSession(model, so, providers=["CPUExecutionProvider"])
+
+
+def time_ort(sess, feeds, runs):
     sess.run(None, feeds)  # warm-up
     times = []
     for _ in range(runs):
         start = time.perf_counter()
         sess.run(None, feeds)
         times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times)
+    return [statistics.median(times)]
+
+
+def time_dsmp(bin_dir, artifact, data, threads, runs):
+    """The median of `runs` runs by dsmprt-run (after one warm-up run)."""
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads),
+               OMP_NUM_THREADS=str(threads))
+    r = subprocess.run([os.path.join(bin_dir, "dsmprt-run"), artifact,
+                        "--inputs", data, "--repeat", str(runs + 1)],
+                       capture_output=True, text=True, env=env)
+    m = re.search(r"median ([0-9.]+) ms", r.stdout)
+    if r.returncode or not m:
+        raise RuntimeError(r.stderr.strip()[:80])
+    return [float(m.group(1))]
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--bin", required=True)
     p.add_argument("--models", required=True)
-    p.add_argument("--runs", type=int, default=10)
+    p.add_argument("--runs", type=int, default=30,
+                   help="timed runs per model and thread count, over all rounds")
+    p.add_argument("--rounds", type=int, default=5,
+                   help="alternating onnxruntime/dsmp rounds")
     p.add_argument("--only", nargs="*", default=MODELS)
     args = p.parse_args()
 
@@ -67,33 +87,34 @@ def main():
         model = os.path.join(args.models, name, "model.onnx")
         data = os.path.join(args.models, name, "test_data_set_0")
         feeds = load_inputs(data)
-        ort1 = time_ort(model, feeds, 1, args.runs)
-        ort2 = time_ort(model, feeds, 2, args.runs)
         artifact = os.path.join(work, name)
         r = subprocess.run([os.path.join(args.bin, "dsmp-compile"), model,
                             "-o", artifact, "--shapes-from", data],
                            capture_output=True, text=True)
         if r.returncode:
             why = r.stderr.strip().splitlines()[-1][:70] if r.stderr else "failed"
-            print(f"{name:<20} {ort1:10.2f} {ort2:10.2f} {'n/a':>15} {'n/a':>9} "
+            print(f"{name:<20} {'n/a':>10} {'n/a':>10} {'n/a':>15} {'n/a':>9} "
                   f"{'n/a':>9}   ({why})")
             continue
-        times = []
-        for threads in (1, 2):
-            env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads),
-                       OMP_NUM_THREADS=str(threads))
-            r = subprocess.run([os.path.join(args.bin, "dsmprt-run"), artifact,
-                                "--inputs", data, "--repeat", str(args.runs + 1)],
-                               capture_output=True, text=True, env=env)
-            m = re.search(r"median ([0-9.]+) ms", r.stdout)
-            if r.returncode or not m:
-                print(f"{name:<20} run failed: {r.stderr.strip()[:80]}")
-                break
-            times.append(float(m.group(1)))
-        if len(times) < 2:
+        # Rounds that alternate onnxruntime and dsmp, so that a slow spell of
+        # a shared machine lands on both; each time is the median of the
+        # rounds' medians.
+        sessions = {t: ort_session(model, t) for t in (1, 2)}
+        ort_times = {1: [], 2: []}
+        dsmp_times = {1: [], 2: []}
+        per_round = max(1, args.runs // args.rounds)
+        try:
+            for _ in range(args.rounds):
+                for t in (1, 2):
+                    ort_times[t] += time_ort(sessions[t], feeds, per_round)
+                    dsmp_times[t] += time_dsmp(args.bin, artifact, data, t, per_round)
+        except RuntimeError as e:
+            print(f"{name:<20} run failed: {e}")
             continue
-        print(f"{name:<20} {ort1:10.2f} {ort2:10.2f} {times[0]:7.2f}/{times[1]:<7.2f}"
-              f" {times[0] / ort1:9.2f} {times[1] / ort2:9.2f}")
+        ort1, ort2 = (statistics.median(ort_times[t]) for t in (1, 2))
+        d1, d2 = (statistics.median(dsmp_times[t]) for t in (1, 2))
+        print(f"{name:<20} {ort1:10.2f} {ort2:10.2f} {d1:7.2f}/{d2:<7.2f}"
+              f" {d1 / ort1:9.2f} {d2 / ort2:9.2f}", flush=True)
     return 0
 
 

@@ -254,6 +254,90 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
     return expand(b, loc, product, resultType, {{0, 1}, spatialDims});
   }
 
+  /// Windows of at most this many products per output (a depthwise 3x3 or
+  /// 5x5) are unrolled into the body of an all-parallel generic.
+  static constexpr int64_t kMaxUnrolledWindow = 32;
+
+  /// A grouped f32 convolution with few products per output (depthwise):
+  /// one all-parallel generic over the output whose body reads the window
+  /// from the (padded) input and the weights directly and adds the bias.
+  /// No zero-filled output, no separate bias pass, no loop-carried output
+  /// load and store: LLVM vectorizes the output's innermost dim, and an
+  /// activation after it fuses into the same loop. Sums in the same order
+  /// as the reduction generic (channels, then the window, then the bias).
+  template <typename Window>
+  static Value unrolledWindowConv(OpBuilder &b, Location loc, Value input,
+                                  Value w, Value bias,
+                                  RankedTensorType resultType, int64_t group,
+                                  const Window &window) {
+    MLIRContext *ctx = b.getContext();
+    auto wType = cast<RankedTensorType>(w.getType());
+    int64_t rank = resultType.getRank(), spatial = rank - 2;
+    int64_t cPerGroup = wType.getDimSize(1);
+    int64_t mPerGroup = resultType.getDimSize(1) / group;
+    ArrayRef<int64_t> kernel = wType.getShape().drop_front(2);
+    SmallVector<AffineMap> maps;
+    SmallVector<Value> inputs;
+    if (bias) {
+      inputs.push_back(bias);
+      maps.push_back(AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx));
+    }
+    maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+    Type f32 = b.getF32Type();
+    Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(), f32);
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
+               SmallVector<utils::IteratorType>(rank,
+                                                utils::IteratorType::parallel),
+               [&](OpBuilder &nb, Location nl, ValueRange args) {
+                 auto index = [&](int64_t v) -> Value {
+                   return arith::ConstantIndexOp::create(nb, nl, v);
+                 };
+                 SmallVector<Value> out;
+                 for (int64_t d = 0; d < rank; ++d)
+                   out.push_back(linalg::IndexOp::create(nb, nl, d));
+                 // First input channel of m's group.
+                 Value channel0 = arith::MulIOp::create(
+                     nb, nl,
+                     arith::DivUIOp::create(nb, nl, out[1], index(mPerGroup)),
+                     index(cPerGroup));
+                 SmallVector<Value> base;
+                 for (int64_t i = 0; i < spatial; ++i)
+                   base.push_back(arith::MulIOp::create(
+                       nb, nl, out[2 + i], index(window.strides[i])));
+                 Value sum = floatConst(nb, nl, f32, 0.0);
+                 int64_t taps = 1;
+                 for (int64_t k : kernel)
+                   taps *= k;
+                 for (int64_t c = 0; c < cPerGroup; ++c) {
+                   Value ic = arith::AddIOp::create(nb, nl, channel0, index(c));
+                   for (int64_t t = 0; t < taps; ++t) {
+                     // t as kernel coordinates, row-major.
+                     SmallVector<int64_t> k(spatial);
+                     for (int64_t i = spatial - 1, r = t; i >= 0; --i) {
+                       k[i] = r % kernel[i];
+                       r /= kernel[i];
+                     }
+                     SmallVector<Value> at{out[0], ic};
+                     SmallVector<Value> wAt{out[1], index(c)};
+                     for (int64_t i = 0; i < spatial; ++i) {
+                       at.push_back(arith::AddIOp::create(
+                           nb, nl, base[i], index(k[i] * window.dilations[i])));
+                       wAt.push_back(index(k[i]));
+                     }
+                     Value x = tensor::ExtractOp::create(nb, nl, input, at);
+                     Value y = tensor::ExtractOp::create(nb, nl, w, wAt);
+                     sum = arith::AddFOp::create(
+                         nb, nl, sum, arith::MulFOp::create(nb, nl, x, y));
+                   }
+                 }
+                 if (bias)
+                   sum = arith::AddFOp::create(nb, nl, sum, args[0]);
+                 linalg::YieldOp::create(nb, nl, sum);
+               })
+        .getResult(0);
+  }
+
   LogicalResult matchAndRewrite(ConvOp op,
                                 PatternRewriter &rewriter) const override {
     auto resultType = dyn_cast<RankedTensorType>(op.getType());
@@ -274,6 +358,17 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
     int64_t group = op.getGroup();
     int64_t mPerGroup = resultType.getDimSize(1) / group;
     int64_t cPerGroup = wType.getDimSize(1);
+    int64_t windowSize = cPerGroup;
+    for (int64_t k : wType.getShape().drop_front(2))
+      windowSize *= k;
+    if (group > 1 && windowSize <= kMaxUnrolledWindow &&
+        usesNamedMatmul(op, resultType) && wType.getElementType().isF32()) {
+      Value bias = isa<NoneType>(op.getB().getType()) ? Value() : op.getB();
+      rewriter.replaceOp(op,
+                         unrolledWindowConv(rewriter, loc, input, op.getW(),
+                                            bias, resultType, group, *window));
+      return success();
+    }
     // Loops: n, m, o_0..o_s-1, c, k_0..k_s-1.
     unsigned loops = 3 + 2 * spatial;
     auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };

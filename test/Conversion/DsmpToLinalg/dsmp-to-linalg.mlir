@@ -92,15 +92,37 @@ func.func @reduce(%x: tensor<2x8xf32>, %a: tensor<1xi64>) -> tensor<2x1xf32> {
 
 /// Conv: one generic over (n, m, oh, ow, c, kh, kw) on the zero-padded
 /// input; the grouped input channel is (m floordiv M/group) * C/group + c.
-// CHECK-DAG: #[[IN:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, (d1 floordiv 2) * 2 + d4, d2 * 2 + d5, d3 * 2 + d6)>
+/// (4 channels per group x 3 x 3 = 36 products per output: a reduction.)
+// CHECK-DAG: #[[IN:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, (d1 floordiv 2) * 4 + d4, d2 * 2 + d5, d3 * 2 + d6)>
 // CHECK-DAG: #[[W:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
 // CHECK-LABEL: func.func @grouped_conv(
 // CHECK: %[[PADDED:.+]] = tensor.pad %{{.+}} low[0, 0, 1, 1] high[0, 0, 1, 1]
 // CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[W]], {{.+}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
-// CHECK-SAME: ins(%[[PADDED]], %{{.+}} : tensor<1x4x10x10xf32>, tensor<4x2x3x3xf32>)
-func.func @grouped_conv(%x: tensor<1x4x8x8xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x4x4xf32> {
+// CHECK-SAME: ins(%[[PADDED]], %{{.+}} : tensor<1x8x10x10xf32>, tensor<4x4x3x3xf32>)
+func.func @grouped_conv(%x: tensor<1x8x8x8xf32>, %w: tensor<4x4x3x3xf32>) -> tensor<1x4x4x4xf32> {
   %n = dsmp.none
-  %y = dsmp.conv %x, %w, %n {group = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>, tensor<4x2x3x3xf32>, none) -> tensor<1x4x4x4xf32>
+  %y = dsmp.conv %x, %w, %n {group = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x8x8x8xf32>, tensor<4x4x3x3xf32>, none) -> tensor<1x4x4x4xf32>
+  return %y : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+/// Depthwise 3x3 (9 products per output, at most 32): one all-parallel
+/// generic whose body reads the window of the padded input at
+/// (oh * 2 + kh, ow * 2 + kw) and the weights, sums them in order and adds
+/// the bias (an operand broadcast along d1); no zero-filled output.
+// CHECK-DAG: #[[BIAS:.+]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @depthwise_conv(
+// CHECK: %[[PADDED:.+]] = tensor.pad %{{.+}} low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK-NOT: linalg.fill
+// CHECK: linalg.generic {indexing_maps = [#[[BIAS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%{{.+}} : tensor<4xf32>)
+// CHECK-COUNT-9: tensor.extract %[[PADDED]]
+// CHECK: %[[SUM:.+]] = arith.addf %{{.+}}, %{{.+}} : f32
+// CHECK-NEXT: %[[OUTV:.+]] = arith.addf %[[SUM]], %{{.+}} : f32
+// CHECK-NEXT: linalg.yield %[[OUTV]] : f32
+func.func @depthwise_conv(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x4x4xf32> {
+  %y = dsmp.conv %x, %w, %b {group = 4 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
   return %y : tensor<1x4x4x4xf32>
 }
 
