@@ -107,6 +107,9 @@ def main():
             for _ in range(args.rounds):
                 for t in (1, 2):
                     ort_times[t] += time_ort(sessions[t], feeds, per_round)
+                    # onnxruntime's idle workers spin for a while after a
+                    # run; let them stop before dsmp takes the cores.
+                    time.sleep(0.5)
                     dsmp_times[t] += time_dsmp(args.bin, artifact, data, t, per_round)
         except RuntimeError as e:
             print(f"{name:<20} run failed: {e}")

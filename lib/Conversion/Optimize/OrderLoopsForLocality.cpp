@@ -18,15 +18,8 @@ namespace mlir::dsmp {
 using namespace mlir;
 
 namespace {
-/// Reductions of at most this many steps in all (a convolution window of a
-/// depthwise or small grouped convolution) stay innermost: LLVM unrolls them
-/// fully, which leaves the output's innermost loop to vectorize with the
-/// sum in registers instead of a load and store of the output per step.
-constexpr int64_t kSmallReductionSteps = 32;
-
 /// The loop order: parallel loops but the output's innermost dimension,
-/// then reductions, then that dimension (or the reductions last when they
-/// are few). Empty when nothing changes.
+/// then reductions, then that dimension. Empty when nothing changes.
 SmallVector<unsigned> localityOrder(linalg::GenericOp op) {
   if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
     return {};
@@ -39,25 +32,14 @@ SmallVector<unsigned> localityOrder(linalg::GenericOp op) {
       iterators[innermost.getPosition()] != utils::IteratorType::parallel)
     return {};
   unsigned last = innermost.getPosition();
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  int64_t reductionSteps = 1;
-  for (unsigned d = 0; d < iterators.size(); ++d)
-    if (iterators[d] == utils::IteratorType::reduction)
-      reductionSteps = ShapedType::isDynamic(ranges[d])
-                           ? kSmallReductionSteps + 1
-                           : reductionSteps * ranges[d];
-  bool reductionsInnermost = reductionSteps <= kSmallReductionSteps;
   SmallVector<unsigned> order;
   for (unsigned d = 0; d < iterators.size(); ++d)
     if (d != last && iterators[d] == utils::IteratorType::parallel)
       order.push_back(d);
-  if (reductionsInnermost)
-    order.push_back(last);
   for (unsigned d = 0; d < iterators.size(); ++d)
     if (iterators[d] == utils::IteratorType::reduction)
       order.push_back(d);
-  if (!reductionsInnermost)
-    order.push_back(last);
+  order.push_back(last);
   for (unsigned d = 0; d < order.size(); ++d)
     if (order[d] != d)
       return order;
