@@ -227,7 +227,36 @@ def OutlineLoopNestsPass
     pointers will have in the LLVM dialect (see
     `dsmp-mark-noalias-pointers`).
   }];
+  let options = [
+    Option<"splitParallel", "split-parallel", "bool", /*default=*/"false",
+           "Give nests whose outer scf.parallel has enough work a [lo, hi) "
+           "range of one dim as two leading index arguments and mark them "
+           "dsmp.fork (see dsmp-fork-loop-nests)">,
+    Option<"minParallelWork", "min-parallel-work", "int64_t",
+           /*default=*/"16384",
+           "Iterations (all loops of the nest) below which a nest stays on "
+           "the calling thread">,
+  ];
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::func::FuncDialect"];
+}
+
+def ForkLoopNestsPass : Pass<"dsmp-fork-loop-nests", "mlir::ModuleOp"> {
+  let summary = "Run outlined loop nests marked dsmp.fork on libgomp's threads";
+  let description = [{
+    Pre-condition: the LLVM dialect; functions marked `dsmp.fork` (by
+    `dsmp-outline-loop-nests{split-parallel}`) take the range [lo, hi) of a
+    parallel loop as their first two arguments, and are called with the
+    whole range.
+
+    Post-condition: each such call stores its arguments in a stack struct
+    and calls libgomp's `GOMP_parallel(F_fork, &args, 0, 0)` (the GNU
+    OpenMP entry point that oneDNN's threads already use, so one thread
+    pool serves both; OMP_NUM_THREADS sets its size). `F_fork` loads the
+    arguments, takes its thread's contiguous share of [lo, hi)
+    (`omp_get_thread_num`, `omp_get_num_threads`) and calls F on it. With one
+    thread GOMP_parallel calls F_fork on the caller's thread. The artifact
+    links libgomp.
+  }];
 }
 
 def MarkNoAliasPointersPass

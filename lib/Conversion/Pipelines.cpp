@@ -69,11 +69,17 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
         createLinalgToBlasPass(LinalgToBlasPassOptions{options.blasApi}));
   // Strided copies as loops: no call into MLIR's runner library.
   pm.addNestedPass<func::FuncOp>(createExpandStridedCopiesPass());
-  // Plain loops: the first slice does not tile or vectorize yet.
-  if (failed(parsePassPipeline("func.func(convert-linalg-to-loops)", pm)))
+  // Plain loops (scf.parallel for the parallel dims when threads run
+  // them); LLVM vectorizes the innermost.
+  if (failed(parsePassPipeline(
+          options.parallelLoops ? "func.func(convert-linalg-to-parallel-loops)"
+                                : "func.func(convert-linalg-to-loops)",
+          pm)))
     return failure();
   // One function per loop nest keeps LLVM's analyses linear.
-  pm.addPass(createOutlineLoopNestsPass());
+  OutlineLoopNestsPassOptions outline;
+  outline.splitParallel = options.parallelLoops;
+  pm.addPass(createOutlineLoopNestsPass(outline));
   return parsePassPipeline(
       "convert-scf-to-cf,"
       // Memref metadata and affine maps that bufferization leaves.
@@ -89,7 +95,9 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
       "convert-arith-to-llvm,"
       "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts,"
       // Outlined loop nests whose buffers cannot overlap say so to LLVM.
-      "dsmp-mark-noalias-pointers",
+      "dsmp-mark-noalias-pointers" +
+          // Outlined nests marked dsmp.fork run on libgomp's threads.
+          std::string(options.parallelLoops ? ",dsmp-fork-loop-nests" : ""),
       pm);
 }
 

@@ -30,6 +30,11 @@ struct LowerToLLVMPipelineOptions
       llvm::cl::desc("With use-blas: cblas (cblas_sgemm, OpenBLAS) or dnnl "
                      "(oneDNN's dnnl_sgemm)"),
       llvm::cl::init("cblas")};
+  PassOptions::Option<bool> parallelLoops{
+      *this, "parallel-loops",
+      llvm::cl::desc("Run loop nests with enough parallel work on libgomp's "
+                     "threads (GOMP_parallel; link -lgomp)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> simplifyDeallocations{
       *this, "simplify-deallocations",
       llvm::cl::desc("Run buffer-deallocation-simplification (fewer runtime "

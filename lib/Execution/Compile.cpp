@@ -334,6 +334,7 @@ static Error lowerVariant(ModuleOp module, const InputShapes &shapes,
   LowerToLLVMPipelineOptions lowerOptions;
   lowerOptions.resultsToOutParams = true;
   lowerOptions.useBlas = !options.target.blasLibrary.empty();
+  lowerOptions.parallelLoops = options.target.parallelLoops;
   lowerOptions.blasApi =
       options.target.blasLibrary == "dnnl" ? "dnnl" : "cblas";
   if (failed(buildLowerToLLVMPipeline(lower, lowerOptions)))

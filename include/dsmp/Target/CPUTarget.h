@@ -26,6 +26,9 @@ struct CPUTargetSpec {
   /// f32 matmuls call cblas_sgemm from this BLAS (a -l name), or loops
   /// when empty.
   std::string blasLibrary;
+  /// Loop nests with enough parallel work run on libgomp's threads (the
+  /// OpenMP runtime oneDNN already brings; OMP_NUM_THREADS sets how many).
+  bool parallelLoops = false;
   /// 2: LLVM IR and codegen optimizations (artifacts); 1: IR only (the
   /// precision passes' programs, which run once: codegen optimization
   /// would dominate their time); 0: neither.

@@ -7,8 +7,10 @@
 
 #include "lib/Conversion/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -94,8 +96,56 @@ SmallVector<int64_t> noAliasPointerPositions(Operation *nest,
   return positions;
 }
 
+/// The static trip count of loop `dim` of a loop op, or nullopt.
+std::optional<int64_t> tripCount(Value lower, Value upper, Value step) {
+  auto lo = getConstantIntValue(lower), hi = getConstantIntValue(upper),
+       st = getConstantIntValue(step);
+  if (!lo || !hi || !st || *st <= 0)
+    return std::nullopt;
+  return *hi > *lo ? (*hi - *lo + *st - 1) / *st : 0;
+}
+
+/// Iterations of all loops in the nest (a dynamic loop counts as large).
+int64_t nestWork(Operation *nest) {
+  constexpr int64_t kLarge = int64_t(1) << 40;
+  int64_t work = 1;
+  nest->walk([&](Operation *op) {
+    auto multiply = [&](std::optional<int64_t> trips) {
+      work = trips ? std::min(kLarge, work * std::max<int64_t>(*trips, 1))
+                   : kLarge;
+    };
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      multiply(tripCount(loop.getLowerBound(), loop.getUpperBound(),
+                         loop.getStep()));
+    else if (auto parallel = dyn_cast<scf::ParallelOp>(op))
+      for (unsigned d = 0; d < parallel.getNumLoops(); ++d)
+        multiply(tripCount(parallel.getLowerBound()[d],
+                           parallel.getUpperBound()[d], parallel.getStep()[d]));
+  });
+  return work;
+}
+
+/// The dim of a top-level scf.parallel that threads split: the first with
+/// unit step, zero lower bound and more than one iteration.
+std::optional<unsigned> splitDim(Operation *nest) {
+  auto parallel = dyn_cast<scf::ParallelOp>(nest);
+  if (!parallel || parallel.getNumReductions() != 0)
+    return std::nullopt;
+  for (unsigned d = 0; d < parallel.getNumLoops(); ++d) {
+    auto lo = getConstantIntValue(parallel.getLowerBound()[d]);
+    auto step = getConstantIntValue(parallel.getStep()[d]);
+    auto trips = tripCount(parallel.getLowerBound()[d],
+                           parallel.getUpperBound()[d], parallel.getStep()[d]);
+    if (lo && *lo == 0 && step && *step == 1 && trips && *trips > 1)
+      return d;
+  }
+  return std::nullopt;
+}
+
 struct OutlineLoopNestsPass final
     : mlir::dsmp::impl::OutlineLoopNestsPassBase<OutlineLoopNestsPass> {
+  using OutlineLoopNestsPassBase::OutlineLoopNestsPassBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto graph = module.lookupSymbol<func::FuncOp>("main_graph");
@@ -127,9 +177,17 @@ struct OutlineLoopNestsPass final
           arguments.push_back(v);
       }
 
+      // A nest with enough parallel work takes the range of its split dim
+      // as two leading index arguments (threads run parts of it).
+      std::optional<unsigned> split;
+      if (splitParallel && nestWork(nest) >= minParallelWork)
+        split = splitDim(nest);
       OpBuilder b(graph);
-      auto type =
-          FunctionType::get(context, ValueRange(arguments).getTypes(), {});
+      SmallVector<Type> argumentTypes;
+      if (split)
+        argumentTypes.append(2, b.getIndexType());
+      llvm::append_range(argumentTypes, ValueRange(arguments).getTypes());
+      auto type = FunctionType::get(context, argumentTypes, {});
       auto outlined = func::FuncOp::create(
           b, nest->getLoc(), "main_graph_loop" + std::to_string(counter++),
           type);
@@ -141,6 +199,11 @@ struct OutlineLoopNestsPass final
       outlined->setAttr("llvm.linkage", LLVM::LinkageAttr::get(
                                             context, LLVM::Linkage::Internal));
       SmallVector<int64_t> noAlias = noAliasPointerPositions(nest, arguments);
+      if (split) {
+        for (int64_t &position : noAlias)
+          position += 2; // after lo and hi
+        outlined->setAttr("dsmp.fork", b.getUnitAttr());
+      }
       if (!noAlias.empty())
         outlined->setAttr("dsmp.noalias_pointers",
                           b.getDenseI64ArrayAttr(noAlias));
@@ -148,15 +211,30 @@ struct OutlineLoopNestsPass final
       Block *body = outlined.addEntryBlock();
       OpBuilder inner = OpBuilder::atBlockBegin(body);
       IRMapping mapping;
-      for (auto [value, arg] : llvm::zip(arguments, body->getArguments()))
+      unsigned first = split ? 2 : 0;
+      for (auto [value, arg] :
+           llvm::zip(arguments, body->getArguments().drop_front(first)))
         mapping.map(value, arg);
       for (Operation *constant : constants)
         inner.clone(*constant, mapping);
-      inner.clone(*nest, mapping);
+      Operation *clone = inner.clone(*nest, mapping);
       func::ReturnOp::create(inner, nest->getLoc());
 
       OpBuilder call(nest);
-      func::CallOp::create(call, nest->getLoc(), outlined, arguments);
+      SmallVector<Value> operands;
+      if (split) {
+        auto parallel = cast<scf::ParallelOp>(clone);
+        unsigned loops = parallel.getNumLoops();
+        Value whole = cast<scf::ParallelOp>(nest).getUpperBound()[*split];
+        operands.push_back(
+            arith::ConstantIndexOp::create(call, nest->getLoc(), 0));
+        operands.push_back(arith::ConstantIndexOp::create(
+            call, nest->getLoc(), *getConstantIntValue(whole)));
+        parallel->setOperand(*split, body->getArgument(0));
+        parallel->setOperand(loops + *split, body->getArgument(1));
+      }
+      llvm::append_range(operands, arguments);
+      func::CallOp::create(call, nest->getLoc(), outlined, operands);
       nest->erase();
     }
   }

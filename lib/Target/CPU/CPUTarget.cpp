@@ -43,6 +43,7 @@ std::optional<CPUTargetSpec> lookupCPUTarget(StringRef name, StringRef cpu) {
     spec.triple = "x86_64-unknown-linux-gnu";
 #ifdef DSMP_X86_BLAS
     spec.blasLibrary = DSMP_X86_BLAS; // Debian's oneDNN or OpenBLAS
+    spec.parallelLoops = spec.blasLibrary == "dnnl";
 #endif
     spec.cpu = native ? (hostIs("x86_64") ? llvm::sys::getHostCPUName().str()
                                           : "x86-64-v2")
@@ -139,6 +140,8 @@ Error linkSharedLibrary(llvm::ArrayRef<std::string> objectPaths,
   std::string blas = "-l" + target.blasLibrary;
   if (!target.blasLibrary.empty())
     args.push_back(blas);
+  if (target.parallelLoops)
+    args.push_back("-lgomp");
   args.append({"-lm", "-Wl,-z,now", "-Wl,--as-needed"});
   int rc = llvm::sys::ExecuteAndWait(*clang, args, std::nullopt, {}, 0, 0,
                                      &errorMessage);
