@@ -51,6 +51,9 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
   if (failed(parsePassPipeline(
           // Tensors become buffers, across function boundaries too, with
           // plain row-major layouts at the boundary.
+          // A result inserted into a bigger tensor (a convolution's
+          // output boxes, concatenation) is computed in place there.
+          "eliminate-empty-tensors,"
           "one-shot-bufferize{bufferize-function-boundaries "
           "function-boundary-type-conversion=identity-layout-map}," +
               outParams +
