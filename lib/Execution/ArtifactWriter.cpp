@@ -110,7 +110,8 @@ Error writeArtifactFiles(StringRef dir,
             "' has an element type the runtime cannot bind");
       specs.push_back({name, dtype,
                        std::vector<int64_t>(type.getShape().begin(),
-                                            type.getShape().end())});
+                                            type.getShape().end()),
+                       /*fixed=*/{}});
       h << " *     io[" << first + i << "]  " << kind << " \"" << name
         << "\": " << dtype << "[" << shapeText(type) << "]\n";
     }
