@@ -83,24 +83,32 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
   OutlineLoopNestsPassOptions outline;
   outline.splitParallel = options.parallelLoops;
   pm.addPass(createOutlineLoopNestsPass(outline));
+  // Buffers through the artifact's cache, or malloc/free.
+  std::string finalizeMemRef =
+      options.genericAllocation
+          ? "finalize-memref-to-llvm{use-generic-functions},"
+          : "finalize-memref-to-llvm,";
+  // Outlined nests marked dsmp.fork run on libgomp's threads.
+  std::string fork = options.parallelLoops ? ",dsmp-fork-loop-nests" : "";
   return parsePassPipeline(
       "convert-scf-to-cf,"
       // Memref metadata and affine maps that bufferization leaves.
-      "expand-strided-metadata,lower-affine,"
-      // Everything to the LLVM dialect.
-      // Math ops without an LLVM intrinsic (erf, ...) call libm.
-      "finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,"
-      // bf16: any arithmetic left computes in f32, and every conversion is
-      // integer code (round to nearest even), not LLVM's target-dependent
-      // bf16 lowering (round toward zero on AArch64 without +bf16).
-      "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},"
-      "arith-expand{include-bf16},"
-      "convert-arith-to-llvm,"
-      "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts,"
-      // Outlined loop nests whose buffers cannot overlap say so to LLVM.
-      "dsmp-mark-noalias-pointers" +
-          // Outlined nests marked dsmp.fork run on libgomp's threads.
-          std::string(options.parallelLoops ? ",dsmp-fork-loop-nests" : ""),
+      "expand-strided-metadata,lower-affine," +
+          // Everything to the LLVM dialect.
+          finalizeMemRef +
+          // Math ops without an LLVM intrinsic (erf, ...) call libm.
+          "convert-math-to-llvm,convert-math-to-libm,"
+          // bf16: any arithmetic left computes in f32, and every conversion
+          // is integer code (round to nearest even), not LLVM's
+          // target-dependent bf16 lowering (round toward zero on AArch64
+          // without +bf16).
+          "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},"
+          "arith-expand{include-bf16},"
+          "convert-arith-to-llvm,"
+          "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts,"
+          // Outlined loop nests whose buffers cannot overlap say so to LLVM.
+          "dsmp-mark-noalias-pointers" +
+          fork,
       pm);
 }
 

@@ -35,6 +35,11 @@ struct LowerToLLVMPipelineOptions
       llvm::cl::desc("Run loop nests with enough parallel work on libgomp's "
                      "threads (GOMP_parallel; link -lgomp)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> genericAllocation{
+      *this, "generic-allocation",
+      llvm::cl::desc("Allocate through _mlir_memref_to_llvm_alloc/_free (the "
+                     "artifact's buffer cache) instead of malloc/free"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> simplifyDeallocations{
       *this, "simplify-deallocations",
       llvm::cl::desc("Run buffer-deallocation-simplification (fewer runtime "

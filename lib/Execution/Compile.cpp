@@ -335,6 +335,8 @@ static Error lowerVariant(ModuleOp module, const InputShapes &shapes,
   lowerOptions.resultsToOutParams = true;
   lowerOptions.useBlas = !options.target.blasLibrary.empty();
   lowerOptions.parallelLoops = options.target.parallelLoops;
+  // Buffers through the artifact's cache (linkSharedLibrary links it).
+  lowerOptions.genericAllocation = true;
   lowerOptions.blasApi =
       options.target.blasLibrary == "dnnl" ? "dnnl" : "cblas";
   if (failed(buildLowerToLLVMPipeline(lower, lowerOptions)))

@@ -209,8 +209,14 @@ struct dsmp_model {
   alignas(64) unsigned char emptyWeights[64] = {};
 
   ~dsmp_model() {
-    if (library)
+    if (library) {
+      // The artifact's buffer cache (it stays mapped: RTLD_NODELETE).
+      using Release = void (*)();
+      if (auto release =
+              reinterpret_cast<Release>(dlsym(library, "dsmp_release_buffers")))
+        release();
       dlclose(library);
+    }
   }
 
   const art::Variant &first() const { return manifest.variants.front(); }

@@ -41,6 +41,11 @@ struct CPUTargetSpec {
 std::optional<CPUTargetSpec> lookupCPUTarget(llvm::StringRef name,
                                              llvm::StringRef cpu = "native");
 
+/// The C source of the buffer cache every artifact links (the lowered
+/// code's _mlir_memref_to_llvm_alloc/_free, and dsmp_release_buffers,
+/// which the runtime calls when it frees a model).
+llvm::StringRef artifactAllocatorSource();
+
 /// The CPU targets lookupCPUTarget knows, for error messages.
 llvm::StringRef knownCPUTargets();
 

@@ -134,9 +134,34 @@ Error linkSharedLibrary(llvm::ArrayRef<std::string> objectPaths,
                                    " to link the library");
   std::string targetFlag = "--target=" + target.triple;
   std::string errorMessage;
+  // The buffer cache the lowered code allocates through, compiled for the
+  // target beside the library and linked in.
+  std::string allocatorSource = (libraryPath + ".alloc.c").str();
+  std::string allocatorObject = (libraryPath + ".alloc.o").str();
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream source(allocatorSource, ec);
+    if (ec)
+      return llvm::createStringError("cannot write '" + allocatorSource +
+                                     "': " + ec.message());
+    source << artifactAllocatorSource();
+  }
+  llvm::SmallVector<StringRef> compileArgs = {
+      *clang, targetFlag,      "-O2", "-fPIC",
+      "-c",   allocatorSource, "-o",  allocatorObject};
+  int compiled = llvm::sys::ExecuteAndWait(*clang, compileArgs, std::nullopt,
+                                           {}, 0, 0, &errorMessage);
+  (void)llvm::sys::fs::remove(allocatorSource);
+  if (compiled != 0) {
+    (void)llvm::sys::fs::remove(allocatorObject);
+    return llvm::createStringError(
+        "compiling the artifact's allocator with " + *clang + " failed" +
+        (errorMessage.empty() ? "" : ": " + errorMessage));
+  }
   llvm::SmallVector<StringRef> args = {*clang,         targetFlag, "-shared",
                                        "-fuse-ld=lld", "-o",       libraryPath};
   args.append(objectPaths.begin(), objectPaths.end());
+  args.push_back(allocatorObject);
   std::string blas = "-l" + target.blasLibrary;
   if (!target.blasLibrary.empty())
     args.push_back(blas);
@@ -145,6 +170,7 @@ Error linkSharedLibrary(llvm::ArrayRef<std::string> objectPaths,
   args.append({"-lm", "-Wl,-z,now", "-Wl,--as-needed"});
   int rc = llvm::sys::ExecuteAndWait(*clang, args, std::nullopt, {}, 0, 0,
                                      &errorMessage);
+  (void)llvm::sys::fs::remove(allocatorObject);
   if (rc != 0)
     return llvm::createStringError(
         "linking '" + libraryPath + "' with " + *clang + " failed" +
