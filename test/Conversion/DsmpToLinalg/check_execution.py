@@ -217,6 +217,16 @@ for stride, pad in [(2, 0), (2, 1), (1, 1)]:
                   "%n = dsmp.none\n"
                   f"%out = dsmp.conv_transpose %in0, %in1, %n {{strides = array<i64: {stride}, {stride}>, pads = array<i64: {pad}, {pad}, {pad}, {pad}>}} : ({ty(X)}, {ty(W)}, none) -> {t}",
                   t, ref))
+# Kernels that tile the output (stride == kernel, no pads): one product and
+# a depthwise-to-space, not a convolution over a zero-spread input.
+for k in (2, 3):
+    XT, WT = f32(1, 3, 4, 5), f32(3, 2, k, k)
+    ref = conv_transpose_ref(XT, WT, k, 0)
+    t = ty(ref.astype(np.float32))
+    cases.append((f"conv_transpose_tiled_k{k}", [XT, WT],
+                  "%n = dsmp.none\n"
+                  f"%out = dsmp.conv_transpose %in0, %in1, %n {{strides = array<i64: {k}, {k}>, kernel_shape = array<i64: {k}, {k}>}} : ({ty(XT)}, {ty(WT)}, none) -> {t}",
+                  t, ref))
 # Grouped (depthwise-like) ConvTranspose: each group transposes on its own.
 XG, WG = f32(1, 4, 3, 3), f32(4, 2, 3, 3)
 refg = np.concatenate([conv_transpose_ref(XG[:, 2 * g:2 * g + 2], WG[2 * g:2 * g + 2], 2, 1)

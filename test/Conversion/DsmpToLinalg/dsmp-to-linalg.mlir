@@ -128,6 +128,25 @@ func.func @depthwise_conv(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3xf32>, %b: 
 
 // -----
 
+/// ConvTranspose whose 2x2 kernel tiles the output (stride 2, no pads):
+/// weights permuted to [F, kh, kw, C], one [F*4, C] x [C, H*W] matmul, and a
+/// generic reading the product at (f, o mod 2, o div 2) that adds the bias.
+// CHECK-DAG: #[[BLOCK:.+]] = affine_map<(d0, d1, d2, d3) -> (d1, d2 mod 2, d3 mod 2, d2 floordiv 2, d3 floordiv 2)>
+// CHECK-LABEL: func.func @tiled_conv_transpose(
+// CHECK: %[[W:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1, 2], [3]] : tensor<4x2x2x3xf32> into tensor<16x3xf32>
+// CHECK: %[[X:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1], [2, 3]] : tensor<1x3x5x6xf32> into tensor<3x30xf32>
+// CHECK: %[[P:.+]] = linalg.matmul ins(%[[W]], %[[X]] : tensor<16x3xf32>, tensor<3x30xf32>)
+// CHECK: %[[B:.+]] = tensor.expand_shape %[[P]] {{\[}}[0, 1, 2], [3, 4]] output_shape [4, 2, 2, 5, 6]
+// CHECK: linalg.generic {indexing_maps = [#[[BLOCK]], {{.+}}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[B]], %{{.+}} : tensor<4x2x2x5x6xf32>, tensor<4xf32>)
+// CHECK: arith.addf
+// CHECK-NOT: tensor.insert_slice
+func.func @tiled_conv_transpose(%x: tensor<1x3x5x6xf32>, %w: tensor<3x4x2x2xf32>, %b: tensor<4xf32>) -> tensor<1x4x10x12xf32> {
+  %y = dsmp.conv_transpose %x, %w, %b {strides = array<i64: 2, 2>, kernel_shape = array<i64: 2, 2>} : (tensor<1x3x5x6xf32>, tensor<3x4x2x2xf32>, tensor<4xf32>) -> tensor<1x4x10x12xf32>
+  return %y : tensor<1x4x10x12xf32>
+}
+
+// -----
+
 /// Dynamic shapes are not lowered yet.
 func.func @dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
   // expected-error @+1 {{is not lowered to linalg yet}}
