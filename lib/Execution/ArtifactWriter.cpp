@@ -108,10 +108,10 @@ Error writeArtifactFiles(StringRef dir,
         return llvm::createStringError(
             std::string(kind) + " '" + name +
             "' has an element type the runtime cannot bind");
-      specs.push_back({name, dtype,
-                       std::vector<int64_t>(type.getShape().begin(),
-                                            type.getShape().end()),
-                       /*fixed=*/{}});
+      specs.push_back(
+          {name, dtype,
+           std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
+           /*fixed=*/{}});
       h << " *     io[" << first + i << "]  " << kind << " \"" << name
         << "\": " << dtype << "[" << shapeText(type) << "]\n";
     }

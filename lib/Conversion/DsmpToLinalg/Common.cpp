@@ -227,6 +227,24 @@ Value namedMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
 }
 
 /// Collapses `v` to the shape `shape` with reassociation `groups`.
+Value copyThroughMap(OpBuilder &b, Location loc, Value source, AffineMap read,
+                     ArrayRef<int64_t> shape) {
+  Type element = cast<RankedTensorType>(source.getType()).getElementType();
+  unsigned rank = shape.size();
+  Value init = tensor::EmptyOp::create(b, loc, shape, element);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{source},
+             ValueRange{init},
+             SmallVector<AffineMap>{
+                 read, AffineMap::getMultiDimIdentityMap(rank, b.getContext())},
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(nb, nl, args[0]);
+             })
+      .getResult(0);
+}
+
 Value collapse(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape,
                ArrayRef<ReassociationIndices> groups) {
   auto type = cast<RankedTensorType>(v.getType());

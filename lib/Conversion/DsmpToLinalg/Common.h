@@ -78,6 +78,12 @@ bool usesNamedMatmul(Operation *op, RankedTensorType resultType);
 Value namedMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
                   bool transposeLhs = false, bool transposeRhs = false);
 
+/// A new tensor of `shape` whose element at each index i is `source` at
+/// `read`(i) (an affine map from the result's dims to the source's): a
+/// transpose, flip, regrouping or im2col gather as one parallel generic.
+Value copyThroughMap(OpBuilder &b, Location loc, Value source, AffineMap read,
+                     ArrayRef<int64_t> shape);
+
 /// Collapses `v` to the shape `shape` with reassociation `groups`.
 Value collapse(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape,
                ArrayRef<ReassociationIndices> groups);

@@ -224,19 +224,8 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
         inExprs.push_back(d(1 + spatial + i) * window.strides[i] +
                           d(1 + i) * window.dilations[i]);
       }
-      Value init = tensor::EmptyOp::create(b, loc, colShape, b.getF32Type());
-      col = linalg::GenericOp::create(
-                b, loc, TypeRange{init.getType()}, ValueRange{input},
-                ValueRange{init},
-                SmallVector<AffineMap>{
-                    AffineMap::get(loops, 0, inExprs, ctx),
-                    AffineMap::getMultiDimIdentityMap(loops, ctx)},
-                SmallVector<utils::IteratorType>(loops,
-                                                 utils::IteratorType::parallel),
-                [](OpBuilder &nb, Location nl, ValueRange args) {
-                  linalg::YieldOp::create(nb, nl, args[0]);
-                })
-                .getResult(0);
+      col = copyThroughMap(b, loc, input,
+                           AffineMap::get(loops, 0, inExprs, ctx), colShape);
       ReassociationIndices first{0}, last;
       for (int64_t i = 0; i < spatial; ++i) {
         first.push_back(1 + i);
@@ -474,22 +463,8 @@ struct ConvTransposeLowering : OpRewritePattern<ConvTransposeOp> {
     for (int64_t i = 0; i < spatial; ++i)
       read.push_back(d(1 + i));
     Value permuted =
-        linalg::GenericOp::create(
-            rewriter, loc,
-            TypeRange{
-                RankedTensorType::get(permutedShape, rewriter.getF32Type())},
-            ValueRange{op.getW()},
-            ValueRange{tensor::EmptyOp::create(rewriter, loc, permutedShape,
-                                               rewriter.getF32Type())},
-            SmallVector<AffineMap>{
-                AffineMap::get(rank, 0, read, ctx),
-                AffineMap::getMultiDimIdentityMap(rank, ctx)},
-            SmallVector<utils::IteratorType>(rank,
-                                             utils::IteratorType::parallel),
-            [](OpBuilder &b, Location l, ValueRange args) {
-              linalg::YieldOp::create(b, l, args[0]);
-            })
-            .getResult(0);
+        copyThroughMap(rewriter, loc, op.getW(),
+                       AffineMap::get(rank, 0, read, ctx), permutedShape);
     ReassociationIndices rows, xRest;
     for (int64_t i = 0; i < rank - 1; ++i)
       rows.push_back(i);
@@ -629,21 +604,9 @@ struct ConvTransposeLowering : OpRewritePattern<ConvTransposeOp> {
                                  d(0) % perGroupOut};
     for (int64_t i = 0; i < spatial; ++i)
       read.push_back(window->kernel[i] - 1 - d(2 + i));
-    unsigned rank = wType.getRank();
-    Value init = tensor::EmptyOp::create(rewriter, loc, flippedShape,
-                                         wType.getElementType());
-    Value flipped = linalg::GenericOp::create(
-                        rewriter, loc, TypeRange{init.getType()},
-                        ValueRange{op.getW()}, ValueRange{init},
-                        SmallVector<AffineMap>{
-                            AffineMap::get(rank, 0, read, ctx),
-                            AffineMap::getMultiDimIdentityMap(rank, ctx)},
-                        SmallVector<utils::IteratorType>(
-                            rank, utils::IteratorType::parallel),
-                        [](OpBuilder &b, Location l, ValueRange args) {
-                          linalg::YieldOp::create(b, l, args[0]);
-                        })
-                        .getResult(0);
+    Value flipped = copyThroughMap(
+        rewriter, loc, op.getW(), AffineMap::get(wType.getRank(), 0, read, ctx),
+        flippedShape);
 
     OperationState state(loc, ConvOp::getOperationName());
     state.addOperands({up, flipped, op.getB()});
