@@ -402,36 +402,30 @@ DSMP_TENSOR_QUERIES(input, inputs)
 DSMP_TENSOR_QUERIES(output, outputs)
 #undef DSMP_TENSOR_QUERIES
 
+/// Element k of an array of T (any alignment).
+extern "C++" {
+template <typename T> static int64_t elementAt(const void *data, size_t k) {
+  T x;
+  std::memcpy(&x, static_cast<const char *>(data) + sizeof(T) * k, sizeof(T));
+  return static_cast<int64_t>(x);
+}
+}
+
 /// Element k of an integer or bool input, as int64.
 static int64_t integerAt(const std::string &dtype, const void *data, size_t k) {
-  if (dtype == "i64" || dtype == "u64") {
-    int64_t x;
-    std::memcpy(&x, static_cast<const char *>(data) + 8 * k, 8);
-    return x;
-  }
-  if (dtype == "i32") {
-    int32_t x;
-    std::memcpy(&x, static_cast<const char *>(data) + 4 * k, 4);
-    return x;
-  }
-  if (dtype == "u32") {
-    uint32_t x;
-    std::memcpy(&x, static_cast<const char *>(data) + 4 * k, 4);
-    return x;
-  }
-  if (dtype == "u16") {
-    uint16_t x;
-    std::memcpy(&x, static_cast<const char *>(data) + 2 * k, 2);
-    return x;
-  }
-  if (dtype == "i16") {
-    int16_t x;
-    std::memcpy(&x, static_cast<const char *>(data) + 2 * k, 2);
-    return x;
-  }
+  if (dtype == "i64" || dtype == "u64")
+    return elementAt<int64_t>(data, k);
+  if (dtype == "i32")
+    return elementAt<int32_t>(data, k);
+  if (dtype == "u32")
+    return elementAt<uint32_t>(data, k);
+  if (dtype == "u16")
+    return elementAt<uint16_t>(data, k);
+  if (dtype == "i16")
+    return elementAt<int16_t>(data, k);
   if (dtype == "i8")
-    return static_cast<const int8_t *>(data)[k];
-  return static_cast<const uint8_t *>(data)[k]; // u8, bool
+    return elementAt<int8_t>(data, k);
+  return elementAt<uint8_t>(data, k); // u8, bool
 }
 
 int dsmp_bind_input(dsmp_model *model, const char *name, dsmp_dtype dtype,
