@@ -192,6 +192,26 @@ def WeightsToArgumentsPass
   ];
 }
 
+def FreeBuffersAfterLastUsePass
+    : Pass<"dsmp-free-buffers-after-last-use", "mlir::func::FuncOp"> {
+  let summary = "Move each buffer's dealloc up to just after its last use";
+  let description = [{
+    Pre-condition: bufferized code with plain `memref.dealloc` ops (after
+    `bufferization-lower-deallocations`). Ownership-based deallocation puts
+    them at the end of the block, so every intermediate buffer of a graph
+    lives until the graph returns.
+
+    Post-condition: a `memref.dealloc %a` in the same block as `%a`'s
+    `memref.alloc` sits right after the last op of that block that uses `%a`
+    or a view of it (subview, reshape, cast: anything implementing
+    `ViewLikeOpInterface`, transitively). The next allocation of the same
+    size can then take the buffer while it is still in cache, and peak
+    memory falls to the live set. A buffer some op uses in a way the pass
+    cannot follow (an op returning another memref from it, a use in
+    another block) keeps its dealloc where it was.
+  }];
+}
+
 def ExpandStridedCopiesPass
     : Pass<"dsmp-expand-strided-copies", "mlir::func::FuncOp"> {
   let summary = "Turn memref.copy between strided buffers into linalg.copy";

@@ -67,6 +67,9 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
               "bufferization-lower-deallocations,cse,canonicalize",
           pm)))
     return failure();
+  // Each buffer freed after its last use: the next one of its size reuses
+  // it while it is in cache.
+  pm.addNestedPass<func::FuncOp>(createFreeBuffersAfterLastUsePass());
   if (options.useBlas)
     pm.addPass(
         createLinalgToBlasPass(LinalgToBlasPassOptions{options.blasApi}));

@@ -45,6 +45,7 @@ Error runPasses(ModuleOp module, StringRef what,
   });
   PassManager pm(module.getContext());
   build(pm);
+  (void)applyPassManagerCLOptions(pm); // dsmp-compile's --mlir-print-ir-*
   if (failed(pm.run(module)))
     return llvm::createStringError(what + ": " + diagnostics);
   return Error::success();

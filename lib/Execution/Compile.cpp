@@ -75,6 +75,9 @@ Error runPipeline(PassManager &pm, ModuleOp module, StringRef what) {
       diagnostics += "\n  " + diag.str();
     return success();
   });
+  // The tool's --mlir-print-ir-* options, where it registered them
+  // (dsmp-compile does; the Python module does not).
+  (void)applyPassManagerCLOptions(pm);
   if (failed(pm.run(module)))
     return llvm::createStringError(what + " failed" + diagnostics);
   return Error::success();

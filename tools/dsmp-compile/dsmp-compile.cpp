@@ -31,6 +31,7 @@
 #include "dsmp/Target/TargetDescription.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -147,6 +148,10 @@ int fail(const llvm::Twine &message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // --mlir-print-ir-after=PASS, --mlir-pass-statistics, ...: a compile
+  // looked at pass by pass, like dsmp-opt.
+  mlir::dsmp::registerDriverPasses(); // first: the options name passes
+  mlir::registerPassManagerCLOptions();
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "dsmp ahead-of-time compiler\n");
 
@@ -211,7 +216,6 @@ int main(int argc, char **argv) {
             mlir::dsmp::parseFixedInput(text, options.fixedInputs))
       return fail(llvm::toString(std::move(err)));
 
-  mlir::dsmp::registerDriverPasses();
   DialectRegistry registry;
   mlir::dsmp::registerDriverDialects(registry);
   MLIRContext context(registry);

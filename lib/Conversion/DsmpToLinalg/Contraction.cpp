@@ -246,14 +246,17 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
   /// Windows of at most this many products per output (a depthwise 3x3 or
   /// 5x5) are unrolled into the body of an all-parallel generic.
   static constexpr int64_t kMaxUnrolledWindow = 32;
+  /// Independent partial sums per output in an unrolled window.
+  static constexpr int64_t kPartialSums = 4;
 
   /// A grouped f32 convolution with few products per output (depthwise):
-  /// one all-parallel generic over the output whose body reads the window
-  /// from the (padded) input and the weights directly and adds the bias.
-  /// No zero-filled output, no separate bias pass, no loop-carried output
-  /// load and store: LLVM vectorizes the output's innermost dim, and an
-  /// activation after it fuses into the same loop. Sums in the same order
-  /// as the reduction generic (channels, then the window, then the bias).
+  /// one all-parallel generic over the output whose
+  /// body reads the window from the (padded) input and the weights directly
+  /// and adds the bias. No zero-filled output, no separate bias pass, no
+  /// loop-carried output load and store: LLVM vectorizes the output's
+  /// innermost dim, and an activation after it fuses into the same loop.
+  /// The products (channels, then the window) go into kPartialSums partial
+  /// sums, added pairwise, then the bias.
   template <typename Window>
   static Value unrolledWindowConv(OpBuilder &b, Location loc, Value input,
                                   Value w, Value bias,
@@ -294,7 +297,16 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
                  for (int64_t i = 0; i < spatial; ++i)
                    base.push_back(arith::MulIOp::create(
                        nb, nl, out[2 + i], index(window.strides[i])));
-                 Value sum = floatConst(nb, nl, f32, 0.0);
+                 // Products go round-robin into a few partial sums, so the
+                 // vectorized loop is not one long chain of dependent adds.
+                 // No FMA contraction: x86-64 and AArch64 would contract
+                 // different pairs, and their results must agree.
+                 int64_t products = cPerGroup;
+                 for (int64_t k : kernel)
+                   products *= k;
+                 SmallVector<Value> partial(
+                     std::min<int64_t>(kPartialSums, products));
+                 int64_t next = 0;
                  int64_t taps = 1;
                  for (int64_t k : kernel)
                    taps *= k;
@@ -316,10 +328,24 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
                      }
                      Value x = tensor::ExtractOp::create(nb, nl, input, at);
                      Value y = tensor::ExtractOp::create(nb, nl, w, wAt);
-                     sum = arith::AddFOp::create(
-                         nb, nl, sum, arith::MulFOp::create(nb, nl, x, y));
+                     Value product = arith::MulFOp::create(nb, nl, x, y);
+                     Value &acc = partial[next++ % partial.size()];
+                     acc = acc ? arith::AddFOp::create(nb, nl, acc, product)
+                                     .getResult()
+                               : product;
                    }
                  }
+                 // Pairwise: (p0 + p1) + (p2 + p3).
+                 while (partial.size() > 1) {
+                   SmallVector<Value> halved;
+                   for (size_t i = 0; i + 1 < partial.size(); i += 2)
+                     halved.push_back(arith::AddFOp::create(nb, nl, partial[i],
+                                                            partial[i + 1]));
+                   if (partial.size() % 2)
+                     halved.push_back(partial.back());
+                   partial = std::move(halved);
+                 }
+                 Value sum = partial.front();
                  if (bias)
                    sum = arith::AddFOp::create(nb, nl, sum, args[0]);
                  linalg::YieldOp::create(nb, nl, sum);

@@ -117,8 +117,24 @@ func.func @grouped_conv(%x: tensor<1x8x8x8xf32>, %w: tensor<4x4x3x3xf32>) -> ten
 // CHECK: %[[PADDED:.+]] = tensor.pad %{{.+}} low[0, 0, 1, 1] high[0, 0, 1, 1]
 // CHECK-NOT: linalg.fill
 // CHECK: linalg.generic {indexing_maps = [#[[BIAS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%{{.+}} : tensor<4xf32>)
-// CHECK-COUNT-9: tensor.extract %[[PADDED]]
-// CHECK: %[[SUM:.+]] = arith.addf %{{.+}}, %{{.+}} : f32
+// Nine products into four partial sums, added pairwise, then the bias.
+// CHECK: %[[P0:.+]] = arith.mulf %{{.+}}, %{{.+}} : f32
+// CHECK: %[[P1:.+]] = arith.mulf %{{.+}}, %{{.+}} : f32
+// CHECK: %[[P2:.+]] = arith.mulf %{{.+}}, %{{.+}} : f32
+// CHECK: %[[P3:.+]] = arith.mulf %{{.+}}, %{{.+}} : f32
+// CHECK: %[[P4:.+]] = arith.mulf %{{.+}}, %{{.+}} : f32
+// CHECK-NEXT: %[[A0:.+]] = arith.addf %[[P0]], %[[P4]] : f32
+// CHECK: %[[P5:.+]] = arith.mulf %{{.+}}, %{{.+}} : f32
+// CHECK-NEXT: %[[A1:.+]] = arith.addf %[[P1]], %[[P5]] : f32
+// CHECK: %[[P6:.+]] = arith.mulf %{{.+}}, %{{.+}} : f32
+// CHECK-NEXT: %[[A2:.+]] = arith.addf %[[P2]], %[[P6]] : f32
+// CHECK: %[[P7:.+]] = arith.mulf %{{.+}}, %{{.+}} : f32
+// CHECK-NEXT: %[[A3:.+]] = arith.addf %[[P3]], %[[P7]] : f32
+// CHECK: %[[P8:.+]] = arith.mulf %{{.+}}, %{{.+}} : f32
+// CHECK-NEXT: %[[A0B:.+]] = arith.addf %[[A0]], %[[P8]] : f32
+// CHECK-NEXT: %[[S01:.+]] = arith.addf %[[A0B]], %[[A1]] : f32
+// CHECK-NEXT: %[[S23:.+]] = arith.addf %[[A2]], %[[A3]] : f32
+// CHECK-NEXT: %[[SUM:.+]] = arith.addf %[[S01]], %[[S23]] : f32
 // CHECK-NEXT: %[[OUTV:.+]] = arith.addf %[[SUM]], %{{.+}} : f32
 // CHECK-NEXT: linalg.yield %[[OUTV]] : f32
 func.func @depthwise_conv(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x4x4xf32> {
