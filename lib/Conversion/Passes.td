@@ -41,7 +41,11 @@ def ConvertDsmpToLinalgPass
     stored as f32. An op it cannot lower yet fails the pass with
     an error naming it. f32 MatMul, Gemm and batch-1 one-group Conv become
     `linalg.matmul` (Conv through an im2col generic) when they accumulate
-    in f32. LSTM/GRU/RNN arrive unrolled (dsmp-decompose-recurrent, run at
+    in f32, except f32 convolutions with few products per output: grouped
+    ones with <= 32 (depthwise) and stride-1 ungrouped ones with <= 24 (a
+    1x1 over a few channels) become one all-parallel generic with the
+    window unrolled into four partial sums (`math.fma`) and the bias added.
+    LSTM/GRU/RNN arrive unrolled (dsmp-decompose-recurrent, run at
     specialization). Not lowered yet: linear/cubic Resize, Loop, If with
     branches of different shapes, the other reductions, MaxPool indices,
     and dynamic shapes.
@@ -104,6 +108,13 @@ def OrderLoopsForLocalityPass
     slower: attention's 32-long dot products ran scalar. Depthwise f32
     convolutions do not come here: they unroll their window in an
     all-parallel generic.)
+
+    An all-parallel generic over [n, c, rows.., cols] with an identity
+    output map whose body reads another tensor of the same rank
+    (`tensor.extract`) at indices that do not depend on c, at least twice
+    (an unrolled 1x1 convolution over a few channels: every output channel
+    reads the same input rows), iterates (n, rows.., c, cols): one output
+    row's input rows then stay in L1 while every channel reads them.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }

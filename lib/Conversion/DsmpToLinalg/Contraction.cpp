@@ -248,9 +248,13 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
   static constexpr int64_t kMaxUnrolledWindow = 32;
   /// Independent partial sums per output in an unrolled window.
   static constexpr int64_t kPartialSums = 4;
+  /// Ungrouped convolutions with at most this many products per output
+  /// (1x1 over <= 24 channels) unroll too: beyond it the weights no longer
+  /// fit in vector registers and the GEMM is faster.
+  static constexpr int64_t kMaxUnrolledDot = 24;
 
-  /// A grouped f32 convolution with few products per output (depthwise):
-  /// one all-parallel generic over the output whose
+  /// An f32 convolution with few products per output (depthwise, or a 1x1
+  /// over a few channels): one all-parallel generic over the output whose
   /// body reads the window from the (padded) input and the weights directly
   /// and adds the bias. No zero-filled output, no separate bias pass, no
   /// loop-carried output load and store: LLVM vectorizes the output's
@@ -288,19 +292,26 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
                  SmallVector<Value> out;
                  for (int64_t d = 0; d < rank; ++d)
                    out.push_back(linalg::IndexOp::create(nb, nl, d));
-                 // First input channel of m's group.
-                 Value channel0 = arith::MulIOp::create(
-                     nb, nl,
-                     arith::DivUIOp::create(nb, nl, out[1], index(mPerGroup)),
-                     index(cPerGroup));
+                 // First input channel of m's group (0 without groups: the
+                 // reads then do not depend on m, which
+                 // dsmp-order-loops-for-locality uses).
+                 Value channel0 =
+                     group == 1 ? index(0)
+                                : arith::MulIOp::create(
+                                      nb, nl,
+                                      arith::DivUIOp::create(nb, nl, out[1],
+                                                             index(mPerGroup)),
+                                      index(cPerGroup))
+                                      .getResult();
                  SmallVector<Value> base;
                  for (int64_t i = 0; i < spatial; ++i)
                    base.push_back(arith::MulIOp::create(
                        nb, nl, out[2 + i], index(window.strides[i])));
                  // Products go round-robin into a few partial sums, so the
                  // vectorized loop is not one long chain of dependent adds.
-                 // No FMA contraction: x86-64 and AArch64 would contract
-                 // different pairs, and their results must agree.
+                 // Explicit FMAs: LLVM contracting mul + add by itself would
+                 // pick different pairs on x86-64 and AArch64, whose
+                 // results must agree.
                  int64_t products = cPerGroup;
                  for (int64_t k : kernel)
                    products *= k;
@@ -328,11 +339,11 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
                      }
                      Value x = tensor::ExtractOp::create(nb, nl, input, at);
                      Value y = tensor::ExtractOp::create(nb, nl, w, wAt);
-                     Value product = arith::MulFOp::create(nb, nl, x, y);
                      Value &acc = partial[next++ % partial.size()];
-                     acc = acc ? arith::AddFOp::create(nb, nl, acc, product)
-                                     .getResult()
-                               : product;
+                     acc =
+                         acc ? math::FmaOp::create(nb, nl, x, y, acc)
+                                   .getResult()
+                             : arith::MulFOp::create(nb, nl, x, y).getResult();
                    }
                  }
                  // Pairwise: (p0 + p1) + (p2 + p3).
@@ -376,8 +387,15 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
     int64_t windowSize = cPerGroup;
     for (int64_t k : wType.getShape().drop_front(2))
       windowSize *= k;
-    if (group > 1 && windowSize <= kMaxUnrolledWindow &&
-        usesNamedMatmul(op, resultType) && wType.getElementType().isF32()) {
+    // Ungrouped (a 1x1 over a few channels): at stride 1 only, where the
+    // vectorized loop reads contiguous rows (a strided first layer would
+    // gather; im2col + GEMM is faster there).
+    bool unitStrides =
+        llvm::all_of(window->strides, [](int64_t s) { return s == 1; });
+    bool unroll = group > 1 ? windowSize <= kMaxUnrolledWindow
+                            : unitStrides && windowSize <= kMaxUnrolledDot;
+    if (unroll && usesNamedMatmul(op, resultType) &&
+        wType.getElementType().isF32()) {
       Value bias = isa<NoneType>(op.getB().getType()) ? Value() : op.getB();
       rewriter.replaceOp(op,
                          unrolledWindowConv(rewriter, loc, input, op.getW(),

@@ -8,6 +8,7 @@
 #include "lib/Conversion/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::dsmp {
@@ -20,7 +21,56 @@ using namespace mlir;
 namespace {
 /// The loop order: parallel loops but the output's innermost dimension,
 /// then reductions, then that dimension. Empty when nothing changes.
+/// Whether `value` is computed from `linalg.index dim` (in the body).
+bool dependsOnIndex(Value value, unsigned dim) {
+  SmallVector<Value> worklist{value};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || !seen.insert(def).second)
+      continue;
+    if (auto index = dyn_cast<linalg::IndexOp>(def)) {
+      if (index.getDim() == dim)
+        return true;
+      continue;
+    }
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return false;
+}
+
+/// An all-parallel generic over [n, c, rows.., cols] (output identity)
+/// whose body reads a window of another tensor at indices independent of
+/// c (an unrolled 1x1 convolution: every output channel reads the same
+/// input rows): c goes inside the rows, (n, rows.., c, cols), so one
+/// output row's input rows stay in L1 while every channel reads them.
+SmallVector<unsigned> channelsInsideRows(linalg::GenericOp op) {
+  unsigned rank = op.getNumLoops();
+  if (rank < 4 || op.getNumReductionLoops() != 0 || op.getNumDpsInits() != 1 ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+    return {};
+  // Reads at indices independent of c (the input window; the weights
+  // depend on c).
+  int64_t windowReads = 0;
+  op.getBody()->walk([&](tensor::ExtractOp extract) {
+    if (extract.getTensor().getType().getRank() == rank &&
+        llvm::none_of(extract.getIndices(),
+                      [](Value index) { return dependsOnIndex(index, 1); }))
+      ++windowReads;
+  });
+  if (windowReads < 2)
+    return {};
+  SmallVector<unsigned> order{0};
+  for (unsigned d = 2; d + 1 < rank; ++d)
+    order.push_back(d);
+  order.push_back(1);
+  order.push_back(rank - 1);
+  return order;
+}
+
 SmallVector<unsigned> localityOrder(linalg::GenericOp op) {
+  if (SmallVector<unsigned> order = channelsInsideRows(op); !order.empty())
+    return order;
   if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
     return {};
   AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));

@@ -117,21 +117,17 @@ func.func @grouped_conv(%x: tensor<1x8x8x8xf32>, %w: tensor<4x4x3x3xf32>) -> ten
 // CHECK: %[[PADDED:.+]] = tensor.pad %{{.+}} low[0, 0, 1, 1] high[0, 0, 1, 1]
 // CHECK-NOT: linalg.fill
 // CHECK: linalg.generic {indexing_maps = [#[[BIAS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%{{.+}} : tensor<4xf32>)
-// Nine products into four partial sums, added pairwise, then the bias.
+// Nine products into four partial sums (explicit FMAs, the same on every
+// target), added pairwise, then the bias.
 // CHECK: %[[P0:.+]] = arith.mulf %{{.+}}, %{{.+}} : f32
 // CHECK: %[[P1:.+]] = arith.mulf %{{.+}}, %{{.+}} : f32
 // CHECK: %[[P2:.+]] = arith.mulf %{{.+}}, %{{.+}} : f32
 // CHECK: %[[P3:.+]] = arith.mulf %{{.+}}, %{{.+}} : f32
-// CHECK: %[[P4:.+]] = arith.mulf %{{.+}}, %{{.+}} : f32
-// CHECK-NEXT: %[[A0:.+]] = arith.addf %[[P0]], %[[P4]] : f32
-// CHECK: %[[P5:.+]] = arith.mulf %{{.+}}, %{{.+}} : f32
-// CHECK-NEXT: %[[A1:.+]] = arith.addf %[[P1]], %[[P5]] : f32
-// CHECK: %[[P6:.+]] = arith.mulf %{{.+}}, %{{.+}} : f32
-// CHECK-NEXT: %[[A2:.+]] = arith.addf %[[P2]], %[[P6]] : f32
-// CHECK: %[[P7:.+]] = arith.mulf %{{.+}}, %{{.+}} : f32
-// CHECK-NEXT: %[[A3:.+]] = arith.addf %[[P3]], %[[P7]] : f32
-// CHECK: %[[P8:.+]] = arith.mulf %{{.+}}, %{{.+}} : f32
-// CHECK-NEXT: %[[A0B:.+]] = arith.addf %[[A0]], %[[P8]] : f32
+// CHECK: %[[A0:.+]] = math.fma %{{.+}}, %{{.+}}, %[[P0]] : f32
+// CHECK: %[[A1:.+]] = math.fma %{{.+}}, %{{.+}}, %[[P1]] : f32
+// CHECK: %[[A2:.+]] = math.fma %{{.+}}, %{{.+}}, %[[P2]] : f32
+// CHECK: %[[A3:.+]] = math.fma %{{.+}}, %{{.+}}, %[[P3]] : f32
+// CHECK: %[[A0B:.+]] = math.fma %{{.+}}, %{{.+}}, %[[A0]] : f32
 // CHECK-NEXT: %[[S01:.+]] = arith.addf %[[A0B]], %[[A1]] : f32
 // CHECK-NEXT: %[[S23:.+]] = arith.addf %[[A2]], %[[A3]] : f32
 // CHECK-NEXT: %[[SUM:.+]] = arith.addf %[[S01]], %[[S23]] : f32
@@ -140,6 +136,33 @@ func.func @grouped_conv(%x: tensor<1x8x8x8xf32>, %w: tensor<4x4x3x3xf32>) -> ten
 func.func @depthwise_conv(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x4x4xf32> {
   %y = dsmp.conv %x, %w, %b {group = 4 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
   return %y : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+/// A 1x1 convolution over 3 channels unrolls too (<= 24 products): the
+/// input is read at channel 0, 1, 2 whatever the output channel, which
+/// dsmp-order-loops-for-locality relies on. At stride 2 it stays a GEMM.
+// CHECK-LABEL: func.func @pointwise_conv(
+// CHECK: linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// CHECK: %[[M:.+]] = linalg.index 1 : index
+// CHECK: %[[CH0:.+]] = arith.addi %c0, %c0 : index
+// CHECK: tensor.extract %arg0[%{{.+}}, %[[CH0]], %{{.+}}, %{{.+}}] : tensor<1x3x8x8xf32>
+// CHECK-NEXT: tensor.extract %arg1[%[[M]], %c0, %c0, %c0] : tensor<5x3x1x1xf32>
+// CHECK: %[[CH1:.+]] = arith.addi %c0, %c1 : index
+// CHECK: tensor.extract %arg0[%{{.+}}, %[[CH1]], %{{.+}}, %{{.+}}] : tensor<1x3x8x8xf32>
+// CHECK: %[[CH2:.+]] = arith.addi %c0, %c2 : index
+// CHECK: tensor.extract %arg0[%{{.+}}, %[[CH2]], %{{.+}}, %{{.+}}] : tensor<1x3x8x8xf32>
+// CHECK-NOT: linalg.matmul
+// CHECK-LABEL: func.func @pointwise_conv_strided(
+// CHECK: linalg.matmul
+func.func @pointwise_conv(%x: tensor<1x3x8x8xf32>, %w: tensor<5x3x1x1xf32>, %b: tensor<5xf32>) -> tensor<1x5x8x8xf32> {
+  %y = dsmp.conv %x, %w, %b : (tensor<1x3x8x8xf32>, tensor<5x3x1x1xf32>, tensor<5xf32>) -> tensor<1x5x8x8xf32>
+  return %y : tensor<1x5x8x8xf32>
+}
+func.func @pointwise_conv_strided(%x: tensor<1x3x8x8xf32>, %w: tensor<5x3x1x1xf32>, %b: tensor<5xf32>) -> tensor<1x5x4x4xf32> {
+  %y = dsmp.conv %x, %w, %b {strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<5x3x1x1xf32>, tensor<5xf32>) -> tensor<1x5x4x4xf32>
+  return %y : tensor<1x5x4x4xf32>
 }
 
 // -----
