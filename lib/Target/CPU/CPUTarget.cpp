@@ -48,6 +48,10 @@ std::optional<CPUTargetSpec> lookupCPUTarget(StringRef name, StringRef cpu) {
     spec.cpu = native ? (hostIs("x86_64") ? llvm::sys::getHostCPUName().str()
                                           : "x86-64-v2")
                       : cpu.str();
+    // Loops over short rows (14 wide into a padded 16) otherwise vectorize
+    // across rows with gathers and scatters, several times slower than
+    // the row loop itself.
+    spec.features = "+prefer-no-gather,+prefer-no-scatter";
   } else if (name == "aarch64") {
     spec.triple = "aarch64-unknown-linux-gnu";
     // ARMv8.2-A with FP16 arithmetic: what the aarch64+fp16 format table
