@@ -7,7 +7,8 @@ onnxruntime outputs (dsmprt-run --compare).
 
 aarch64: the same artifacts built for AArch64 run under
 `qemu-aarch64 -cpu max`; their outputs must match the x86_64 build's
-(written with --save-outputs) within --arm-rtol.
+(written with --save-outputs) within --arm-rtol, or the model's own
+tolerance (RTOL) where that is larger.
 
 Prints one line per model and set, then a summary line that the lit test
 checks. Exit status 1 when anything fails.
@@ -24,7 +25,10 @@ import tempfile
 # onnxruntime. ppocr_rec_v4 differs by 2.4e-5: f32 summation order in its
 # attention blocks (see docs/status.md).
 # ppocr_det_v4 by 4.7e-5: onnxruntime itself, with graph optimizations off,
-# differs from its stored output by 1.1e-4 on this model.
+# differs from its stored output by 1.1e-4 on this model (5.0e-5 on set 1),
+# so f32 results of any other summation order land there. The same model
+# tolerance holds for AArch64 against x86-64 (oneDNN's GEMM blocking on
+# x86-64, generated loops on AArch64: 3.3e-5 on ppocr_det_v4).
 RTOL = {"ppocr_rec_v4": 1e-4, "ppocr_det_v4": 1e-4, "silero_vad_v5": 1e-4}
 # Per-model compile options: silero_vad_v5 branches on its sample rate
 # input (16 kHz and 8 kHz paths); the test data is 16 kHz.
@@ -78,8 +82,9 @@ def check_model(name, args, work):
         for f in os.listdir(os.path.join(model_dir, s)):
             if f.startswith("input_"):
                 os.symlink(os.path.join(model_dir, s, f), os.path.join(ref, f))
+        arm_rtol = max(args.arm_rtol, RTOL.get(name, args.arm_rtol))
         r = run([args.qemu, "-L", args.sysroot, "-cpu", "max", args.arm_runner,
-                 arm, "--inputs", ref, "--compare", "--rtol", str(args.arm_rtol)])
+                 arm, "--inputs", ref, "--compare", "--rtol", str(arm_rtol)])
         ok &= r.returncode == 0
         for line in r.stdout.splitlines():
             lines.append(f"{name} {s} aarch64-vs-x86_64 {line}")
