@@ -19,8 +19,6 @@ namespace mlir::dsmp {
 using namespace mlir;
 
 namespace {
-/// The loop order: parallel loops but the output's innermost dimension,
-/// then reductions, then that dimension. Empty when nothing changes.
 /// Whether `value` is computed from `linalg.index dim` (in the body).
 bool dependsOnIndex(Value value, unsigned dim) {
   SmallVector<Value> worklist{value};
@@ -68,6 +66,9 @@ SmallVector<unsigned> channelsInsideRows(linalg::GenericOp op) {
   return order;
 }
 
+/// The loop order: channelsInsideRows where it applies; else parallel
+/// loops but the output's innermost dimension, then reductions, then that
+/// dimension. Empty when nothing changes.
 SmallVector<unsigned> localityOrder(linalg::GenericOp op) {
   if (SmallVector<unsigned> order = channelsInsideRows(op); !order.empty())
     return order;
