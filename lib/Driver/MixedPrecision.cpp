@@ -53,18 +53,15 @@ Error runPasses(ModuleOp module, StringRef what,
 
 using OutputSets = std::vector<std::vector<HostTensor>>;
 
+/// Validation runs both models in the evaluator, which rounds every op
+/// to its format as the artifact does; what it cannot hold is compiled.
 Expected<OutputSets> runOnSets(ModuleOp module,
-                               const std::vector<HostInputs> &sets) {
-  auto program = HostProgram::compile(module, "", shapesOf(sets.front()));
-  if (!program)
-    return program.takeError();
-  OutputSets outputs;
-  for (const HostInputs &set : sets) {
-    auto out = (*program)->run(set);
-    if (!out)
-      return out.takeError();
-    outputs.push_back(std::move(*out));
-  }
+                               const std::vector<HostInputs> &sets,
+                               std::string *engineUsed = nullptr) {
+  std::string whyCompiled;
+  auto outputs = runOnInputSets(module, sets, HostEngine::Auto, &whyCompiled);
+  if (engineUsed)
+    *engineUsed = whyCompiled.empty() ? "evaluate" : "compile (" + whyCompiled + ")";
   return outputs;
 }
 
@@ -266,7 +263,8 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   if (!sets)
     return llvm::createStringError("validation: " +
                                    llvm::toString(sets.takeError()));
-  auto reference = runOnSets(*analyzed, *sets);
+  std::string referenceEngine;
+  auto reference = runOnSets(*analyzed, *sets, &referenceEngine);
   if (!reference)
     return llvm::createStringError("validation (FP32 run): " +
                                    llvm::toString(reference.takeError()));
@@ -276,6 +274,8 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   json::Array attempts;
   json::Array opsReport;
   Measurement final;
+  OutputSets finalOutputs; // the assigned model's, on the validation sets
+  std::string validationEngine;
   double predicted = 0;
   // A failed round first recalibrates the prediction (the budget shrinks by
   // how far the measurement exceeded it, keeping the cost order), then
@@ -288,6 +288,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
     OwningOpRef<ModuleOp> module;
     json::Array ops;
     Measurement measurement;
+    OutputSets outputs;
     double predicted;
   };
   std::optional<Candidate> best;
@@ -330,11 +331,12 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
               pm.addPass(createCSEPass());
             }))
       return std::move(err);
-    auto outputs = runOnSets(*candidate, *sets);
+    auto outputs = runOnSets(*candidate, *sets, &validationEngine);
     if (!outputs)
       return llvm::createStringError("validation (assigned model): " +
                                      llvm::toString(outputs.takeError()));
     final = measure(*outputs, *reference);
+    finalOutputs = std::move(*outputs);
     bool met = final.worst() <= options.tolerance &&
                (!options.keepTop1 || final.top1Same);
     json::Object record;
@@ -354,6 +356,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
       result.module = std::move(best->module);
       opsReport = std::move(best->ops);
       final = std::move(best->measurement);
+      finalOutputs = std::move(best->outputs);
       predicted = best->predicted;
       result.met = true;
       break;
@@ -363,7 +366,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
       // The prediction was pessimistic and the budget stopped ops from
       // going 16-bit: widen it by how much room the measurement left.
       best = Candidate{std::move(candidate), json::Array(opsReport), final,
-                       predicted};
+                       finalOutputs, predicted};
       margin = std::min(margin * 0.9 * options.tolerance / worst, 4.0);
       attempts.push_back(std::move(record));
       continue;
@@ -445,6 +448,10 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   if (options.keepTop1)
     summary["top1_unchanged"] = final.top1Same;
   summary["validation"] = validationDir;
+  // "evaluate": the reference evaluator, rounding each op to its format;
+  // "compile": an LLVM build for the host (ops the evaluator cannot hold).
+  summary["validation_engine"] = validationEngine;
+  summary["reference_engine"] = referenceEngine;
   summary["validated_on_calibration_data"] = options.validation.empty();
   summary["calibration"] = options.calibration;
   summary["analysis_seconds"] = analysisSeconds;
@@ -459,24 +466,18 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   if (!expected) {
     llvm::consumeError(expected.takeError());
   } else if (expected->size() == sets->size()) {
-    // How far the FP32 build and the assigned model are from the stored
-    // reference outputs (onnxruntime's, in the shared test data).
-    auto assignedOutputs = runOnSets(*result.module, *sets);
-    if (assignedOutputs) {
-      json::Object fromStored;
-      for (size_t o = 0; o < final.names.size(); ++o) {
-        double worst = 0;
-        for (size_t s = 0; s < expected->size(); ++s)
-          for (const HostTensor &want : (*expected)[s])
-            if (want.name == final.names[o])
-              worst =
-                  std::max(worst, relativeL2((*assignedOutputs)[s][o], want));
-        fromStored[final.names[o]] = worst;
-      }
-      summary["error_vs_stored_outputs"] = std::move(fromStored);
-    } else {
-      llvm::consumeError(assignedOutputs.takeError());
+    // How far the assigned model is from the stored reference outputs
+    // (onnxruntime's, in the shared test data).
+    json::Object fromStored;
+    for (size_t o = 0; o < final.names.size(); ++o) {
+      double worst = 0;
+      for (size_t s = 0; s < expected->size(); ++s)
+        for (const HostTensor &want : (*expected)[s])
+          if (want.name == final.names[o])
+            worst = std::max(worst, relativeL2(finalOutputs[s][o], want));
+      fromStored[final.names[o]] = worst;
     }
+    summary["error_vs_stored_outputs"] = std::move(fromStored);
   }
 
   result.report["summary"] = std::move(summary);

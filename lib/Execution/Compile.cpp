@@ -220,6 +220,29 @@ Error parseFixedInput(StringRef text, FixedInputs &fixed) {
   return Error::success();
 }
 
+bool isSpecializedTo(func::FuncOp graph, const InputShapes &shapes) {
+  if (shapes.size() != graph.getNumArguments())
+    return false;
+  for (unsigned i = 0; i < graph.getNumArguments(); ++i) {
+    auto given = shapes.find(graphInputName(graph, i));
+    auto type = dyn_cast<RankedTensorType>(graph.getArgument(i).getType());
+    if (given == shapes.end() || !type ||
+        type.getShape() != ArrayRef<int64_t>(given->second))
+      return false;
+  }
+  auto isStatic = [](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    return isa<NoneType>(t) || (tensor && tensor.hasStaticShape());
+  };
+  WalkResult result = graph.walk([&](Operation *op) {
+    return llvm::all_of(op->getResultTypes(), isStatic)
+               ? WalkResult::advance()
+               : WalkResult::interrupt();
+  });
+  return !result.wasInterrupted() &&
+         llvm::all_of(graph.getResultTypes(), isStatic);
+}
+
 Error specializeGraph(ModuleOp module, const InputShapes &shapes,
                       int64_t defaultDim, bool requireAllInputs,
                       const FixedInputs &fixed) {

@@ -6,6 +6,7 @@
 
 #include "dsmp/Execution/HostRun.h"
 
+#include "dsmp/Execution/Evaluator.h"
 #include "dsmp/runtime/dsmprt.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -87,6 +88,64 @@ Expected<std::vector<HostTensor>> HostProgram::run(const HostInputs &inputs) {
     const auto *data = static_cast<const unsigned char *>(
         dsmp_output_data(model, out.name.c_str()));
     out.data.assign(data, data + bytes);
+  }
+  return outputs;
+}
+
+Expected<HostEngine> parseHostEngine(StringRef name) {
+  if (name == "auto")
+    return HostEngine::Auto;
+  if (name == "evaluate")
+    return HostEngine::Evaluate;
+  if (name == "compile")
+    return HostEngine::Compile;
+  return llvm::createStringError("unknown engine '" + name +
+                                 "' (auto, evaluate, compile)");
+}
+
+Expected<std::vector<std::vector<HostTensor>>>
+runOnInputSets(ModuleOp module, llvm::ArrayRef<HostInputs> sets,
+               HostEngine engine, std::string *whyCompiled) {
+  if (sets.empty())
+    return llvm::createStringError("no input sets to run");
+  InputShapes shapes = shapesOf(sets.front());
+  std::vector<std::vector<HostTensor>> outputs;
+  if (engine != HostEngine::Compile) {
+    OwningOpRef<ModuleOp> specialized;
+    ModuleOp ready = module;
+    if (!isSpecializedTo(module.lookupSymbol<func::FuncOp>("main_graph"),
+                         shapes)) {
+      specialized = module.clone();
+      if (Error err = specializeGraph(*specialized, shapes, 1,
+                                      /*requireAllInputs=*/true))
+        return std::move(err);
+      ready = *specialized;
+    }
+    auto evaluator =
+        GraphEvaluator::create(ready.lookupSymbol<func::FuncOp>("main_graph"));
+    if (evaluator) {
+      for (const HostInputs &set : sets) {
+        auto out = (*evaluator)->run(set);
+        if (!out)
+          return out.takeError();
+        outputs.push_back(std::move(*out));
+      }
+      return outputs;
+    }
+    if (engine == HostEngine::Evaluate)
+      return evaluator.takeError();
+    std::string why = llvm::toString(evaluator.takeError());
+    if (whyCompiled)
+      *whyCompiled = why;
+  }
+  auto program = HostProgram::compile(module, "", shapes);
+  if (!program)
+    return program.takeError();
+  for (const HostInputs &set : sets) {
+    auto out = (*program)->run(set);
+    if (!out)
+      return out.takeError();
+    outputs.push_back(std::move(*out));
   }
   return outputs;
 }

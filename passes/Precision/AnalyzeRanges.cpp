@@ -114,7 +114,7 @@ struct AnalyzeRangesPass final
     std::vector<Stats> stats(ops.size());
     std::vector<bool> measured(ops.size(), false);
     std::vector<std::optional<int64_t>> flops(ops.size());
-    auto engineKind = parseCalibrationEngine(engine);
+    auto engineKind = parseHostEngine(engine);
     if (!engineKind) {
       module.emitError("dsmp-analyze-ranges: " +
                        llvm::toString(engineKind.takeError()));

@@ -72,7 +72,7 @@ struct AnalyzeSensitivityPass final
     std::vector<std::string> stoppedBy(ops.size());
     SmallVector<std::string> stopNames;
 
-    auto engineKind = parseCalibrationEngine(engine);
+    auto engineKind = parseHostEngine(engine);
     if (!engineKind) {
       module.emitError("dsmp-analyze-sensitivity: " +
                        llvm::toString(engineKind.takeError()));

@@ -7,7 +7,6 @@
 #include "passes/Precision/Calibration.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
-#include "dsmp/Execution/Evaluator.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/Debug.h"
@@ -65,32 +64,6 @@ Error checkSetsAlike(StringRef dir, const std::vector<HostInputs> &sets) {
   return Error::success();
 }
 
-/// Whether `graph` already has exactly these input shapes and a static type
-/// everywhere: then specializing would change nothing, and its shape
-/// refinement rounds are the costliest step on large graphs.
-bool isSpecializedTo(func::FuncOp graph, const InputShapes &shapes) {
-  if (shapes.size() != graph.getNumArguments())
-    return false;
-  for (unsigned i = 0; i < graph.getNumArguments(); ++i) {
-    auto given = shapes.find(graphInputName(graph, i));
-    auto type = dyn_cast<RankedTensorType>(graph.getArgument(i).getType());
-    if (given == shapes.end() || !type ||
-        type.getShape() != ArrayRef<int64_t>(given->second))
-      return false;
-  }
-  auto isStatic = [](Type t) {
-    auto tensor = dyn_cast<RankedTensorType>(t);
-    return isa<NoneType>(t) || (tensor && tensor.hasStaticShape());
-  };
-  WalkResult result = graph.walk([&](Operation *op) {
-    return llvm::all_of(op->getResultTypes(), isStatic)
-               ? WalkResult::advance()
-               : WalkResult::interrupt();
-  });
-  return !result.wasInterrupted() &&
-         llvm::all_of(graph.getResultTypes(), isStatic);
-}
-
 /// One backward sweep suffices: an op's users come after it in the block.
 void eraseDeadOps(func::FuncOp graph) {
   SmallVector<Operation *> ops;
@@ -102,20 +75,9 @@ void eraseDeadOps(func::FuncOp graph) {
 }
 } // namespace
 
-Expected<CalibrationEngine> parseCalibrationEngine(StringRef name) {
-  if (name == "auto")
-    return CalibrationEngine::Auto;
-  if (name == "evaluate")
-    return CalibrationEngine::Evaluate;
-  if (name == "compile")
-    return CalibrationEngine::Compile;
-  return llvm::createStringError("unknown calibration engine '" + name +
-                                 "' (auto, evaluate, compile)");
-}
-
 Expected<std::vector<std::vector<HostTensor>>>
 runInstrumented(ModuleOp module, StringRef dir, Instrument instrument,
-                CalibrationEngine engine) {
+                HostEngine engine) {
   auto sets = readInputSets(dir);
   if (!sets)
     return llvm::createStringError("calibration: " +
@@ -192,42 +154,18 @@ runInstrumented(ModuleOp module, StringRef dir, Instrument instrument,
   if (getenv("DSMP_DUMP_CALIBRATION"))
     llvm::errs() << "// instrumented graph\n" << *copy << "\n";
 
+  std::string whyCompiled;
+  auto all = runOnInputSets(*copy, *sets, engine, &whyCompiled);
+  if (!all)
+    return llvm::createStringError("calibration run: " +
+                                   llvm::toString(all.takeError()));
+  // Compiling handles more ops and types; say why when asked.
+  if (!whyCompiled.empty() && getenv("DSMP_DUMP_CALIBRATION"))
+    llvm::errs() << "// calibration compiles: " << whyCompiled << "\n";
   std::vector<std::vector<HostTensor>> outputs;
-  if (engine != CalibrationEngine::Compile) {
-    auto evaluator = GraphEvaluator::create(graph);
-    if (evaluator) {
-      for (const HostInputs &set : *sets) {
-        auto out = (*evaluator)->run(set);
-        if (!out)
-          return llvm::createStringError("calibration run: " +
-                                         llvm::toString(out.takeError()));
-        outputs.emplace_back(
-            std::make_move_iterator(out->begin() + numOriginal),
-            std::make_move_iterator(out->end()));
-      }
-      return outputs;
-    }
-    if (engine == CalibrationEngine::Evaluate)
-      return llvm::createStringError("calibration: " +
-                                     llvm::toString(evaluator.takeError()));
-    // Compiling handles more ops and types; say why when asked.
-    std::string why = llvm::toString(evaluator.takeError());
-    if (getenv("DSMP_DUMP_CALIBRATION"))
-      llvm::errs() << "// calibration compiles: " << why << "\n";
-  }
-
-  auto program = HostProgram::compile(*copy, "", shapesOf(sets->front()));
-  if (!program)
-    return llvm::createStringError("calibration: " +
-                                   llvm::toString(program.takeError()));
-  for (const HostInputs &set : *sets) {
-    auto out = (*program)->run(set);
-    if (!out)
-      return llvm::createStringError("calibration run: " +
-                                     llvm::toString(out.takeError()));
-    outputs.emplace_back(std::make_move_iterator(out->begin() + numOriginal),
-                         std::make_move_iterator(out->end()));
-  }
+  for (std::vector<HostTensor> &set : *all)
+    outputs.emplace_back(std::make_move_iterator(set.begin() + numOriginal),
+                         std::make_move_iterator(set.end()));
   return outputs;
 }
 

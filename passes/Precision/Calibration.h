@@ -30,19 +30,13 @@ SmallVector<Operation *> graphOps(ModuleOp module);
 using Instrument = llvm::function_ref<FailureOr<SmallVector<Value>>(
     func::FuncOp graph, ArrayRef<Operation *> ops)>;
 
-/// How the instrumented graph runs: through the reference evaluator,
-/// compiled for the host, or the evaluator when it has a kernel for every
-/// op and else compiled ("auto", "evaluate", "compile").
-enum class CalibrationEngine { Auto, Evaluate, Compile };
-llvm::Expected<CalibrationEngine> parseCalibrationEngine(llvm::StringRef name);
-
 /// Reads the input sets of `dir` (see readInputSets), checks them against
 /// the model's inputs (names, ranks, static dims, all sets alike),
 /// specializes a copy to their shapes, instruments it, runs it on every
-/// set as `engine` says. Returns, per set, the added outputs.
+/// set as `engine` says (runOnInputSets). Returns, per set, the added outputs.
 llvm::Expected<std::vector<std::vector<HostTensor>>>
 runInstrumented(ModuleOp module, llvm::StringRef dir, Instrument instrument,
-                CalibrationEngine engine = CalibrationEngine::Auto);
+                HostEngine engine = HostEngine::Auto);
 
 /// The float values of an f32 output tensor.
 ArrayRef<float> floatsOf(const HostTensor &tensor);

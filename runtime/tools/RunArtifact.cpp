@@ -145,6 +145,14 @@ int reportOutputs(const RunOptions &options,
       continue;
     }
     const HostTensor &ref = expected[i];
+    if (ref.dims == t.dims && ref.dtype == 4 && t.dtype == 16) {
+      // ONNX's test data before 1.14 stored bfloat16 outputs as uint16
+      // (truncated, not rounded): nothing to compare with.
+      std::printf(" is bfloat16, the reference uint16 (old ONNX test data): "
+                  "not comparable\n");
+      mismatch = true;
+      continue;
+    }
     if (ref.dims != t.dims || ref.dtype != t.dtype) {
       std::printf(" differs from the reference in shape or dtype "
                   "(reference %s, dtype %d) MISMATCH\n",

@@ -64,6 +64,11 @@ llvm::Error specializeGraph(ModuleOp module, const InputShapes &shapes,
                             bool requireAllInputs = false,
                             const FixedInputs &fixed = {});
 
+/// Whether @main_graph already has exactly these input shapes and a static
+/// type everywhere: then specializing would change nothing (and its shape
+/// refinement rounds are the costliest step on large graphs).
+bool isSpecializedTo(func::FuncOp graph, const InputShapes &shapes);
+
 /// Replaces the uses of each input in `fixed` by a constant of those
 /// elements; fails on an unknown input, a non-integer one, or an element
 /// count that does not match its static shape.

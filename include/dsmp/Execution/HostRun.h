@@ -48,6 +48,22 @@ private:
   ::dsmp_model *model = nullptr;
 };
 
+/// How a graph runs on the host: through the reference evaluator (op by op,
+/// nothing compiled; it holds f32, the narrow float formats and integers),
+/// compiled for the host, or the evaluator when it holds every op and else
+/// compiled ("auto", "evaluate", "compile").
+enum class HostEngine { Auto, Evaluate, Compile };
+llvm::Expected<HostEngine> parseHostEngine(llvm::StringRef name);
+
+/// Runs @main_graph of `module` on each of `sets` (all of the first set's
+/// shapes; a copy is specialized to them unless the graph already is) as
+/// `engine` says. Returns the outputs per set. When Auto falls back to
+/// compiling and `whyCompiled` is given, it receives the evaluator's reason.
+llvm::Expected<std::vector<std::vector<HostTensor>>>
+runOnInputSets(ModuleOp module, llvm::ArrayRef<HostInputs> sets,
+               HostEngine engine = HostEngine::Auto,
+               std::string *whyCompiled = nullptr);
+
 /// The input sets in `dir`: its own input_*.pb, or those of each
 /// test_data_set_* folder inside it (in name order). Fails on an empty
 /// or unreadable folder, naming it.

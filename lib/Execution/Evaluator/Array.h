@@ -125,6 +125,19 @@ using KernelTable = llvm::StringMap<Kernel>;
 
 llvm::Error unsupported(Operation *op, const llvm::Twine &why);
 
+/// Narrow float types live in f32 storage, rounded to their type after each
+/// kernel (Rounding.cpp). The rounding to `element` (f16, bf16, f8), or
+/// null for f32, tf32 and non-float types; f8 casts saturate when
+/// `saturate` is set.
+using Rounding = float (*)(float);
+Rounding roundingFor(Type element, bool saturate = true);
+/// What a cast to `element` rounds with: as roundingFor, and tf32's
+/// rounding (only casts round to tf32).
+Rounding castRoundingFor(Type element, bool saturate = true);
+/// f32, or a narrow float type the evaluator rounds to.
+bool isHeldInF32(Type element);
+void roundInPlace(Rounding rounding, std::vector<float> &values);
+
 void addElementwiseKernels(KernelTable &table);
 void addReductionKernels(KernelTable &table);
 void addContractionKernels(KernelTable &table);

@@ -4,41 +4,60 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Direct f32 loops ordered so that the innermost one runs over contiguous
-// output elements (the compiler vectorizes it).
+// Matrix products through sgemm (Sgemm.h): Conv as im2col + GEMM over a
+// chunk of images at once, ConvTranspose as GEMM + col2im. Convolutions
+// with few products per output (depthwise) stay direct loops whose
+// innermost loop runs over contiguous output elements. A narrow result
+// rounds its f32 sum before the bias (or Gemm's C) is added, as the
+// lowering does; the evaluator rounds the final result.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Array.h"
+#include "Sgemm.h"
+
+#include "mlir/IR/TypeUtilities.h"
 
 using llvm::ArrayRef;
 using llvm::Error;
+using llvm::Expected;
 using llvm::MutableArrayRef;
 using llvm::SmallVector;
 
 namespace mlir::dsmp::eval {
 namespace {
 
-/// y[M, N] += a[M, K] * b[K, N], all row-major.
-void matmulAdd(const float *a, const float *b, float *y, int64_t m, int64_t k,
-               int64_t n) {
-  for (int64_t i = 0; i < m; ++i) {
-    float *row = y + i * n;
-    for (int64_t p = 0; p < k; ++p) {
-      float s = a[i * k + p];
-      const float *brow = b + p * n;
-      for (int64_t j = 0; j < n; ++j)
-        row[j] += s * brow[j];
-    }
+/// The rounding of `op`'s result type (null for f32).
+Rounding resultRounding(Operation *op) {
+  return roundingFor(getElementTypeOrSelf(op->getResult(0).getType()));
+}
+
+/// y[plane] = round(y[plane]) + bias for each of the `maps` planes of each
+/// batch (the rounding only for a narrow result: the sum is rounded before
+/// the bias is added, as the lowering does).
+void addBias(Rounding rounding, const Array *bias, Array &y, int64_t maps,
+             int64_t plane) {
+  if (!rounding && !bias)
+    return;
+  for (int64_t p = 0; p < int64_t(y.f.size()) / plane; ++p) {
+    float b = bias ? bias->f[p % maps] : 0.0f;
+    float *v = y.f.data() + p * plane, *end = v + plane;
+    if (rounding)
+      for (; v != end; ++v)
+        *v = rounding(*v) + b;
+    else
+      for (; v != end; ++v)
+        *v += b;
   }
 }
 
-std::vector<float> transposed(const float *x, int64_t rows, int64_t cols) {
-  std::vector<float> t(rows * cols);
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c)
-      t[c * rows + r] = x[r * cols + c];
-  return t;
+/// How many images one im2col/col2im GEMM takes: enough columns to keep
+/// the product efficient on small images, few enough that the column
+/// matrix stays under 16 Mi floats.
+int64_t imagesPerChunk(int64_t batches, int64_t rows, int64_t plane) {
+  int64_t wanted = std::max<int64_t>(1, (4096 + plane - 1) / plane);
+  int64_t fits = std::max<int64_t>(1, (int64_t(1) << 24) / std::max<int64_t>(1, rows * plane));
+  return std::max<int64_t>(1, std::min({batches, wanted, fits}));
 }
 
 Error evalMatMul(Operation *op, ArrayRef<const Array *> in,
@@ -68,12 +87,12 @@ Error evalMatMul(Operation *op, ArrayRef<const Array *> in,
   }
   std::array<SmallVector<int64_t, 4>, 2> strides = {
       broadcastStrides(batchA, batch), broadcastStrides(batchB, batch)};
-  std::fill(y.f.begin(), y.f.end(), 0.0f);
   stridedLoop<2>(batch, strides, {0, 0},
                  [&](int64_t o, const std::array<int64_t, 2> &idx) {
-                   matmulAdd(a.f.data() + idx[0] * m * k,
-                             b.f.data() + idx[1] * k * n,
-                             y.f.data() + o * m * n, m, k, n);
+                   sgemm(false, false, m, n, k, 1.0f,
+                         a.f.data() + idx[0] * m * k, k,
+                         b.f.data() + idx[1] * k * n, n, 0.0f,
+                         y.f.data() + o * m * n, n);
                  });
   return Error::success();
 }
@@ -87,18 +106,9 @@ Error evalGemm(Operation *op, ArrayRef<const Array *> in,
   bool ta = intAttr(op, "transA", 0), tb = intAttr(op, "transB", 0);
   float alpha = floatAttr(op, "alpha", 1), beta = floatAttr(op, "beta", 1);
   int64_t m = y.shape[0], n = y.shape[1], k = ta ? a.shape[0] : a.shape[1];
-  std::vector<float> at, bt;
-  const float *ap = a.f.data(), *bp = b.f.data();
-  if (ta) {
-    at = transposed(ap, k, m);
-    ap = at.data();
-  }
-  if (tb) {
-    bt = transposed(bp, n, k);
-    bp = bt.data();
-  }
-  std::fill(y.f.begin(), y.f.end(), 0.0f);
-  matmulAdd(ap, bp, y.f.data(), m, k, n);
+  sgemm(ta, tb, m, n, k, 1.0f, a.f.data(), ta ? m : k, b.f.data(),
+        tb ? k : n, 0.0f, y.f.data(), n);
+  roundInPlace(resultRounding(op), y.f);
   for (float &v : y.f)
     v *= alpha;
   if (const Array *c = in.size() > 2 ? in[2] : nullptr)
@@ -118,64 +128,296 @@ std::pair<int64_t, int64_t> validRange(int64_t count, int64_t stride,
   return {lo, std::min(hi, count)};
 }
 
+/// A convolution's sizes: [N, C, in..] x [M, C/g, k..] -> [N, M, out..].
+struct ConvShape {
+  Window win;
+  int64_t batches, channels, maps, groups, cg, mg;
+  int64_t inPlane, outPlane, kSize;
+};
+
+Expected<ConvShape> convShape(Operation *op, const Array &x, const Array &w,
+                              const Array &y, int64_t inChannels,
+                              int64_t outChannels) {
+  auto window = slidingWindow(op, x.shape, y.shape,
+                              ArrayRef<int64_t>(w.shape).drop_front(2));
+  if (!window)
+    return window.takeError();
+  ConvShape c;
+  c.win = *window;
+  c.batches = x.shape[0];
+  c.channels = inChannels;
+  c.maps = outChannels;
+  c.groups = intAttr(op, "group", 1);
+  if (c.groups < 1 || c.channels % c.groups || c.maps % c.groups)
+    return unsupported(op, "group does not divide the channels");
+  c.cg = c.channels / c.groups;
+  c.mg = c.maps / c.groups;
+  const Window &v = c.win;
+  c.inPlane = v.in[0] * v.in[1] * v.in[2];
+  c.outPlane = v.out[0] * v.out[1] * v.out[2];
+  c.kSize = v.kernel[0] * v.kernel[1] * v.kernel[2];
+  return c;
+}
+
+/// Calls body(kd, kh, kw, offW, lo, hi) for each kernel tap, where output
+/// (or, transposed, input) column ow in [lo, hi) meets column ow * stride +
+/// offW of the other side.
+template <typename Body>
+void forEachTap(const Window &win, int64_t columns, int64_t limit,
+                Body body) {
+  for (int64_t kd = 0; kd < win.kernel[0]; ++kd)
+    for (int64_t kh = 0; kh < win.kernel[1]; ++kh)
+      for (int64_t kw = 0; kw < win.kernel[2]; ++kw) {
+        int64_t offW = kw * win.dilation[2] - win.padBegin[2];
+        auto [lo, hi] = validRange(columns, win.stride[2], offW, limit);
+        body(kd, kh, kw, offW, lo, hi);
+      }
+}
+
+/// Conv with few products per output (depthwise): direct loops, the
+/// innermost over a contiguous output row. Accumulates into y (zeroed).
+void directConv(const ConvShape &c, const Array &x, const Array &w,
+                Array &y) {
+  const Window &win = c.win;
+  for (int64_t nb = 0; nb < c.batches; ++nb)
+    for (int64_t mo = 0; mo < c.maps; ++mo) {
+      float *yp = y.f.data() + (nb * c.maps + mo) * c.outPlane;
+      int64_t g = mo / c.mg;
+      for (int64_t ci = 0; ci < c.cg; ++ci) {
+        const float *xp =
+            x.f.data() + (nb * c.channels + g * c.cg + ci) * c.inPlane;
+        const float *wp = w.f.data() + (mo * c.cg + ci) * c.kSize;
+        forEachTap(win, win.out[2], win.in[2],
+                   [&](int64_t kd, int64_t kh, int64_t kw, int64_t offW,
+                       int64_t lo, int64_t hi) {
+          float wv = wp[(kd * win.kernel[1] + kh) * win.kernel[2] + kw];
+          for (int64_t od = 0; od < win.out[0]; ++od) {
+            int64_t id =
+                od * win.stride[0] - win.padBegin[0] + kd * win.dilation[0];
+            if (id < 0 || id >= win.in[0])
+              continue;
+            for (int64_t oh = 0; oh < win.out[1]; ++oh) {
+              int64_t ih =
+                  oh * win.stride[1] - win.padBegin[1] + kh * win.dilation[1];
+              if (ih < 0 || ih >= win.in[1])
+                continue;
+              float *yrow = yp + (od * win.out[1] + oh) * win.out[2];
+              const float *xrow = xp + (id * win.in[1] + ih) * win.in[2];
+              int64_t s = win.stride[2];
+              if (s == 1)
+                for (int64_t ow = lo; ow < hi; ++ow)
+                  yrow[ow] += wv * xrow[ow + offW];
+              else
+                for (int64_t ow = lo; ow < hi; ++ow)
+                  yrow[ow] += wv * xrow[ow * s + offW];
+            }
+          }
+        });
+      }
+    }
+}
+
+/// Conv as GEMM: for each chunk of images and each group, the column
+/// matrix col[C/g * k, images * outPlane] (row (c, taps) as the weights are
+/// laid out, zeros where the window reads padding) times W[M/g, C/g * k].
+void gemmConv(const ConvShape &c, const Array &x, const Array &w, Array &y) {
+  const Window &win = c.win;
+  int64_t rows = c.cg * c.kSize;
+  int64_t chunk = imagesPerChunk(c.batches, rows, c.outPlane);
+  std::vector<float> col, product;
+  for (int64_t n0 = 0; n0 < c.batches; n0 += chunk) {
+    int64_t images = std::min(chunk, c.batches - n0);
+    int64_t cols = images * c.outPlane;
+    col.assign(rows * cols, 0.0f);
+    for (int64_t g = 0; g < c.groups; ++g) {
+      for (int64_t b = 0; b < images; ++b)
+        for (int64_t ci = 0; ci < c.cg; ++ci) {
+          const float *xp =
+              x.f.data() +
+              ((n0 + b) * c.channels + g * c.cg + ci) * c.inPlane;
+          forEachTap(win, win.out[2], win.in[2],
+                     [&](int64_t kd, int64_t kh, int64_t kw, int64_t offW,
+                         int64_t lo, int64_t hi) {
+            int64_t row =
+                ci * c.kSize + (kd * win.kernel[1] + kh) * win.kernel[2] + kw;
+            float *cp = col.data() + row * cols + b * c.outPlane;
+            for (int64_t od = 0; od < win.out[0]; ++od) {
+              int64_t id =
+                  od * win.stride[0] - win.padBegin[0] + kd * win.dilation[0];
+              if (id < 0 || id >= win.in[0])
+                continue;
+              for (int64_t oh = 0; oh < win.out[1]; ++oh) {
+                int64_t ih = oh * win.stride[1] - win.padBegin[1] +
+                             kh * win.dilation[1];
+                if (ih < 0 || ih >= win.in[1])
+                  continue;
+                float *crow = cp + (od * win.out[1] + oh) * win.out[2];
+                const float *xrow = xp + (id * win.in[1] + ih) * win.in[2];
+                int64_t s = win.stride[2];
+                for (int64_t ow = lo; ow < hi; ++ow)
+                  crow[ow] = xrow[ow * s + offW];
+              }
+            }
+          });
+        }
+      const float *wg = w.f.data() + g * c.mg * rows;
+      if (images == 1) { // straight into y: rows of outPlane
+        sgemm(false, false, c.mg, cols, rows, 1.0f, wg, rows, col.data(),
+              cols, 0.0f,
+              y.f.data() + (n0 * c.maps + g * c.mg) * c.outPlane, c.outPlane);
+        continue;
+      }
+      product.resize(c.mg * cols);
+      sgemm(false, false, c.mg, cols, rows, 1.0f, wg, rows, col.data(), cols,
+            0.0f, product.data(), cols);
+      for (int64_t m = 0; m < c.mg; ++m)
+        for (int64_t b = 0; b < images; ++b)
+          std::copy_n(product.data() + m * cols + b * c.outPlane, c.outPlane,
+                      y.f.data() + ((n0 + b) * c.maps + g * c.mg + m) *
+                                       c.outPlane);
+    }
+  }
+}
+
 Error evalConv(Operation *op, ArrayRef<const Array *> in,
                MutableArrayRef<Array> out) {
   const Array &x = *in[0], &w = *in[1];
   const Array *bias = in.size() > 2 ? in[2] : nullptr;
   Array &y = out[0];
-  auto window = slidingWindow(op, x.shape, y.shape,
-                              ArrayRef<int64_t>(w.shape).drop_front(2));
-  if (!window)
-    return window.takeError();
-  const Window &win = *window;
-  int64_t batches = x.shape[0], channels = x.shape[1], maps = y.shape[1];
-  int64_t groups = intAttr(op, "group", 1);
-  if (groups < 1 || channels % groups || maps % groups)
-    return unsupported(op, "group does not divide the channels");
-  int64_t cg = channels / groups, mg = maps / groups;
-  int64_t inPlane = win.in[0] * win.in[1] * win.in[2];
-  int64_t outPlane = win.out[0] * win.out[1] * win.out[2];
-  int64_t kSize = win.kernel[0] * win.kernel[1] * win.kernel[2];
-  for (int64_t nb = 0; nb < batches; ++nb)
-    for (int64_t mo = 0; mo < maps; ++mo) {
-      float *yp = y.f.data() + (nb * maps + mo) * outPlane;
-      std::fill(yp, yp + outPlane, bias ? bias->f[mo] : 0.0f);
-      int64_t g = mo / mg;
-      for (int64_t c = 0; c < cg; ++c) {
-        const float *xp = x.f.data() + (nb * channels + g * cg + c) * inPlane;
-        const float *wp = w.f.data() + (mo * cg + c) * kSize;
-        for (int64_t kd = 0; kd < win.kernel[0]; ++kd)
-          for (int64_t kh = 0; kh < win.kernel[1]; ++kh)
-            for (int64_t kw = 0; kw < win.kernel[2]; ++kw) {
-              float wv = wp[(kd * win.kernel[1] + kh) * win.kernel[2] + kw];
-              int64_t offW = kw * win.dilation[2] - win.padBegin[2];
-              auto [lo, hi] =
-                  validRange(win.out[2], win.stride[2], offW, win.in[2]);
-              for (int64_t od = 0; od < win.out[0]; ++od) {
-                int64_t id =
-                    od * win.stride[0] - win.padBegin[0] + kd * win.dilation[0];
-                if (id < 0 || id >= win.in[0])
-                  continue;
-                for (int64_t oh = 0; oh < win.out[1]; ++oh) {
-                  int64_t ih = oh * win.stride[1] - win.padBegin[1] +
-                               kh * win.dilation[1];
-                  if (ih < 0 || ih >= win.in[1])
-                    continue;
-                  float *yrow = yp + (od * win.out[1] + oh) * win.out[2];
-                  const float *xrow = xp + (id * win.in[1] + ih) * win.in[2];
-                  int64_t s = win.stride[2];
-                  if (s == 1)
-                    for (int64_t ow = lo; ow < hi; ++ow)
-                      yrow[ow] += wv * xrow[ow + offW];
-                  else
-                    for (int64_t ow = lo; ow < hi; ++ow)
-                      yrow[ow] += wv * xrow[ow * s + offW];
-                }
-              }
+  auto shape = convShape(op, x, w, y, x.shape[1], y.shape[1]);
+  if (!shape)
+    return shape.takeError();
+  std::fill(y.f.begin(), y.f.end(), 0.0f);
+  // A GEMM pays off once each output sums enough products for enough maps.
+  if (shape->cg * shape->kSize >= 8 && shape->mg >= 4)
+    gemmConv(*shape, x, w, y);
+  else
+    directConv(*shape, x, w, y);
+  addBias(resultRounding(op), bias, y, shape->maps, shape->outPlane);
+  return Error::success();
+}
+
+/// ConvTranspose's padding: its own rule when output_shape or SAME
+/// auto_pad sets it, floor division as ONNX's reference (an output_shape
+/// one short of the full size gives total -1 and no begin padding).
+void transposedPadding(Operation *op, int64_t spatial, Window &win) {
+  SmallVector<int64_t, 4> outPad = intsAttr(op, "output_padding", spatial, 0);
+  auto autoPad = op->getAttrOfType<StringAttr>("auto_pad");
+  if (!op->hasAttr("output_shape") &&
+      !(autoPad && autoPad.getValue().starts_with("SAME")))
+    return;
+  for (int64_t d = 0, shift = 3 - spatial; d < spatial; ++d) {
+    int64_t k = shift + d;
+    int64_t total = win.stride[k] * (win.in[k] - 1) + outPad[d] +
+                    (win.kernel[k] - 1) * win.dilation[k] + 1 - win.out[k];
+    int64_t half = total >= 0 ? total / 2 : -((1 - total) / 2);
+    win.padBegin[k] =
+        autoPad && autoPad.getValue() == "SAME_UPPER" ? half : total - half;
+  }
+}
+
+/// Adds column (m, taps) x (image, input position) of `col` to the output
+/// positions its taps reach (col2im).
+void scatterColumns(const ConvShape &c, const float *col, int64_t cols,
+                    int64_t n0, int64_t images, int64_t g, Array &y) {
+  const Window &win = c.win;
+  for (int64_t b = 0; b < images; ++b)
+    for (int64_t m = 0; m < c.mg; ++m) {
+      float *yp = y.f.data() + ((n0 + b) * c.maps + g * c.mg + m) * c.outPlane;
+      forEachTap(win, win.in[2], win.out[2],
+                 [&](int64_t kd, int64_t kh, int64_t kw, int64_t offW,
+                     int64_t lo, int64_t hi) {
+        int64_t row =
+            m * c.kSize + (kd * win.kernel[1] + kh) * win.kernel[2] + kw;
+        const float *cp = col + row * cols + b * c.inPlane;
+        for (int64_t id = 0; id < win.in[0]; ++id) {
+          int64_t od =
+              id * win.stride[0] - win.padBegin[0] + kd * win.dilation[0];
+          if (od < 0 || od >= win.out[0])
+            continue;
+          for (int64_t ih = 0; ih < win.in[1]; ++ih) {
+            int64_t oh =
+                ih * win.stride[1] - win.padBegin[1] + kh * win.dilation[1];
+            if (oh < 0 || oh >= win.out[1])
+              continue;
+            float *yrow = yp + (od * win.out[1] + oh) * win.out[2];
+            const float *crow = cp + (id * win.in[1] + ih) * win.in[2];
+            for (int64_t iw = lo; iw < hi; ++iw)
+              yrow[iw * win.stride[2] + offW] += crow[iw];
+          }
+        }
+      });
+    }
+}
+
+/// ConvTranspose as GEMM: col[M/g * k, images * inPlane] = W_g^T x X_g
+/// (W is [C, M/g, k..]), then col2im.
+void gemmConvTranspose(const ConvShape &c, const Array &x, const Array &w,
+                       Array &y) {
+  int64_t rows = c.mg * c.kSize;
+  int64_t chunk = imagesPerChunk(c.batches, std::max(rows, c.cg), c.inPlane);
+  std::vector<float> col, gathered;
+  for (int64_t n0 = 0; n0 < c.batches; n0 += chunk) {
+    int64_t images = std::min(chunk, c.batches - n0);
+    int64_t cols = images * c.inPlane;
+    col.resize(rows * cols);
+    for (int64_t g = 0; g < c.groups; ++g) {
+      const float *xg =
+          x.f.data() + (n0 * c.channels + g * c.cg) * c.inPlane;
+      int64_t ldx = c.inPlane;
+      if (images > 1) { // X_g as [C/g, images * inPlane]
+        gathered.resize(c.cg * cols);
+        for (int64_t ci = 0; ci < c.cg; ++ci)
+          for (int64_t b = 0; b < images; ++b)
+            std::copy_n(x.f.data() + ((n0 + b) * c.channels + g * c.cg + ci) *
+                                         c.inPlane,
+                        c.inPlane, gathered.data() + ci * cols + b * c.inPlane);
+        xg = gathered.data();
+        ldx = cols;
+      }
+      sgemm(true, false, rows, cols, c.cg, 1.0f,
+            w.f.data() + g * c.cg * rows, rows, xg, ldx, 0.0f, col.data(),
+            cols);
+      scatterColumns(c, col.data(), cols, n0, images, g, y);
+    }
+  }
+}
+
+/// ConvTranspose with few products per input (depthwise): direct loops.
+void directConvTranspose(const ConvShape &c, const Array &x, const Array &w,
+                         Array &y) {
+  const Window &win = c.win;
+  for (int64_t nb = 0; nb < c.batches; ++nb)
+    for (int64_t mo = 0; mo < c.maps; ++mo) {
+      float *yp = y.f.data() + (nb * c.maps + mo) * c.outPlane;
+      int64_t g = mo / c.mg, m = mo % c.mg;
+      for (int64_t ci0 = 0; ci0 < c.cg; ++ci0) {
+        int64_t ci = g * c.cg + ci0;
+        const float *xp = x.f.data() + (nb * c.channels + ci) * c.inPlane;
+        const float *wp = w.f.data() + (ci * c.mg + m) * c.kSize;
+        forEachTap(win, win.in[2], win.out[2],
+                   [&](int64_t kd, int64_t kh, int64_t kw, int64_t offW,
+                       int64_t lo, int64_t hi) {
+          float wv = wp[(kd * win.kernel[1] + kh) * win.kernel[2] + kw];
+          for (int64_t id = 0; id < win.in[0]; ++id) {
+            int64_t od =
+                id * win.stride[0] - win.padBegin[0] + kd * win.dilation[0];
+            if (od < 0 || od >= win.out[0])
+              continue;
+            for (int64_t ih = 0; ih < win.in[1]; ++ih) {
+              int64_t oh =
+                  ih * win.stride[1] - win.padBegin[1] + kh * win.dilation[1];
+              if (oh < 0 || oh >= win.out[1])
+                continue;
+              float *yrow = yp + (od * win.out[1] + oh) * win.out[2];
+              const float *xrow = xp + (id * win.in[1] + ih) * win.in[2];
+              for (int64_t iw = lo; iw < hi; ++iw)
+                yrow[iw * win.stride[2] + offW] += wv * xrow[iw];
             }
+          }
+        });
       }
     }
-  return Error::success();
 }
 
 Error evalConvTranspose(Operation *op, ArrayRef<const Array *> in,
@@ -186,71 +428,17 @@ Error evalConvTranspose(Operation *op, ArrayRef<const Array *> in,
   int64_t spatial = x.rank() - 2;
   if (spatial < 1 || spatial > 3)
     return unsupported(op, "spatial rank outside 1..3");
-  int64_t groups = intAttr(op, "group", 1);
-  int64_t batches = x.shape[0], channels = x.shape[1], maps = y.shape[1];
-  if (groups < 1 || channels % groups || maps % groups)
-    return unsupported(op, "group does not divide the channels");
-  int64_t cg = channels / groups, mg = maps / groups;
-  // The window from output to input, as for Conv; ConvTranspose's own
-  // padding rule when output_shape or SAME auto_pad sets it.
-  auto window = slidingWindow(op, x.shape, y.shape,
-                              ArrayRef<int64_t>(w.shape).drop_front(2));
-  if (!window)
-    return window.takeError();
-  Window win = *window;
-  SmallVector<int64_t, 4> outPad = intsAttr(op, "output_padding", spatial, 0);
-  auto autoPad = op->getAttrOfType<StringAttr>("auto_pad");
-  if (op->hasAttr("output_shape") ||
-      (autoPad && autoPad.getValue().starts_with("SAME"))) {
-    for (int64_t d = 0, shift = 3 - spatial; d < spatial; ++d) {
-      int64_t k = shift + d;
-      int64_t total = win.stride[k] * (win.in[k] - 1) + outPad[d] +
-                      (win.kernel[k] - 1) * win.dilation[k] + 1 - win.out[k];
-      // Floor division, as ONNX's reference: an output_shape one short of
-      // the full size gives total -1 and no begin padding.
-      int64_t half = total >= 0 ? total / 2 : -((1 - total) / 2);
-      win.padBegin[k] =
-          autoPad && autoPad.getValue() == "SAME_UPPER" ? half : total - half;
-    }
-  }
-  int64_t inPlane = win.in[0] * win.in[1] * win.in[2];
-  int64_t outPlane = win.out[0] * win.out[1] * win.out[2];
-  int64_t kSize = win.kernel[0] * win.kernel[1] * win.kernel[2];
-  for (int64_t nb = 0; nb < batches; ++nb)
-    for (int64_t mo = 0; mo < maps; ++mo) {
-      float *yp = y.f.data() + (nb * maps + mo) * outPlane;
-      std::fill(yp, yp + outPlane, bias ? bias->f[mo] : 0.0f);
-      int64_t g = mo / mg, m = mo % mg;
-      for (int64_t c = 0; c < cg; ++c) {
-        int64_t ci = g * cg + c;
-        const float *xp = x.f.data() + (nb * channels + ci) * inPlane;
-        const float *wp = w.f.data() + (ci * mg + m) * kSize;
-        for (int64_t kd = 0; kd < win.kernel[0]; ++kd)
-          for (int64_t kh = 0; kh < win.kernel[1]; ++kh)
-            for (int64_t kw = 0; kw < win.kernel[2]; ++kw) {
-              float wv = wp[(kd * win.kernel[1] + kh) * win.kernel[2] + kw];
-              int64_t offW = kw * win.dilation[2] - win.padBegin[2];
-              auto [lo, hi] =
-                  validRange(win.in[2], win.stride[2], offW, win.out[2]);
-              for (int64_t id = 0; id < win.in[0]; ++id) {
-                int64_t od =
-                    id * win.stride[0] - win.padBegin[0] + kd * win.dilation[0];
-                if (od < 0 || od >= win.out[0])
-                  continue;
-                for (int64_t ih = 0; ih < win.in[1]; ++ih) {
-                  int64_t oh = ih * win.stride[1] - win.padBegin[1] +
-                               kh * win.dilation[1];
-                  if (oh < 0 || oh >= win.out[1])
-                    continue;
-                  float *yrow = yp + (od * win.out[1] + oh) * win.out[2];
-                  const float *xrow = xp + (id * win.in[1] + ih) * win.in[2];
-                  for (int64_t iw = lo; iw < hi; ++iw)
-                    yrow[iw * win.stride[2] + offW] += wv * xrow[iw];
-                }
-              }
-            }
-      }
-    }
+  // The window from output to input, as for Conv.
+  auto shape = convShape(op, x, w, y, x.shape[1], y.shape[1]);
+  if (!shape)
+    return shape.takeError();
+  transposedPadding(op, spatial, shape->win);
+  std::fill(y.f.begin(), y.f.end(), 0.0f);
+  if (shape->cg >= 4 && shape->mg * shape->kSize >= 4)
+    gemmConvTranspose(*shape, x, w, y);
+  else
+    directConvTranspose(*shape, x, w, y);
+  addBias(resultRounding(op), bias, y, shape->maps, shape->outPlane);
   return Error::success();
 }
 } // namespace

@@ -9,9 +9,11 @@
 #include "Array.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dsmp/runtime/FloatFormats.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include <cstring>
 #include <functional>
@@ -30,6 +32,8 @@ struct GraphEvaluator::Step {
   SmallVector<unsigned, 4> operands; // kNone for a `none` operand
   SmallVector<unsigned, 2> results;  // kNone for a `none` result
   SmallVector<unsigned, 2> release;  // slots whose last use this is
+  // Per result: the rounding to its narrow float type, or null.
+  SmallVector<eval::Rounding, 2> roundings;
   // dsmp.if: the then and else steps and the slots they yield.
   std::vector<Step> branches[2];
   SmallVector<unsigned, 2> yields[2];
@@ -50,7 +54,8 @@ const eval::KernelTable &kernels() {
   return table;
 }
 
-/// f32 tensors, integer/bool tensors, or none.
+/// Float tensors held in f32 (f32, 16-bit, tf32, f8), integer/bool
+/// tensors, or none.
 bool isEvaluable(Type type) {
   if (isa<NoneType>(type))
     return true;
@@ -58,7 +63,70 @@ bool isEvaluable(Type type) {
   if (!tensor || !tensor.hasStaticShape())
     return false;
   Type element = tensor.getElementType();
-  return element.isF32() || isa<IntegerType>(element);
+  return eval::isHeldInF32(element) || isa<IntegerType>(element);
+}
+
+bool isNarrowFloat(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && eval::roundingFor(tensor.getElementType()) != nullptr;
+}
+
+/// Whether computing in f32 and rounding the result once is what the
+/// lowered code computes for `op` with a narrow float result: casts, data
+/// movement, elementwise and transcendental ops, and contractions
+/// accumulating in f32 (their kernels round the sum before the bias, as the
+/// lowering does). Reductions and normalizations in a narrow type compute
+/// in that type there, so the evaluator leaves them to the compiled run.
+bool roundsOnceLikeTheLowering(Operation *op) {
+  if (isa<ConstantOp, CastOp, MaxPoolOp, GlobalMaxPoolOp>(op))
+    return true;
+  auto precision = dyn_cast<PrecisionOpInterface>(op);
+  if (!precision)
+    return false;
+  switch (precision.getOpClass()) {
+  case OpClass::data_movement:
+  case OpClass::elementwise:
+  case OpClass::transcendental:
+    return true;
+  case OpClass::matmul:
+  case OpClass::conv:
+    return precision.getAccumulationFormat() == Format::f32;
+  case OpClass::reduction:
+  case OpClass::normalization:
+    return false;
+  }
+  return false;
+}
+
+/// Bytes per element of a constant's raw data.
+size_t storageBytes(Type element) {
+  if (isa<FloatTF32Type>(element))
+    return 4;
+  return std::max(1u, element.getIntOrFloatBitWidth() / 8);
+}
+
+/// The f32 value of a raw narrow-float element.
+float decodeNarrow(Type element, const char *p) {
+  uint16_t half = 0;
+  if (isa<Float16Type, BFloat16Type>(element))
+    std::memcpy(&half, p, 2);
+  if (isa<Float16Type>(element))
+    return ::dsmp::formats::fromF16(half);
+  if (isa<BFloat16Type>(element))
+    return ::dsmp::formats::fromBF16(half);
+  namespace f = ::dsmp::formats;
+  uint8_t code = static_cast<uint8_t>(*p);
+  if (isa<Float8E4M3FNType>(element))
+    return f::decode(f::kF8E4M3FN, code);
+  if (isa<Float8E5M2Type>(element))
+    return f::decode(f::kF8E5M2, code);
+  if (isa<Float8E4M3FNUZType>(element))
+    return f::decode(f::kF8E4M3FNUZ, code);
+  if (isa<Float8E5M2FNUZType>(element))
+    return f::decode(f::kF8E5M2FNUZ, code);
+  float x; // f32, tf32
+  std::memcpy(&x, p, 4);
+  return x;
 }
 
 std::string describe(Operation *op) {
@@ -86,9 +154,25 @@ Expected<Array> decodeConstant(ConstantOp op) {
   unsigned width = element.getIntOrFloatBitWidth();
   Attribute value = op.getValue();
   if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
-    if (a.isFloat) {
+    if (a.isFloat && element.isF32()) {
       auto values = dense.getValues<float>();
       std::copy(values.begin(), values.end(), a.f.begin());
+    } else if (a.isFloat && !isa<FloatTF32Type>(element)) {
+      // 16- and 8-bit codes, one per element (or one for a splat).
+      ArrayRef<char> raw = dense.getRawData();
+      size_t per = storageBytes(element);
+      if (dense.isSplat())
+        std::fill(a.f.begin(), a.f.end(), decodeNarrow(element, raw.data()));
+      else
+        for (int64_t k = 0; k < a.size(); ++k)
+          a.f[k] = decodeNarrow(element, raw.data() + k * per);
+    } else if (a.isFloat) { // tf32: 19 bits, stored in 3 bytes
+      size_t k = 0;
+      for (APFloat v : dense.getValues<APFloat>()) {
+        bool lost;
+        v.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &lost);
+        a.f[k++] = v.convertToFloat(); // exact: every narrow value is an f32
+      }
     } else if (width == 1) {
       auto values = dense.getValues<bool>();
       std::copy(values.begin(), values.end(), a.i.begin());
@@ -108,11 +192,16 @@ Expected<Array> decodeConstant(ConstantOp op) {
         "the evaluator needs the constants in memory (run "
         "dsmp-load-weights first)");
   ArrayRef<char> bytes = blob->getData();
-  size_t bytesPer = std::max(1u, width / 8);
+  size_t bytesPer = storageBytes(element);
   if (bytes.size() != size_t(a.size()) * bytesPer)
     return llvm::createStringError("a constant's data does not fit its type");
-  if (a.isFloat) {
+  if (a.isFloat && bytesPer == 4) {
     std::memcpy(a.f.data(), bytes.data(), bytes.size());
+    return a;
+  }
+  if (a.isFloat) {
+    for (int64_t k = 0; k < a.size(); ++k)
+      a.f[k] = decodeNarrow(element, bytes.data() + k * bytesPer);
     return a;
   }
   for (int64_t k = 0; k < a.size(); ++k) {
@@ -146,6 +235,18 @@ Expected<Array> decodeConstant(ConstantOp op) {
 int32_t onnxDtype(Type element) {
   if (element.isF32())
     return 1;
+  if (isa<Float16Type>(element))
+    return 10;
+  if (isa<BFloat16Type>(element))
+    return 16;
+  if (isa<Float8E4M3FNType>(element))
+    return 17;
+  if (isa<Float8E4M3FNUZType>(element))
+    return 18;
+  if (isa<Float8E5M2Type>(element))
+    return 19;
+  if (isa<Float8E5M2FNUZType>(element))
+    return 20;
   switch (element.getIntOrFloatBitWidth()) {
   case 1:
     return 9;
@@ -174,8 +275,15 @@ Expected<Array> fromHost(const HostTensor &t, RankedTensorType type) {
   if (t.data.size() != size_t(a.size()) * bytesPer)
     return llvm::createStringError("input '" + t.name +
                                    "' has the wrong number of bytes");
-  if (a.isFloat) {
+  if (a.isFloat && bytesPer == 4) {
     std::memcpy(a.f.data(), t.data.data(), t.data.size());
+    return a;
+  }
+  if (a.isFloat) {
+    for (int64_t k = 0; k < a.size(); ++k)
+      a.f[k] = decodeNarrow(type.getElementType(),
+                            reinterpret_cast<const char *>(t.data.data()) +
+                                k * bytesPer);
     return a;
   }
   for (int64_t k = 0; k < a.size(); ++k)
@@ -193,8 +301,22 @@ HostTensor toHost(const Array &a, const std::string &name, Type type) {
   t.dtype = onnxDtype(element);
   size_t bytesPer = ::dsmp::runtime::dtypeSize(t.dtype);
   t.data.resize(a.size() * bytesPer);
-  if (a.isFloat) {
+  if (a.isFloat && element.isF32()) {
     std::memcpy(t.data.data(), a.f.data(), t.data.size());
+    return t;
+  }
+  if (a.isFloat) {
+    namespace f = ::dsmp::formats;
+    for (int64_t k = 0; k < a.size(); ++k) {
+      float x = a.f[k];
+      uint32_t code = isa<Float16Type>(element)    ? f::toF16(x)
+                      : isa<BFloat16Type>(element) ? f::toBF16(x)
+                      : t.dtype == 17 ? f::encode(f::kF8E4M3FN, x, true)
+                      : t.dtype == 18 ? f::encode(f::kF8E4M3FNUZ, x, true)
+                      : t.dtype == 19 ? f::encode(f::kF8E5M2, x, true)
+                                      : f::encode(f::kF8E5M2FNUZ, x, true);
+      std::memcpy(t.data.data() + k * bytesPer, &code, bytesPer);
+    }
     return t;
   }
   for (int64_t k = 0; k < a.size(); ++k) {
@@ -230,10 +352,12 @@ Error GraphEvaluator::prepare(func::FuncOp graph) {
   };
   Block &body = graph.getBody().front();
   for (BlockArgument arg : body.getArguments()) {
-    if (!isEvaluable(arg.getType()) || isa<NoneType>(arg.getType()))
+    if (!isEvaluable(arg.getType()) || isa<NoneType>(arg.getType()) ||
+        isa<FloatTF32Type>(getElementTypeOrSelf(arg.getType())))
       return llvm::createStringError("graph input '" +
                                      graphInputName(graph, arg.getArgNumber()) +
-                                     "' is not a static f32 or integer tensor");
+                                     "' is not a static float or integer "
+                                     "tensor");
     inputs.push_back(
         {graphInputName(graph, arg.getArgNumber()), slot(arg), arg.getType()});
   }
@@ -260,7 +384,12 @@ Error GraphEvaluator::prepare(func::FuncOp graph) {
         if (!isEvaluable(t))
           return llvm::createStringError(
               "the evaluator cannot run " + describe(&op) +
-              ": a value is not a static f32 or integer tensor");
+              ": a value is not a static float or integer tensor");
+      if (llvm::any_of(op.getResultTypes(), isNarrowFloat) &&
+          !roundsOnceLikeTheLowering(&op))
+        return llvm::createStringError(
+            "the evaluator cannot run " + describe(&op) +
+            " in a narrow float type (the lowering computes it in that type)");
       if (isa<NoneOp>(op))
         continue;
       if (auto constant = dyn_cast<ConstantOp>(op)) {
@@ -272,7 +401,7 @@ Error GraphEvaluator::prepare(func::FuncOp graph) {
              std::make_shared<const Array>(std::move(*decoded))});
         continue;
       }
-      Step step{&op, nullptr, {}, {}, {}, {}, {}};
+      Step step{&op, nullptr, {}, {}, {}, {}, {}, {}};
       if (auto ifOp = dyn_cast<IfOp>(op)) {
         for (int b = 0; b < 2; ++b) {
           Block &branch = op.getRegion(b).front();
@@ -298,8 +427,14 @@ Error GraphEvaluator::prepare(func::FuncOp graph) {
         step.operands.push_back(slot(v));
         use(step.operands.back(), top == kNone ? list.size() : top);
       }
-      for (Value v : op.getResults())
+      for (Value v : op.getResults()) {
         step.results.push_back(slot(v));
+        Type element = getElementTypeOrSelf(v.getType());
+        auto cast = dyn_cast<CastOp>(op);
+        step.roundings.push_back(
+            cast ? eval::castRoundingFor(element, cast.getSaturate())
+                 : eval::roundingFor(element));
+      }
       list.push_back(std::move(step));
     }
     return Error::success();
@@ -308,7 +443,8 @@ Error GraphEvaluator::prepare(func::FuncOp graph) {
     return err;
   Operation *ret = body.getTerminator();
   for (auto [i, v] : llvm::enumerate(ret->getOperands())) {
-    if (!isEvaluable(v.getType()) || isa<NoneType>(v.getType()))
+    if (!isEvaluable(v.getType()) || isa<NoneType>(v.getType()) ||
+        isa<FloatTF32Type>(getElementTypeOrSelf(v.getType())))
       return llvm::createStringError("graph output '" +
                                      graphOutputName(graph, i) +
                                      "' is not a static tensor");
@@ -347,6 +483,8 @@ Error GraphEvaluator::runSteps(
                                                      : shapedFor(v.getType()));
       if (Error err = (*step.kernel)(step.op, operands, results))
         return err;
+      for (auto [array, rounding] : llvm::zip(results, step.roundings))
+        eval::roundInPlace(rounding, array.f);
       for (auto [s, array] : llvm::zip(step.results, results))
         if (s != kNone)
           slots[s] = std::make_shared<const Array>(std::move(array));

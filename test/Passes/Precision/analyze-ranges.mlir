@@ -7,7 +7,7 @@
 // RUN: dsmp-opt %s --dsmp-analyze-ranges="calibration=%t/cal engine=evaluate" | FileCheck %s
 // RUN: dsmp-opt %s --dsmp-analyze-ranges="calibration=%t/cal engine=compile" | FileCheck %s
 // RUN: not dsmp-opt %s --dsmp-analyze-ranges="calibration=%t/cal engine=jit" 2>&1 | FileCheck %s --check-prefix=ENGINE
-// ENGINE: dsmp-analyze-ranges: unknown calibration engine 'jit' (auto, evaluate, compile)
+// ENGINE: dsmp-analyze-ranges: unknown engine 'jit' (auto, evaluate, compile)
 
 /// Without calibration only the bounds every input obeys: sigmoid in
 /// [0, 1]; a product has none.

@@ -1,0 +1,75 @@
+//===- Rounding.cpp - How the evaluator holds narrow floats --- -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The evaluator keeps every float tensor in f32 storage. A tensor of a
+// narrower type holds values of that type: each kernel computes in f32 and
+// its result is rounded once to the result type, as the lowered code does
+// (dsmp-convert-to-linalg widens 16-bit operands, computes in f32 and
+// truncates). tf32 is f32 storage that only a cast rounds (to a 10-bit
+// mantissa, ties away from zero): the lowering treats every other tf32
+// value as f32. The roundings are dsmp::formats', bit-exact against
+// ml_dtypes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Array.h"
+
+#include "dsmp/runtime/FloatFormats.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::dsmp::eval {
+
+namespace formats = ::dsmp::formats;
+
+namespace {
+float roundF16(float x) { return formats::fromF16(formats::toF16(x)); }
+float roundBF16(float x) { return formats::fromBF16(formats::toBF16(x)); }
+float roundTF32(float x) { return formats::roundToTF32(x); }
+template <const formats::SmallFloat &F, bool Saturate>
+float roundF8(float x) {
+  return formats::decode(F, formats::encode(F, x, Saturate));
+}
+} // namespace
+
+Rounding roundingFor(Type element, bool saturate) {
+  if (isa<Float16Type>(element))
+    return roundF16;
+  if (isa<BFloat16Type>(element))
+    return roundBF16;
+  if (isa<Float8E4M3FNType>(element))
+    return saturate ? roundF8<formats::kF8E4M3FN, true>
+                    : roundF8<formats::kF8E4M3FN, false>;
+  if (isa<Float8E5M2Type>(element))
+    return saturate ? roundF8<formats::kF8E5M2, true>
+                    : roundF8<formats::kF8E5M2, false>;
+  if (isa<Float8E4M3FNUZType>(element))
+    return saturate ? roundF8<formats::kF8E4M3FNUZ, true>
+                    : roundF8<formats::kF8E4M3FNUZ, false>;
+  if (isa<Float8E5M2FNUZType>(element))
+    return saturate ? roundF8<formats::kF8E5M2FNUZ, true>
+                    : roundF8<formats::kF8E5M2FNUZ, false>;
+  return nullptr;
+}
+
+Rounding castRoundingFor(Type element, bool saturate) {
+  return isa<FloatTF32Type>(element) ? roundTF32
+                                     : roundingFor(element, saturate);
+}
+
+bool isHeldInF32(Type element) {
+  return element.isF32() || isa<FloatTF32Type>(element) ||
+         roundingFor(element) != nullptr;
+}
+
+void roundInPlace(Rounding rounding, std::vector<float> &values) {
+  if (!rounding)
+    return;
+  for (float &v : values)
+    v = rounding(v);
+}
+
+} // namespace mlir::dsmp::eval

@@ -1,0 +1,66 @@
+//===- Sgemm.cpp - The evaluator's f32 matrix product --------- -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "Sgemm.h"
+
+#include <vector>
+
+#if defined(DSMP_EVAL_DNNL)
+#include <oneapi/dnnl/dnnl.h>
+#elif defined(DSMP_EVAL_OPENBLAS)
+#include <cblas.h>
+#endif
+
+namespace mlir::dsmp::eval {
+
+namespace {
+/// The loop nest for builds without a BLAS: the innermost loop runs over
+/// contiguous elements of B and C.
+void loopSgemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
+               float alpha, const float *a, int64_t lda, const float *b,
+               int64_t ldb, float beta, float *c, int64_t ldc) {
+  std::vector<float> bt;
+  if (transB) { // make B [k, n] row-major
+    bt.resize(k * n);
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t p = 0; p < k; ++p)
+        bt[p * n + j] = b[j * ldb + p];
+    b = bt.data();
+    ldb = n;
+  }
+  for (int64_t i = 0; i < m; ++i) {
+    float *row = c + i * ldc;
+    for (int64_t j = 0; j < n; ++j)
+      row[j] = beta == 0 ? 0.0f : beta * row[j];
+    for (int64_t p = 0; p < k; ++p) {
+      float s = alpha * (transA ? a[p * lda + i] : a[i * lda + p]);
+      const float *brow = b + p * ldb;
+      for (int64_t j = 0; j < n; ++j)
+        row[j] += s * brow[j];
+    }
+  }
+}
+} // namespace
+
+void sgemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
+           float alpha, const float *a, int64_t lda, const float *b,
+           int64_t ldb, float beta, float *c, int64_t ldc) {
+  if (m == 0 || n == 0)
+    return;
+#if defined(DSMP_EVAL_DNNL)
+  if (dnnl_sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, alpha, a,
+                 lda, b, ldb, beta, c, ldc) == dnnl_success)
+    return;
+#elif defined(DSMP_EVAL_OPENBLAS)
+  cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
+              transB ? CblasTrans : CblasNoTrans, m, n, k, alpha, a, lda, b,
+              ldb, beta, c, ldc);
+  return;
+#endif
+  loopSgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+} // namespace mlir::dsmp::eval
