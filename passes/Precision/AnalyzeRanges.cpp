@@ -13,7 +13,9 @@
 
 #include "mlir/IR/Matchers.h"
 
+#include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #define DEBUG_TYPE "dsmp-analyze-ranges"
@@ -61,41 +63,51 @@ std::optional<std::pair<double, double>> staticBounds(Operation *op) {
   return std::nullopt;
 }
 
+/// Calibrated statistics of one tensor. Values are binned by their f32
+/// exponent field (one pass, no per-element log); the |x| histogram by
+/// binary exponent and the counts below each format's smallest normal (a
+/// power of two) are read off those bins.
 struct Stats {
-  double min = std::numeric_limits<double>::infinity();
-  double max = -std::numeric_limits<double>::infinity();
-  double amax = 0;
-  int64_t count = 0, zeros = 0, nonFinite = 0;
-  SmallVector<int64_t> hist =
-      SmallVector<int64_t>(kHighestExponent - kLowestExponent + 1, 0);
-  SmallVector<int64_t> belowNormal =
-      SmallVector<int64_t>(std::size(kRangeFormats), 0);
+  float min = std::numeric_limits<float>::infinity();
+  float max = -std::numeric_limits<float>::infinity();
+  float amax = 0;
+  int64_t count = 0;
+  std::array<int64_t, 256> byExponentField{}; // [0] holds zeros + subnormals
+  int64_t zeros = 0;
 
   void add(ArrayRef<float> values) {
-    double normals[std::size(kRangeFormats)];
-    for (auto [i, f] : llvm::enumerate(kRangeFormats))
-      normals[i] = smallestNormal(f);
+    count += values.size();
     for (float x : values) {
-      ++count;
-      if (!std::isfinite(x)) {
-        ++nonFinite;
-        continue;
-      }
-      min = std::min<double>(min, x);
-      max = std::max<double>(max, x);
-      double a = std::fabs(x);
-      amax = std::max(amax, a);
-      if (a == 0) {
-        ++zeros;
-        continue;
-      }
-      int e = std::ilogb(a);
-      e = std::clamp(e, kLowestExponent, kHighestExponent);
-      ++hist[e - kLowestExponent];
-      for (size_t i = 0; i < std::size(kRangeFormats); ++i)
-        if (a < normals[i])
-          ++belowNormal[i];
+      uint32_t bits;
+      std::memcpy(&bits, &x, sizeof bits);
+      uint32_t field = (bits >> 23) & 0xFF;
+      ++byExponentField[field];
+      if (field == 0xFF)
+        continue; // inf, NaN
+      zeros += (bits & 0x7FFFFFFFu) == 0;
+      min = std::min(min, x);
+      max = std::max(max, x);
+      amax = std::max(amax, std::fabs(x));
     }
+  }
+  int64_t nonFinite() const { return byExponentField[255]; }
+  /// |x| by binary exponent, clamped to [kLowestExponent, kHighestExponent].
+  SmallVector<int64_t> hist() const {
+    SmallVector<int64_t> h(kHighestExponent - kLowestExponent + 1, 0);
+    for (int field = 0; field < 255; ++field) {
+      int64_t n = byExponentField[field] - (field == 0 ? zeros : 0);
+      int e = field == 0 ? -127 : field - 127; // subnormals lie below -126
+      h[std::clamp(e, kLowestExponent, kHighestExponent) - kLowestExponent] +=
+          n;
+    }
+    return h;
+  }
+  /// Nonzero finite values below 2^exponent.
+  int64_t below(int exponent) const {
+    int64_t n = byExponentField[0] - zeros;
+    for (int field = 1; field < std::min(255, exponent + 127); ++field)
+      n += byExponentField[field];
+    return n;
   }
 };
 
@@ -168,7 +180,7 @@ struct AnalyzeRangesPass final
       }
       const Stats &s = stats[id];
       if (measured[id] && s.count > 0) {
-        bool any = s.count > s.nonFinite;
+        bool any = s.count > s.nonFinite();
         fields.push_back(
             b.getNamedAttr("min", b.getF64FloatAttr(any ? s.min : 0)));
         fields.push_back(
@@ -176,18 +188,20 @@ struct AnalyzeRangesPass final
         fields.push_back(b.getNamedAttr("amax", b.getF64FloatAttr(s.amax)));
         fields.push_back(b.getNamedAttr("count", b.getI64IntegerAttr(s.count)));
         fields.push_back(b.getNamedAttr("zeros", b.getI64IntegerAttr(s.zeros)));
-        if (s.nonFinite)
-          fields.push_back(
-              b.getNamedAttr("non_finite", b.getI64IntegerAttr(s.nonFinite)));
+        if (s.nonFinite())
+          fields.push_back(b.getNamedAttr(
+              "non_finite", b.getI64IntegerAttr(s.nonFinite())));
         fields.push_back(
-            b.getNamedAttr("hist", b.getDenseI64ArrayAttr(s.hist)));
+            b.getNamedAttr("hist", b.getDenseI64ArrayAttr(s.hist())));
         SmallVector<Attribute> overflow, underflow;
-        int64_t nonzero = s.count - s.zeros - s.nonFinite;
-        for (auto [i, f] : llvm::enumerate(kRangeFormats)) {
+        int64_t nonzero = s.count - s.zeros - s.nonFinite();
+        for (Format f : kRangeFormats) {
           StringAttr name = b.getStringAttr(stringifyFormat(f));
           if (s.amax > largestValue(f))
             overflow.push_back(name);
-          if (nonzero > 0 && s.belowNormal[i] * 100 > nonzero)
+          // Every smallest normal is a power of two.
+          int exponent = std::ilogb(smallestNormal(f));
+          if (nonzero > 0 && s.below(exponent) * 100 > nonzero)
             underflow.push_back(name);
         }
         fields.push_back(b.getNamedAttr("overflow", b.getArrayAttr(overflow)));

@@ -135,6 +135,7 @@ void populateWindowPatterns(RewritePatternSet &patterns);
 void populateNormalizationPatterns(RewritePatternSet &patterns);
 void populateDataMovementPatterns(RewritePatternSet &patterns);
 void populateControlFlowPatterns(RewritePatternSet &patterns);
+void populateQuantizationPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::dsmp::lowering
 

@@ -54,6 +54,7 @@ struct ConvertDsmpToLinalgPass final
     legalizeTF32(getOperation());
     RewritePatternSet patterns(ctx);
     populateElementwisePatterns(patterns);
+    populateQuantizationPatterns(patterns);
     populateContractionPatterns(patterns);
     populateWindowPatterns(patterns);
     populateNormalizationPatterns(patterns);

@@ -142,6 +142,7 @@ void addElementwiseKernels(KernelTable &table);
 void addReductionKernels(KernelTable &table);
 void addContractionKernels(KernelTable &table);
 void addDataMovementKernels(KernelTable &table);
+void addQuantizationKernels(KernelTable &table);
 
 } // namespace mlir::dsmp::eval
 

@@ -49,6 +49,7 @@ const eval::KernelTable &kernels() {
     eval::addReductionKernels(t);
     eval::addContractionKernels(t);
     eval::addDataMovementKernels(t);
+    eval::addQuantizationKernels(t);
     return t;
   }();
   return table;
@@ -431,9 +432,11 @@ Error GraphEvaluator::prepare(func::FuncOp graph) {
         step.results.push_back(slot(v));
         Type element = getElementTypeOrSelf(v.getType());
         auto cast = dyn_cast<CastOp>(op);
+        auto quantize = dyn_cast<QuantizeLinearOp>(op);
         step.roundings.push_back(
-            cast ? eval::castRoundingFor(element, cast.getSaturate())
-                 : eval::roundingFor(element));
+            cast       ? eval::castRoundingFor(element, cast.getSaturate())
+            : quantize ? eval::roundingFor(element, quantize.getSaturate())
+                       : eval::roundingFor(element));
       }
       list.push_back(std::move(step));
     }

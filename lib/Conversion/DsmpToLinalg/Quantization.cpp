@@ -1,0 +1,196 @@
+//===- Quantization.cpp - QuantizeLinear/DequantizeLinear to f8 -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The per-tensor f8 Q/DQ pairs the precision passes put around an f8
+// contraction's operands. LLVM has no f8 arithmetic (f8 tensors lower to
+// i8 storage), so the codes are computed with integer ops, exactly as
+// dsmp::formats::encode with saturation (round to nearest even, beyond the
+// largest finite value -> that value), and decoded through a 256-entry
+// table of their f32 values. Integer quantization is not lowered yet.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Conversion/DsmpToLinalg/Common.h"
+
+#include "dsmp/runtime/FloatFormats.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::dsmp;
+using namespace mlir::dsmp::lowering;
+namespace formats = ::dsmp::formats;
+
+namespace {
+
+/// The layout of an f8 type, or null.
+const formats::SmallFloat *smallFloatOf(Type t) {
+  if (isa<Float8E4M3FNType>(t))
+    return &formats::kF8E4M3FN;
+  if (isa<Float8E5M2Type>(t))
+    return &formats::kF8E5M2;
+  if (isa<Float8E4M3FNUZType>(t))
+    return &formats::kF8E4M3FNUZ;
+  if (isa<Float8E5M2FNUZType>(t))
+    return &formats::kF8E5M2FNUZ;
+  return nullptr;
+}
+
+/// Whether the optional zero point is absent or a constant zero.
+bool zeroPointIsZero(Value zp) {
+  if (isa<NoneType>(zp.getType()))
+    return true;
+  DenseElementsAttr attr;
+  if (!matchPattern(zp, m_Constant(&attr)) || !attr.isSplat())
+    return false;
+  ArrayRef<char> raw = attr.getRawData();
+  return llvm::all_of(raw, [](char c) { return c == 0; });
+}
+
+/// Per-tensor quantization with a zero zero point (the form dsmp inserts).
+LogicalResult checkPerTensor(Operation *op, Value scale, Value zp,
+                             PatternRewriter &rewriter) {
+  auto scaleType = dyn_cast<RankedTensorType>(scale.getType());
+  if (!scaleType || !scaleType.hasStaticShape() ||
+      scaleType.getNumElements() != 1 || !scaleType.getElementType().isF32())
+    return rewriter.notifyMatchFailure(op, "needs one f32 scale");
+  if (!zeroPointIsZero(zp))
+    return rewriter.notifyMatchFailure(op, "needs a zero zero point");
+  if (op->getAttrOfType<IntegerAttr>("block_size") &&
+      op->getAttrOfType<IntegerAttr>("block_size").getInt() != 0)
+    return rewriter.notifyMatchFailure(op, "blocked quantization");
+  return success();
+}
+
+/// The f8 code (in an i32) of the f32 `v`, saturating.
+Value encode(OpBuilder &b, Location loc, Value v,
+             const formats::SmallFloat &f) {
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  auto c = [&](int64_t x) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(x));
+  };
+  auto fc = [&](double x) -> Value { return floatConst(b, loc, f32, x); };
+  int m = f.mantissaBits, width = 1 + f.exponentBits + f.mantissaBits;
+  double largest = formats::decode(f, f.maxFinite);
+  Value sign = arith::ShRUIOp::create(
+      b, loc, arith::BitcastOp::create(b, loc, i32, v), c(31));
+  Value a = arith::MinimumFOp::create(b, loc, math::AbsFOp::create(b, loc, v),
+                                      fc(largest));
+  Value bits = arith::BitcastOp::create(b, loc, i32, a);
+  // Normal in f8: round the f32 mantissa to m bits, ties to even (a carry
+  // moves into the exponent), then rebias the exponent.
+  int shift = 23 - m;
+  Value odd = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, c(shift)), c(1));
+  Value rounded = arith::AddIOp::create(
+      b, loc, bits,
+      arith::AddIOp::create(b, loc, c((1 << (shift - 1)) - 1), odd));
+  Value normal = arith::SubIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, rounded, c(shift)),
+      c(int64_t(127 - f.bias) << m));
+  // Subnormal in f8: a multiple of the smallest subnormal, exact in f32.
+  Value scaled = arith::MulFOp::create(
+      b, loc, a, fc(std::ldexp(1.0, f.bias - 1 + m)));
+  Value subnormal = arith::FPToUIOp::create(
+      b, loc, i32, math::RoundEvenOp::create(b, loc, scaled));
+  Value isNormal = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, a,
+                                         fc(std::ldexp(1.0, 1 - f.bias)));
+  Value code = arith::SelectOp::create(b, loc, isNormal, normal, subnormal);
+  Value signBit = arith::ShLIOp::create(b, loc, sign, c(width - 1));
+  Value signedCode = arith::OrIOp::create(b, loc, code, signBit);
+  if (!f.hasNegZero) { // fnuz: zero has no sign (0x80 is NaN)
+    Value isZero =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, code, c(0));
+    signedCode = arith::SelectOp::create(b, loc, isZero, c(0), signedCode);
+  }
+  Value isNaN =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+  Value nan = arith::SelectOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, sign, c(0)),
+      c(formats::nanCode(f, 1)), c(formats::nanCode(f, 0)));
+  return arith::SelectOp::create(b, loc, isNaN, nan, signedCode);
+}
+
+/// y = f8(x / scale), saturating, per tensor.
+struct QuantizeToF8 : OpRewritePattern<QuantizeLinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(QuantizeLinearOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getX()))
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    const formats::SmallFloat *f = smallFloatOf(resultType.getElementType());
+    if (!f || !op.getSaturate())
+      return rewriter.notifyMatchFailure(op, "only saturating f8 results");
+    if (failed(checkPerTensor(op, op.getYScale(), op.getYZeroPoint(),
+                              rewriter)))
+      return failure();
+    Type element = resultType.getElementType();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), ValueRange{op.getX(), op.getYScale()},
+        resultType, op,
+        [&](OpBuilder &b, Location loc, ValueRange a, Type, Operation *) {
+          Value q = arith::DivFOp::create(b, loc, a[0], a[1]);
+          Value code = arith::TruncIOp::create(b, loc, b.getI8Type(),
+                                               encode(b, loc, q, *f));
+          return Value(arith::BitcastOp::create(b, loc, element, code));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// y = value(x) * scale, per tensor, the f8 values read from a table.
+struct DequantizeFromF8 : OpRewritePattern<DequantizeLinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DequantizeLinearOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getX()) ||
+        !resultType.getElementType().isF32())
+      return rewriter.notifyMatchFailure(op, "needs static f32 results");
+    const formats::SmallFloat *f =
+        smallFloatOf(getElementTypeOrSelf(op.getX().getType()));
+    if (!f)
+      return rewriter.notifyMatchFailure(op, "only f8 inputs");
+    if (failed(checkPerTensor(op, op.getXScale(), op.getXZeroPoint(),
+                              rewriter)))
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<float> values;
+    for (uint32_t code = 0; code < 256; ++code)
+      values.push_back(formats::decode(*f, code));
+    auto tableType = RankedTensorType::get({256}, rewriter.getF32Type());
+    Value table = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseElementsAttr::get(tableType, ArrayRef<float>(values)));
+    Value result = buildElementwise(
+        rewriter, loc, ValueRange{op.getX(), op.getXScale()}, resultType, op,
+        [&](OpBuilder &b, Location l, ValueRange a, Type, Operation *) {
+          Value code = arith::BitcastOp::create(b, l, b.getI8Type(), a[0]);
+          Value index = arith::IndexCastUIOp::create(
+              b, l, b.getIndexType(),
+              arith::ExtUIOp::create(b, l, b.getI32Type(), code));
+          Value x = tensor::ExtractOp::create(b, l, table, ValueRange{index});
+          return Value(arith::MulFOp::create(b, l, x, a[1]));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::dsmp::lowering::populateQuantizationPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<QuantizeToF8, DequantizeFromF8>(patterns.getContext());
+}
