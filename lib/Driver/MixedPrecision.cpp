@@ -10,6 +10,7 @@
 #include "dsmp/Execution/HostRun.h"
 #include "dsmp/Target/TargetDescription.h"
 #include "passes/Precision/Calibration.h"
+#include "passes/Precision/F8Scaling.h"
 #include "passes/Precision/Formats.h"
 #include "passes/Precision/Passes.h"
 
@@ -151,14 +152,17 @@ int64_t weightBytes(ModuleOp module) {
   return total;
 }
 
-/// Bytes of every float intermediate at the given input shapes.
+/// Bytes of every float intermediate at the given input shapes. A
+/// DequantizeLinear's f32 result is not counted: f8 contractions read their
+/// f8 operands directly (the Q/DQ pair models that rounding).
 Expected<int64_t> activationBytes(ModuleOp module, const InputShapes &shapes) {
   OwningOpRef<ModuleOp> copy(module.clone());
   if (Error err = specializeGraph(*copy, shapes, 1, true))
     return std::move(err);
   int64_t total = 0;
   for (Operation *op : graphOps(*copy)) {
-    if (op->hasTrait<mlir::OpTrait::ConstantLike>())
+    if (op->hasTrait<mlir::OpTrait::ConstantLike>() ||
+        isa<DequantizeLinearOp>(op))
       continue;
     for (Value result : op->getResults()) {
       auto type = dyn_cast<RankedTensorType>(result.getType());
@@ -277,12 +281,13 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   OutputSets finalOutputs; // the assigned model's, on the validation sets
   std::string validationEngine;
   double predicted = 0;
-  // A failed round first recalibrates the prediction (the budget shrinks by
-  // how far the measurement exceeded it, keeping the cost order), then
-  // raises the largest predicted contributors to f32 outright.
+  // A failed round first steps f8 ops back to 16 bits (where there are
+  // any), then recalibrates the prediction (the budget shrinks by how far
+  // the measurement exceeded it, keeping the cost order), then raises the
+  // largest predicted contributors to f32 outright.
   static const double kDemote[] = {0.25, 0.5, 1.0};
   double margin = pipeline.margin;
-  int demotions = 0;
+  int demotions = 0, recalibrations = 0, f8StepBacks = 0;
   // The model that met the budget before a widening round.
   struct Candidate {
     OwningOpRef<ModuleOp> module;
@@ -318,9 +323,14 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
         predicted = p.getValueAsDouble();
     // Indices of the ops the budget moved off f32, largest share first.
     SmallVector<std::pair<double, size_t>> contributors;
-    for (auto [index, op] : llvm::enumerate(graphOps(*candidate)))
+    llvm::DenseSet<size_t> inF8; // indices of ops assigned an f8 format
+    for (auto [index, op] : llvm::enumerate(graphOps(*candidate))) {
       if (auto share = op->getAttrOfType<FloatAttr>("dsmp.error_share"))
         contributors.push_back({share.getValueAsDouble(), index});
+      if (auto format = op->getAttrOfType<FormatAttr>("dsmp.assigned");
+          format && isF8(format.getValue()))
+        inF8.insert(index);
+    }
     llvm::sort(contributors,
                [](auto &a, auto &b) { return a.first > b.first; });
 
@@ -377,8 +387,27 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
       attempts.push_back(std::move(record));
       break;
     }
-    if (attempt < 2 && predicted > 0 && worst > options.tolerance &&
+    if (!inF8.empty() && f8StepBacks < 2) {
+      // f8's error model (independent roundings, the calibrated amax as
+      // the scale) is the least certain: step the f8 ops with the largest
+      // predicted shares (half of them, then all) back to 16 bits before
+      // touching the rest.
+      SmallVector<std::pair<double, size_t>> f8Ops;
+      for (auto &c : contributors)
+        if (inF8.contains(c.second))
+          f8Ops.push_back(c);
+      size_t count = f8StepBacks++ == 0 ? (f8Ops.size() + 1) / 2 : f8Ops.size();
+      SmallVector<Operation *> ops = graphOps(*analyzed);
+      for (size_t k = 0; k < count; ++k)
+        ops[f8Ops[k].second]->setAttr("dsmp.no_f8",
+                                      UnitAttr::get(fp32.getContext()));
+      record["f8_stepped_back"] = static_cast<int64_t>(count);
+      attempts.push_back(std::move(record));
+      continue;
+    }
+    if (recalibrations < 2 && predicted > 0 && worst > options.tolerance &&
         std::isfinite(worst)) {
+      ++recalibrations;
       // Predicted `predicted`, measured `worst`: aim the next prediction at
       // 0.8 tau / (worst / predicted).
       margin *= std::min(0.8 * options.tolerance / worst, 0.8);
@@ -408,7 +437,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
     totalFlops += flops;
   }
   json::Object share;
-  double low16 = 0, reduced = 0;
+  double low16 = 0, reduced = 0, eightBit = 0;
   for (auto &[format, flops] : flopsByFormat) {
     double s = totalFlops > 0 ? flops / totalFlops : 0;
     share[format] = s;
@@ -416,6 +445,8 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
       reduced += s;
     if (format != "f32" && format != "tf32")
       low16 += s;
+    if (StringRef(format).starts_with("f8"))
+      eightBit += s;
   }
   InputShapes shapes = shapesOf(sets->front());
   auto actBefore = activationBytes(fp32, shapes);
@@ -432,7 +463,8 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   summary["margin"] = options.margin;
   summary["met"] = result.met;
   summary["flop_share"] = std::move(share);
-  summary["low_precision_flop_share"] = low16;
+  summary["low_precision_flop_share"] = low16; // 16- and 8-bit
+  summary["f8_flop_share"] = eightBit;
   summary["reduced_precision_flop_share"] = reduced;
   summary["total_flops"] = totalFlops;
   summary["weight_bytes_before"] = weightBytes(fp32);

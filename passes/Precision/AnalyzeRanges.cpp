@@ -30,7 +30,8 @@ using namespace mlir::dsmp;
 
 namespace {
 
-constexpr int kLowestExponent = -30, kHighestExponent = 17;
+constexpr int kLowestExponent = kRangeHistLowestExponent,
+              kHighestExponent = kRangeHistHighestExponent;
 constexpr Format kRangeFormats[] = {Format::f16,        Format::bf16,
                                     Format::f8E4M3FN,   Format::f8E5M2,
                                     Format::f8E4M3FNUZ, Format::f8E5M2FNUZ};

@@ -9,11 +9,13 @@
 // a benefit (FLOPs x (1 - 1/throughput)) and a cost (its predicted share of
 // the squared relative output error, u^2/3 x energy). Ops are taken by
 // cost per benefit until the budget (margin x tolerance)^2 is spent; an op
-// that does not fit may still take a cheaper format (tf32 for a matmul).
+// that does not fit may still take a cheaper format (tf32 for a matmul, f16
+// for one that offered f8 first).
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Precision/Calibration.h"
+#include "passes/Precision/F8Scaling.h"
 #include "passes/Precision/Formats.h"
 #include "passes/Precision/Passes.h"
 
@@ -138,8 +140,9 @@ struct AssignPrecisionPass final
     const TargetDescription &t = *description;
     double budget = std::pow(margin * tolerance, 2);
 
-    // Candidates, best format first.
+    // Candidates, best format first; f8 apart as an upgrade per op.
     SmallVector<SmallVector<Choice, 2>> offers;
+    llvm::DenseMap<Operation *, Choice> upgrades;
     for (Operation *op : graphOps(module)) {
       auto precision = dyn_cast<PrecisionOpInterface>(op);
       if (!precision || !hasF32Result(op))
@@ -176,24 +179,33 @@ struct AssignPrecisionPass final
 
       // Formats the target and the op both allow, minus overflowing ones.
       SmallVector<Format> allowed = precision.getAllowedFormats();
-      bool overflowed = false;
+      bool overflowed = false, underflowed = false;
       SmallVector<Choice, 2> choices;
-      for (Format f : {Format::f16, Format::bf16, Format::tf32}) {
+      for (Format f : {Format::f16, Format::bf16, Format::tf32,
+                       Format::f8E4M3FN, Format::f8E5M2, Format::f8E4M3FNUZ,
+                       Format::f8E5M2FNUZ}) {
         if (!t.allows(cls, f) || !llvm::is_contained(allowed, f))
           continue;
-        if (f == Format::tf32 && !contraction)
+        // tf32 and f8 round a contraction's operands; its result stays f32.
+        bool operandsOnly = f == Format::tf32 || isF8(f);
+        if (operandsOnly && !contraction)
           continue;
         if (only && f != *only && f != Format::tf32)
           continue;
-        if (f != Format::tf32 && overflows(op, f)) {
+        if (isF8(f) && op->hasAttr("dsmp.no_f8"))
+          continue; // a validation round stepped it back to 16 bits
+        if (isF8(f) && !scalesToF8(op, f)) {
+          underflowed = true;
+          continue;
+        }
+        if (!operandsOnly && overflows(op, f)) {
           overflowed = true;
           continue;
         }
         double u2 = std::pow(unitRoundoff(f), 2) / 3.0;
         double terms =
-            f == Format::tf32
-                ? 2 * operandEnergy
-                : energy + (contraction ? 2 * operandEnergy : energy);
+            operandsOnly ? 2 * operandEnergy
+                         : energy + (contraction ? 2 * operandEnergy : energy);
         double benefit = flops * (1.0 - 1.0 / t.throughputOf(f));
         if (benefit <= 0)
           continue;
@@ -202,19 +214,36 @@ struct AssignPrecisionPass final
       if (choices.empty()) {
         if (overflowed)
           mark(op, Format::f32, "overflow");
+        else if (underflowed)
+          mark(op, Format::f32, "underflow");
         continue;
       }
       if (!sensitivity) {
         mark(op, Format::f32, "no_sensitivity");
         continue;
       }
-      llvm::sort(choices, [](const Choice &a, const Choice &c) {
+      auto byBenefit = [](const Choice &a, const Choice &c) {
         if (a.benefit != c.benefit)
           return a.benefit > c.benefit;
         if (a.cost != c.cost)
           return a.cost < c.cost;
         return a.format < c.format;
+      };
+      // f8 choices are upgrades of the 16-bit/tf32 one (second phase).
+      SmallVector<Choice, 2> eight;
+      llvm::erase_if(choices, [&](const Choice &c) {
+        if (isF8(c.format))
+          eight.push_back(c);
+        return isF8(c.format);
       });
+      llvm::sort(choices, byBenefit);
+      llvm::sort(eight, byBenefit);
+      if (choices.empty()) { // f8 only: the op offers it directly
+        offers.push_back(std::move(eight));
+        continue;
+      }
+      if (!eight.empty())
+        upgrades[op] = eight.front();
       offers.push_back(std::move(choices));
     }
 
@@ -230,29 +259,58 @@ struct AssignPrecisionPass final
       return a.front().order < c.front().order;
     });
     double spent = 0;
+    llvm::DenseMap<Operation *, Choice> taken;
     SmallVector<const SmallVector<Choice, 2> *> rejected;
     for (const auto &choices : offers) {
       const Choice &best = choices.front();
       if (spent + best.cost <= budget) {
         spent += best.cost;
-        accept(best, budget, b);
+        taken[best.op] = best;
       } else {
         rejected.push_back(&choices);
       }
     }
     for (const auto *choices : rejected) {
-      bool taken = false;
+      bool fits = false;
       for (const Choice &c : llvm::drop_begin(*choices)) {
         if (spent + c.cost <= budget) {
           spent += c.cost;
-          accept(c, budget, b);
-          taken = true;
+          taken[c.op] = c;
+          fits = true;
           break;
         }
       }
-      if (!taken)
+      if (!fits)
         mark(choices->front().op, Format::f32, "budget");
     }
+    // Second phase: what is left of the budget upgrades 16-bit ops to f8,
+    // the most benefit per unit of extra error first. f8 adds little over
+    // 16 bits (1/30 - 1/60 of the FLOPs on sm_90) at 2^14 times the error,
+    // so it must not crowd ops out of 16 bits.
+    SmallVector<std::pair<Choice, Choice>> steps; // (from, to)
+    for (auto &[op, to] : upgrades)
+      if (auto it = taken.find(op);
+          it != taken.end() && to.benefit > it->second.benefit)
+        steps.push_back({it->second, to});
+    llvm::sort(steps, [](const auto &x, const auto &y) {
+      double left = (x.second.benefit - x.first.benefit) *
+                    (y.second.cost - y.first.cost);
+      double right = (y.second.benefit - y.first.benefit) *
+                     (x.second.cost - x.first.cost);
+      if (left != right)
+        return left > right;
+      return x.first.order < y.first.order;
+    });
+    for (auto &[from, to] : steps) {
+      double extra = to.cost - from.cost;
+      if (spent + extra <= budget) {
+        spent += extra;
+        taken[from.op] = to;
+      }
+    }
+    for (const auto &choices : offers)
+      if (auto it = taken.find(choices.front().op); it != taken.end())
+        accept(it->second, budget, b);
 
     // Data movement runs in the format its inputs arrive in.
     for (Operation *op : graphOps(module)) {
@@ -295,6 +353,18 @@ struct AssignPrecisionPass final
     c.op->setAttr("dsmp.assigned", FormatAttr::get(&getContext(), c.format));
     c.op->setAttr("dsmp.reason", b.getStringAttr("sensitivity"));
     c.op->setAttr("dsmp.error_share", b.getF64FloatAttr(c.cost / budget));
+  }
+
+  /// Whether both operands of a contraction can take `f` with a per-tensor
+  /// scale: each is measured (a constant, or calibrated) and at most 1 % of
+  /// its nonzero values would fall below the scaled format's normals.
+  static bool scalesToF8(Operation *op, Format f) {
+    for (unsigned i = 0; i < 2 && i < op->getNumOperands(); ++i) {
+      auto measured = measureF8Operand(op->getOperand(i), f);
+      if (!measured || measured->underflowFraction > 0.01)
+        return false;
+    }
+    return true;
   }
 
   /// Whether the op's result or a float operand exceeds `f`'s range in the

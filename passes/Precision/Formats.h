@@ -21,6 +21,10 @@ double unitRoundoff(Format format);
 double largestValue(Format format);
 double smallestNormal(Format format);
 
+/// The range analysis' histogram of |x| by binary exponent: bin i counts
+/// [2^(i + lowest), 2^(i + lowest + 1)), the first and last bins open-ended.
+constexpr int kRangeHistLowestExponent = -30, kRangeHistHighestExponent = 17;
+
 /// Whether `type` is a ranked f32 tensor (with a static shape if asked):
 /// the values the precision passes measure and retype.
 bool isF32Tensor(Type type, bool requireStaticShape = false);

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Precision/F8Scaling.h"
 #include "passes/Precision/Formats.h"
 #include "passes/Precision/Passes.h"
 
@@ -48,6 +49,11 @@ struct InsertCastsPass final
     for (auto [op, format] : work) {
       OpBuilder b(op);
       Location loc = op->getLoc();
+      if (isF8(format)) {
+        if (failed(quantizeOperands(op, format)))
+          return signalPassFailure();
+        continue;
+      }
       if (format == Format::tf32) {
         // Matmul/conv inputs rounded to tf32; results in f32 storage (an op
         // whose result type must match its operands' types a tf32 result,
@@ -66,6 +72,41 @@ struct InsertCastsPass final
           op->setOperand(i, castTo(b, loc, op->getOperand(i), element));
       retypeResults(op, element);
     }
+  }
+
+  /// Operands 0 and 1 of an f8 contraction through quantize -> dequantize
+  /// with a per-tensor scale; the op keeps its f32 types.
+  LogicalResult quantizeOperands(Operation *op, Format format) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    Type f8 = getStorageType(&getContext(), format);
+    Type f32 = b.getF32Type();
+    for (unsigned i = 0; i < std::min(2u, op->getNumOperands()); ++i) {
+      Value operand = op->getOperand(i);
+      if (!isF32Tensor(operand.getType()))
+        continue;
+      auto measured = measureF8Operand(operand, format);
+      if (!measured)
+        return op->emitError("dsmp-insert-casts: operand ")
+               << i << " of an op assigned " << stringifyFormat(format)
+               << " has no calibrated range (run dsmp-analyze-ranges)";
+      auto scalarOf = [&](Type element) {
+        return RankedTensorType::get({}, element);
+      };
+      Value scale = ConstantOp::create(
+          b, loc, scalarOf(f32),
+          DenseElementsAttr::get(
+              scalarOf(f32), b.getF32FloatAttr(measured->scale(format))));
+      Value zero = ConstantOp::create(
+          b, loc, scalarOf(f8),
+          DenseElementsAttr::get(scalarOf(f8), b.getFloatAttr(f8, 0.0)));
+      auto type = cast<RankedTensorType>(operand.getType());
+      Value q = QuantizeLinearOp::create(b, loc, type.clone(f8), operand,
+                                         scale, zero);
+      op->setOperand(i, DequantizeLinearOp::create(b, loc, type, q, scale,
+                                                   zero));
+    }
+    return success();
   }
 
   /// Gives the op's f32 results `element` and its users a cast back.

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Precision/F8Scaling.h"
 #include "passes/Precision/Formats.h"
 #include "passes/Precision/Passes.h"
 
@@ -13,6 +14,7 @@
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/APFloat.h"
@@ -85,24 +87,8 @@ struct FoldConstantCast : OpRewritePattern<CastOp> {
         !floatElement(op.getInput()) || !floatElement(op.getInput()).isF32())
       return failure();
     SmallVector<float> values;
-    Attribute value = constant.getValue();
-    if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
-      auto range = dense.getValues<float>();
-      values.assign(range.begin(), range.end());
-      if (dense.isSplat())
-        values.assign(type.getNumElements(), dense.getSplatValue<float>());
-    } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
-      AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-      if (!blob)
-        return failure();
-      ArrayRef<char> bytes = blob->getData();
-      if (bytes.size() != type.getNumElements() * sizeof(float))
-        return failure();
-      values.resize(type.getNumElements());
-      std::memcpy(values.data(), bytes.data(), bytes.size());
-    } else {
+    if (!constantFloats(constant, values))
       return failure();
-    }
     // Round to nearest even (dsmp::formats: bit-exact with APFloat and
     // ml_dtypes, test/Formats; APFloat per element took seconds on
     // resnet18's 11M weights).
@@ -116,6 +102,46 @@ struct FoldConstantCast : OpRewritePattern<CastOp> {
                        bits.size() * sizeof(uint16_t));
     auto attr = DenseElementsAttr::getFromRawBuffer(type, raw);
     rewriter.replaceOpWithNewOp<ConstantOp>(op, type, attr);
+    ++folded;
+    return success();
+  }
+  llvm::Statistic &folded;
+};
+
+/// A per-tensor f8 QuantizeLinear of an f32 constant (an f8 contraction's
+/// weights) becomes the f8 constant, saturating, rounded to nearest even
+/// as the runtime quantization would (dsmp::formats::encode).
+struct FoldConstantQuantize : OpRewritePattern<QuantizeLinearOp> {
+  FoldConstantQuantize(MLIRContext *ctx, llvm::Statistic &folded)
+      : OpRewritePattern(ctx), folded(folded) {}
+  LogicalResult matchAndRewrite(QuantizeLinearOp op,
+                                PatternRewriter &rewriter) const override {
+    auto constant = op.getX().getDefiningOp<ConstantOp>();
+    auto scaleOp = op.getYScale().getDefiningOp<ConstantOp>();
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!constant || !scaleOp || !type || !type.hasStaticShape() ||
+        !op.getSaturate())
+      return failure();
+    const ::dsmp::formats::SmallFloat *f = smallFloatOf(type.getElementType());
+    SmallVector<float> values, scale;
+    if (!f || !constantFloats(constant, values) ||
+        !constantFloats(scaleOp, scale) || scale.size() != 1)
+      return failure();
+    if (Value zp = op.getYZeroPoint(); !isa<NoneType>(zp.getType())) {
+      DenseElementsAttr z;
+      if (!matchPattern(zp, m_Constant(&z)) || !z.isSplat() ||
+          !llvm::all_of(z.getRawData(), [](char c) { return c == 0; }))
+        return failure();
+    }
+    SmallVector<uint8_t> codes;
+    codes.reserve(values.size());
+    for (float v : values)
+      codes.push_back(static_cast<uint8_t>(
+          ::dsmp::formats::encode(*f, v / scale[0], /*saturate=*/true)));
+    ArrayRef<char> raw(reinterpret_cast<const char *>(codes.data()),
+                       codes.size());
+    rewriter.replaceOpWithNewOp<ConstantOp>(
+        op, type, DenseElementsAttr::getFromRawBuffer(type, raw));
     ++folded;
     return success();
   }
@@ -163,6 +189,7 @@ struct MinimizeCastsPass final
     RewritePatternSet patterns(ctx);
     patterns.add<FoldCastChain>(ctx, numRemoved);
     patterns.add<FoldConstantCast>(ctx, numFolded);
+    patterns.add<FoldConstantQuantize>(ctx, numFolded);
     patterns.add<SinkWideningCast>(ctx);
     if (failed(applyPatternsGreedily(func, std::move(patterns))))
       return signalPassFailure();

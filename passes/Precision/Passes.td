@@ -97,7 +97,13 @@ def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
     node names matching `sensitive-layers` (a regex) stay f32; a format
     whose range the data exceeds is skipped; data movement follows its
     input. Matmuls and convs that stay f32 use the target's f32 matmul
-    format (tf32 on sm_80) when the budget allows. Accumulation is f32.
+    format (tf32 on sm_80) when the budget allows. On targets with f8
+    (sm_90: E4M3FN/E5M2, gfx942: the fnuz variants) a matmul or conv may
+    read both operands in f8 with one scale per tensor (F8Scaling.h): only
+    when each operand is a constant or has a calibrated range, and at most
+    1 % of its nonzero values would fall below the scaled format's normals;
+    its cost is the operand term with the f8 unit roundoff (2^-4 for E4M3).
+    Accumulation is f32.
 
     Post-condition: compute ops carry `dsmp.assigned` (a #dsmp.format),
     `dsmp.reason` (policy, sensitive_layer, overflow, sensitivity, target,
@@ -137,7 +143,11 @@ def InsertCastsPass : Pass<"dsmp-insert-casts", "mlir::func::FuncOp"> {
     element type: each float operand is cast to it, its float results have
     it, and a cast back to f32 feeds its other users; its `acc` is f32.
     An op assigned tf32 (matmul/conv) reads its float operands through
-    casts to tf32 and keeps f32 results. The graph's inputs and outputs
+    casts to tf32 and keeps f32 results. An op assigned an f8 format reads
+    its two operands through quantize_linear -> dequantize_linear pairs with
+    a per-tensor f32 scale (amax / the format's largest value; amax from a
+    constant's data or the producer's dsmp.range) and a zero f8 zero point,
+    and keeps f32 results. The graph's inputs and outputs
     keep their types. Round trips this leaves are dsmp-minimize-casts'
     job.
   }];
@@ -150,7 +160,9 @@ def MinimizeCastsPass : Pass<"dsmp-minimize-casts", "mlir::func::FuncOp"> {
     - a widening cast followed by the narrowing cast back is the original
       value (f16 -> f32 -> f16 is exact), and any two back-to-back casts
       whose middle type is wider than the first are one cast;
-    - casts of constants are folded (weights stored in the low format);
+    - casts of constants are folded (weights stored in the low format), and
+      so are per-tensor f8 quantizations of constants (f8 weights, 1 byte
+      each);
     - a widening cast through a data-movement op (reshape, transpose,
       flatten, squeeze, unsqueeze, identity) is sunk below it, so the data
       moves in the narrow type and the next cast can cancel;

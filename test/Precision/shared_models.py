@@ -10,7 +10,7 @@ output against FP32). Checks that
     both lines, the wake-word heads fire on set 0 and not on set 1, the
     digits accuracy on the 450 held-out digits stays within 0.2 pp of FP32,
     ppocr_cls/det keep their answers;
-and prints the 16-bit FLOP share, weight and activation bytes before/after,
+and prints the 16-bit FLOP share (16- and 8-bit; the f8 part apart), weight and activation bytes before/after,
 predicted and measured error. Exit status 1 when anything fails.
 """
 import argparse
@@ -133,7 +133,9 @@ def check(name, target, args, work):
     ok = measured <= args.tolerance and answer_ok
     wb, wa = summary["weight_bytes_before"], summary["weight_bytes_after"]
     ab, aa = summary["activation_bytes_before"], summary["activation_bytes_after"]
-    line = (f"{name} {target}: 16-bit FLOPs {summary['low_precision_flop_share']:.1%}, "
+    f8 = summary.get("f8_flop_share", 0)
+    line = (f"{name} {target}: 16-bit FLOPs {summary['low_precision_flop_share']:.1%}"
+            + (f" (f8 {f8:.1%})" if f8 else "") + ", "
             f"weights {wb / 1e6:.2f}->{wa / 1e6:.2f} MB ({wa / max(wb, 1) - 1:+.0%}), "
             f"activations {ab / 1e6:.2f}->{aa / 1e6:.2f} MB ({aa / max(ab, 1) - 1:+.0%}), "
             f"predicted {summary['predicted_error']:.2e}, measured {measured:.2e} "

@@ -263,13 +263,15 @@ int main(int argc, char **argv) {
       return fail("cannot write '" + exportPath + "': " + ec.message());
     os << *bytes;
   }
+  double f8 = summary->getNumber("f8_flop_share").value_or(0);
   llvm::outs() << llvm::formatv(
-      "{0}: {1} on {2}: 16-bit FLOP share {3:P1}, predicted error {4:E2}, "
+      "{0}: {1} on {2}: {8} FLOP share {3:P1}{9}, predicted error {4:E2}, "
       "measured {5:E2} (budget {6:E2}{7})\n",
       llvm::sys::path::filename(modelPath), targetName, options.target.name,
       summary->getNumber("low_precision_flop_share").value_or(0),
       summary->getNumber("predicted_error").value_or(0),
       summary->getNumber("measured_error").value_or(0), tolerance.getValue(),
-      result->met ? ", met" : ", NOT met");
+      result->met ? ", met" : ", NOT met", f8 > 0 ? "16/8-bit" : "16-bit",
+      f8 > 0 ? llvm::formatv(" ({0:P1} in f8)", f8).str() : std::string());
   return result->met ? 0 : 1;
 }
