@@ -61,11 +61,20 @@ Adjoint mlir::dsmp::buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
       adjoint.stoppedAt.push_back(op);
       continue;
     }
+    // A contraction's activation operand keeps its gradient even where
+    // nothing upstream needs one (a graph input): rounding it is part of
+    // the op's cost (operand_energy). It is not propagated further.
+    auto precision = dyn_cast<PrecisionOpInterface>(op);
+    bool contraction = precision && (precision.getOpClass() == OpClass::matmul ||
+                                     precision.getOpClass() == OpClass::conv);
     llvm::erase_if(operandGrads, [&](const std::pair<Value, Value> &entry) {
-      return !entry.second || !needed.contains(entry.first);
+      return !entry.second ||
+             (!needed.contains(entry.first) &&
+              !(contraction && entry.first == op->getOperand(0)));
     });
     for (auto [value, grad] : operandGrads)
-      accumulate(value, grad, op->getLoc());
+      if (needed.contains(value))
+        accumulate(value, grad, op->getLoc());
     adjoint.operandGrads[op] = std::move(operandGrads);
   }
   return adjoint;

@@ -16,9 +16,10 @@ struct Adjoint {
   /// The total gradient of each value the seeds reach.
   llvm::DenseMap<Value, Value> grads;
   /// Each op's own contribution to its operands' gradients (its VJP
-  /// output), before they are summed over the operand's users; null for
+  /// output), before they are summed over the operand's users; absent for
   /// operands no gradient is needed for (graph inputs, constants and data
-  /// moved from them).
+  /// moved from them), except a matmul's or conv's activation operand 0,
+  /// whose rounding the precision cost counts (not propagated further).
   llvm::DenseMap<Operation *, SmallVector<std::pair<Value, Value>>>
       operandGrads;
   /// Ops with gradients at their results and no VJP (or one that failed):

@@ -22,6 +22,7 @@
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dsmp/Target/TargetDescription.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Regex.h"
 
@@ -260,6 +261,7 @@ struct AssignPrecisionPass final
     });
     double spent = 0;
     llvm::DenseMap<Operation *, Choice> taken;
+    llvm::DenseSet<Operation *> fallbacks; // took a cheaper, lesser format
     SmallVector<const SmallVector<Choice, 2> *> rejected;
     for (const auto &choices : offers) {
       const Choice &best = choices.front();
@@ -276,6 +278,7 @@ struct AssignPrecisionPass final
         if (spent + c.cost <= budget) {
           spent += c.cost;
           taken[c.op] = c;
+          fallbacks.insert(c.op);
           fits = true;
           break;
         }
@@ -310,7 +313,9 @@ struct AssignPrecisionPass final
     }
     for (const auto &choices : offers)
       if (auto it = taken.find(choices.front().op); it != taken.end())
-        accept(it->second, budget, b);
+        accept(it->second, budget, b,
+               fallbacks.contains(it->first) ? "budget_fallback"
+                                             : "sensitivity");
 
     // Data movement runs in the format its inputs arrive in.
     for (Operation *op : graphOps(module)) {
@@ -349,9 +354,9 @@ struct AssignPrecisionPass final
                             b.getF64FloatAttr(std::sqrt(spent)))}));
   }
 
-  void accept(const Choice &c, double budget, Builder &b) {
+  void accept(const Choice &c, double budget, Builder &b, StringRef reason) {
     c.op->setAttr("dsmp.assigned", FormatAttr::get(&getContext(), c.format));
-    c.op->setAttr("dsmp.reason", b.getStringAttr("sensitivity"));
+    c.op->setAttr("dsmp.reason", b.getStringAttr(reason));
     c.op->setAttr("dsmp.error_share", b.getF64FloatAttr(c.cost / budget));
   }
 

@@ -106,8 +106,9 @@ def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
     Accumulation is f32.
 
     Post-condition: compute ops carry `dsmp.assigned` (a #dsmp.format),
-    `dsmp.reason` (policy, sensitive_layer, overflow, sensitivity, target,
-    no_sensitivity, budget or data_movement) and `dsmp.error_share`; the
+    `dsmp.reason` (policy, sensitive_layer, overflow, underflow,
+    sensitivity, budget_fallback (a cheaper format than its best fitted
+    the budget), target, no_sensitivity, budget or data_movement) and `dsmp.error_share`; the
     module carries `dsmp.precision` (target, tolerance, predicted error).
     Nothing is cast yet.
   }];

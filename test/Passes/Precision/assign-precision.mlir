@@ -10,11 +10,12 @@
 // and tf32, 2^-8 for bf16), tf32 only the operand term.
 
 /// The same graph on two targets. @sensitive's f16/bf16 cost (9.5e-5) is
-/// over the budget; its tf32 cost (1.6e-5) fits, so sm_80 runs it in tf32,
+/// over the budget; its tf32 cost (1.6e-5) fits, so sm_80 runs it in tf32
+/// (reason budget_fallback: a cheaper format than its best),
 /// and gfx90a, which has no tf32, keeps it f32. @wide's range overflows
 /// f16, so both targets give it bf16.
 // SM80-LABEL: func.func @main_graph
-// SM80: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<tf32>{{.*}}dsmp.reason = "sensitivity"{{.*}}loc("sensitive")
+// SM80: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<tf32>{{.*}}dsmp.reason = "budget_fallback"{{.*}}loc("sensitive")
 // SM80: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<bf16>{{.*}}dsmp.reason = "sensitivity"{{.*}}loc("wide")
 // GFX-LABEL: func.func @main_graph
 // GFX: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f32>{{.*}}dsmp.reason = "budget"{{.*}}loc("sensitive")
