@@ -21,19 +21,6 @@ bool mlir::dsmp::isF8(Format format) {
          format == Format::f8E4M3FNUZ || format == Format::f8E5M2FNUZ;
 }
 
-const ::dsmp::formats::SmallFloat *mlir::dsmp::smallFloatOf(Type element) {
-  namespace f = ::dsmp::formats;
-  if (isa<Float8E4M3FNType>(element))
-    return &f::kF8E4M3FN;
-  if (isa<Float8E5M2Type>(element))
-    return &f::kF8E5M2;
-  if (isa<Float8E4M3FNUZType>(element))
-    return &f::kF8E4M3FNUZ;
-  if (isa<Float8E5M2FNUZType>(element))
-    return &f::kF8E5M2FNUZ;
-  return nullptr;
-}
-
 bool mlir::dsmp::constantFloats(ConstantOp op, SmallVectorImpl<float> &values) {
   auto type = dyn_cast<RankedTensorType>(op.getType());
   if (!type || !type.hasStaticShape() || !type.getElementType().isF32())

@@ -20,7 +20,7 @@
 #define DSMP_PASSES_PRECISION_F8SCALING_H
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
-#include "dsmp/runtime/FloatFormats.h"
+#include "dsmp/Support/SmallFloatTypes.h"
 
 #include <optional>
 
@@ -28,9 +28,6 @@ namespace mlir::dsmp {
 
 /// Whether `format` is one of the f8 formats.
 bool isF8(Format format);
-
-/// The bit layout of an f8 element type (dsmp::formats), or null.
-const ::dsmp::formats::SmallFloat *smallFloatOf(Type element);
 
 /// The f32 values of a constant (dense or in-memory resource), or false.
 bool constantFloats(ConstantOp op, SmallVectorImpl<float> &values);

@@ -15,7 +15,7 @@
 
 #include "lib/Conversion/DsmpToLinalg/Common.h"
 
-#include "dsmp/runtime/FloatFormats.h"
+#include "dsmp/Support/SmallFloatTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -31,19 +31,6 @@ using namespace mlir::dsmp::lowering;
 namespace formats = ::dsmp::formats;
 
 namespace {
-
-/// The layout of an f8 type, or null.
-const formats::SmallFloat *smallFloatOf(Type t) {
-  if (isa<Float8E4M3FNType>(t))
-    return &formats::kF8E4M3FN;
-  if (isa<Float8E5M2Type>(t))
-    return &formats::kF8E5M2;
-  if (isa<Float8E4M3FNUZType>(t))
-    return &formats::kF8E4M3FNUZ;
-  if (isa<Float8E5M2FNUZType>(t))
-    return &formats::kF8E5M2FNUZ;
-  return nullptr;
-}
 
 /// Whether the optional zero point is absent or a constant zero.
 bool zeroPointIsZero(Value zp) {

@@ -174,6 +174,42 @@ void forEachTap(const Window &win, int64_t columns, int64_t limit,
       }
 }
 
+/// Calls body(outRow, inRow) for every output row (od, oh) and the input
+/// row (id, ih) that kernel tap (kd, kh) reads for it, both as row indices
+/// within a plane; rows that read padding are skipped.
+template <typename Body>
+void forEachRowPair(const Window &win, int64_t kd, int64_t kh, Body body) {
+  for (int64_t od = 0; od < win.out[0]; ++od) {
+    int64_t id = od * win.stride[0] - win.padBegin[0] + kd * win.dilation[0];
+    if (id < 0 || id >= win.in[0])
+      continue;
+    for (int64_t oh = 0; oh < win.out[1]; ++oh) {
+      int64_t ih = oh * win.stride[1] - win.padBegin[1] + kh * win.dilation[1];
+      if (ih < 0 || ih >= win.in[1])
+        continue;
+      body(od * win.out[1] + oh, id * win.in[1] + ih);
+    }
+  }
+}
+
+/// As forEachRowPair for ConvTranspose, whose window maps input row
+/// (id, ih) to output row id * stride - pad + tap * dilation.
+template <typename Body>
+void forEachTransposedRowPair(const Window &win, int64_t kd, int64_t kh,
+                              Body body) {
+  for (int64_t id = 0; id < win.in[0]; ++id) {
+    int64_t od = id * win.stride[0] - win.padBegin[0] + kd * win.dilation[0];
+    if (od < 0 || od >= win.out[0])
+      continue;
+    for (int64_t ih = 0; ih < win.in[1]; ++ih) {
+      int64_t oh = ih * win.stride[1] - win.padBegin[1] + kh * win.dilation[1];
+      if (oh < 0 || oh >= win.out[1])
+        continue;
+      body(od * win.out[1] + oh, id * win.in[1] + ih);
+    }
+  }
+}
+
 /// Conv with few products per output (depthwise): direct loops, the
 /// innermost over a contiguous output row. Accumulates into y (zeroed).
 void directConv(const ConvShape &c, const Array &x, const Array &w,
@@ -191,27 +227,17 @@ void directConv(const ConvShape &c, const Array &x, const Array &w,
                    [&](int64_t kd, int64_t kh, int64_t kw, int64_t offW,
                        int64_t lo, int64_t hi) {
           float wv = wp[(kd * win.kernel[1] + kh) * win.kernel[2] + kw];
-          for (int64_t od = 0; od < win.out[0]; ++od) {
-            int64_t id =
-                od * win.stride[0] - win.padBegin[0] + kd * win.dilation[0];
-            if (id < 0 || id >= win.in[0])
-              continue;
-            for (int64_t oh = 0; oh < win.out[1]; ++oh) {
-              int64_t ih =
-                  oh * win.stride[1] - win.padBegin[1] + kh * win.dilation[1];
-              if (ih < 0 || ih >= win.in[1])
-                continue;
-              float *yrow = yp + (od * win.out[1] + oh) * win.out[2];
-              const float *xrow = xp + (id * win.in[1] + ih) * win.in[2];
-              int64_t s = win.stride[2];
-              if (s == 1)
-                for (int64_t ow = lo; ow < hi; ++ow)
-                  yrow[ow] += wv * xrow[ow + offW];
-              else
-                for (int64_t ow = lo; ow < hi; ++ow)
-                  yrow[ow] += wv * xrow[ow * s + offW];
-            }
-          }
+          int64_t s = win.stride[2];
+          forEachRowPair(win, kd, kh, [&](int64_t outRow, int64_t inRow) {
+            float *yrow = yp + outRow * win.out[2];
+            const float *xrow = xp + inRow * win.in[2];
+            if (s == 1)
+              for (int64_t ow = lo; ow < hi; ++ow)
+                yrow[ow] += wv * xrow[ow + offW];
+            else
+              for (int64_t ow = lo; ow < hi; ++ow)
+                yrow[ow] += wv * xrow[ow * s + offW];
+          });
         });
       }
     }
@@ -241,23 +267,13 @@ void gemmConv(const ConvShape &c, const Array &x, const Array &w, Array &y) {
             int64_t row =
                 ci * c.kSize + (kd * win.kernel[1] + kh) * win.kernel[2] + kw;
             float *cp = col.data() + row * cols + b * c.outPlane;
-            for (int64_t od = 0; od < win.out[0]; ++od) {
-              int64_t id =
-                  od * win.stride[0] - win.padBegin[0] + kd * win.dilation[0];
-              if (id < 0 || id >= win.in[0])
-                continue;
-              for (int64_t oh = 0; oh < win.out[1]; ++oh) {
-                int64_t ih = oh * win.stride[1] - win.padBegin[1] +
-                             kh * win.dilation[1];
-                if (ih < 0 || ih >= win.in[1])
-                  continue;
-                float *crow = cp + (od * win.out[1] + oh) * win.out[2];
-                const float *xrow = xp + (id * win.in[1] + ih) * win.in[2];
-                int64_t s = win.stride[2];
-                for (int64_t ow = lo; ow < hi; ++ow)
-                  crow[ow] = xrow[ow * s + offW];
-              }
-            }
+            int64_t s = win.stride[2];
+            forEachRowPair(win, kd, kh, [&](int64_t outRow, int64_t inRow) {
+              float *crow = cp + outRow * win.out[2];
+              const float *xrow = xp + inRow * win.in[2];
+              for (int64_t ow = lo; ow < hi; ++ow)
+                crow[ow] = xrow[ow * s + offW];
+            });
           });
         }
       const float *wg = w.f.data() + g * c.mg * rows;
@@ -330,22 +346,12 @@ void scatterColumns(const ConvShape &c, const float *col, int64_t cols,
         int64_t row =
             m * c.kSize + (kd * win.kernel[1] + kh) * win.kernel[2] + kw;
         const float *cp = col + row * cols + b * c.inPlane;
-        for (int64_t id = 0; id < win.in[0]; ++id) {
-          int64_t od =
-              id * win.stride[0] - win.padBegin[0] + kd * win.dilation[0];
-          if (od < 0 || od >= win.out[0])
-            continue;
-          for (int64_t ih = 0; ih < win.in[1]; ++ih) {
-            int64_t oh =
-                ih * win.stride[1] - win.padBegin[1] + kh * win.dilation[1];
-            if (oh < 0 || oh >= win.out[1])
-              continue;
-            float *yrow = yp + (od * win.out[1] + oh) * win.out[2];
-            const float *crow = cp + (id * win.in[1] + ih) * win.in[2];
-            for (int64_t iw = lo; iw < hi; ++iw)
-              yrow[iw * win.stride[2] + offW] += crow[iw];
-          }
-        }
+        forEachTransposedRowPair(win, kd, kh, [&](int64_t outRow, int64_t inRow) {
+          float *yrow = yp + outRow * win.out[2];
+          const float *crow = cp + inRow * win.in[2];
+          for (int64_t iw = lo; iw < hi; ++iw)
+            yrow[iw * win.stride[2] + offW] += crow[iw];
+        });
       });
     }
 }
@@ -399,22 +405,12 @@ void directConvTranspose(const ConvShape &c, const Array &x, const Array &w,
                    [&](int64_t kd, int64_t kh, int64_t kw, int64_t offW,
                        int64_t lo, int64_t hi) {
           float wv = wp[(kd * win.kernel[1] + kh) * win.kernel[2] + kw];
-          for (int64_t id = 0; id < win.in[0]; ++id) {
-            int64_t od =
-                id * win.stride[0] - win.padBegin[0] + kd * win.dilation[0];
-            if (od < 0 || od >= win.out[0])
-              continue;
-            for (int64_t ih = 0; ih < win.in[1]; ++ih) {
-              int64_t oh =
-                  ih * win.stride[1] - win.padBegin[1] + kh * win.dilation[1];
-              if (oh < 0 || oh >= win.out[1])
-                continue;
-              float *yrow = yp + (od * win.out[1] + oh) * win.out[2];
-              const float *xrow = xp + (id * win.in[1] + ih) * win.in[2];
-              for (int64_t iw = lo; iw < hi; ++iw)
-                yrow[iw * win.stride[2] + offW] += wv * xrow[iw];
-            }
-          }
+          forEachTransposedRowPair(win, kd, kh, [&](int64_t outRow, int64_t inRow) {
+            float *yrow = yp + outRow * win.out[2];
+            const float *xrow = xp + inRow * win.in[2];
+            for (int64_t iw = lo; iw < hi; ++iw)
+              yrow[iw * win.stride[2] + offW] += wv * xrow[iw];
+          });
         });
       }
     }
