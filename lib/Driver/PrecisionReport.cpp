@@ -115,7 +115,7 @@ void writeHtml(const json::Object &report, llvm::raw_ostream &os) {
     return;
   // Format map: one cell per op in graph order.
   os << "<h2>Format map</h2><p>";
-  for (StringRef f : {"f32", "tf32", "f16", "bf16"})
+  for (StringRef f : {"f32", "tf32", "f16", "bf16", "f8"})
     os << "<span style=\"color:" << colorOf(f) << "\">&#9632; " << f
        << "</span> ";
   os << "</p><svg width=\"900\" height=\"" << 14 * ((ops->size() + 59) / 60) + 4
