@@ -62,7 +62,8 @@ Expected<OutputSets> runOnSets(ModuleOp module,
   std::string whyCompiled;
   auto outputs = runOnInputSets(module, sets, HostEngine::Auto, &whyCompiled);
   if (engineUsed)
-    *engineUsed = whyCompiled.empty() ? "evaluate" : "compile (" + whyCompiled + ")";
+    *engineUsed =
+        whyCompiled.empty() ? "evaluate" : "compile (" + whyCompiled + ")";
   return outputs;
 }
 

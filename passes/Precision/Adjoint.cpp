@@ -65,8 +65,9 @@ Adjoint mlir::dsmp::buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
     // nothing upstream needs one (a graph input): rounding it is part of
     // the op's cost (operand_energy). It is not propagated further.
     auto precision = dyn_cast<PrecisionOpInterface>(op);
-    bool contraction = precision && (precision.getOpClass() == OpClass::matmul ||
-                                     precision.getOpClass() == OpClass::conv);
+    bool contraction =
+        precision && (precision.getOpClass() == OpClass::matmul ||
+                      precision.getOpClass() == OpClass::conv);
     llvm::erase_if(operandGrads, [&](const std::pair<Value, Value> &entry) {
       return !entry.second ||
              (!needed.contains(entry.first) &&

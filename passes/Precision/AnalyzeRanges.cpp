@@ -190,8 +190,8 @@ struct AnalyzeRangesPass final
         fields.push_back(b.getNamedAttr("count", b.getI64IntegerAttr(s.count)));
         fields.push_back(b.getNamedAttr("zeros", b.getI64IntegerAttr(s.zeros)));
         if (s.nonFinite())
-          fields.push_back(b.getNamedAttr(
-              "non_finite", b.getI64IntegerAttr(s.nonFinite())));
+          fields.push_back(
+              b.getNamedAttr("non_finite", b.getI64IntegerAttr(s.nonFinite())));
         fields.push_back(
             b.getNamedAttr("hist", b.getDenseI64ArrayAttr(s.hist())));
         SmallVector<Attribute> overflow, underflow;

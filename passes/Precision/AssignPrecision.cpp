@@ -182,9 +182,9 @@ struct AssignPrecisionPass final
       SmallVector<Format> allowed = precision.getAllowedFormats();
       bool overflowed = false, underflowed = false;
       SmallVector<Choice, 2> choices;
-      for (Format f : {Format::f16, Format::bf16, Format::tf32,
-                       Format::f8E4M3FN, Format::f8E5M2, Format::f8E4M3FNUZ,
-                       Format::f8E5M2FNUZ}) {
+      for (Format f :
+           {Format::f16, Format::bf16, Format::tf32, Format::f8E4M3FN,
+            Format::f8E5M2, Format::f8E4M3FNUZ, Format::f8E5M2FNUZ}) {
         if (!t.allows(cls, f) || !llvm::is_contained(allowed, f))
           continue;
         // tf32 and f8 round a contraction's operands; its result stays f32.
@@ -296,10 +296,10 @@ struct AssignPrecisionPass final
           it != taken.end() && to.benefit > it->second.benefit)
         steps.push_back({it->second, to});
     llvm::sort(steps, [](const auto &x, const auto &y) {
-      double left = (x.second.benefit - x.first.benefit) *
-                    (y.second.cost - y.first.cost);
-      double right = (y.second.benefit - y.first.benefit) *
-                     (x.second.cost - x.first.cost);
+      double left =
+          (x.second.benefit - x.first.benefit) * (y.second.cost - y.first.cost);
+      double right =
+          (y.second.benefit - y.first.benefit) * (x.second.cost - x.first.cost);
       if (left != right)
         return left > right;
       return x.first.order < y.first.order;

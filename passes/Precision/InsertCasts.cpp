@@ -95,16 +95,16 @@ struct InsertCastsPass final
       };
       Value scale = ConstantOp::create(
           b, loc, scalarOf(f32),
-          DenseElementsAttr::get(
-              scalarOf(f32), b.getF32FloatAttr(measured->scale(format))));
+          DenseElementsAttr::get(scalarOf(f32),
+                                 b.getF32FloatAttr(measured->scale(format))));
       Value zero = ConstantOp::create(
           b, loc, scalarOf(f8),
           DenseElementsAttr::get(scalarOf(f8), b.getFloatAttr(f8, 0.0)));
       auto type = cast<RankedTensorType>(operand.getType());
-      Value q = QuantizeLinearOp::create(b, loc, type.clone(f8), operand,
-                                         scale, zero);
-      op->setOperand(i, DequantizeLinearOp::create(b, loc, type, q, scale,
-                                                   zero));
+      Value q = QuantizeLinearOp::create(b, loc, type.clone(f8), operand, scale,
+                                         zero);
+      op->setOperand(i,
+                     DequantizeLinearOp::create(b, loc, type, q, scale, zero));
     }
     return success();
   }

@@ -42,38 +42,45 @@
 using namespace mlir;
 
 namespace {
+llvm::cl::OptionCategory compileCategory("Compile");
 llvm::cl::opt<std::string> modelPath(llvm::cl::Positional,
                                      llvm::cl::desc("<model.onnx|.mlir>"),
-                                     llvm::cl::Required);
+                                     llvm::cl::Required,
+                                     llvm::cl::cat(compileCategory));
 llvm::cl::opt<std::string> outputDir("o", llvm::cl::desc("Artifact folder"),
                                      llvm::cl::value_desc("dir"),
-                                     llvm::cl::Required);
+                                     llvm::cl::Required,
+                                     llvm::cl::cat(compileCategory));
 llvm::cl::opt<std::string>
-    targetName("target", llvm::cl::desc("Target: x86_64 or aarch64"),
-               llvm::cl::init("x86_64"));
+    targetName("target",
+               llvm::cl::desc("x86_64 or aarch64; with --tolerance also "
+                              "sm_80, sm_90, gfx90a, gfx942 (formats chosen "
+                              "for that target, emulated on the host CPU)"),
+               llvm::cl::init("x86_64"), llvm::cl::cat(compileCategory));
 llvm::cl::opt<std::string>
     cpu("cpu",
         llvm::cl::desc("CPU to tune for ('native': the host's where the "
                        "host is the target, a portable baseline otherwise)"),
-        llvm::cl::init("native"));
+        llvm::cl::init("native"), llvm::cl::cat(compileCategory));
 llvm::cl::list<std::string>
     shapeOptions("shape", llvm::cl::desc("Static shape of an input"),
-                 llvm::cl::value_desc("name=D0xD1x..."));
+                 llvm::cl::value_desc("name=D0xD1x..."),
+                 llvm::cl::cat(compileCategory));
 llvm::cl::list<std::string> variantShapes(
     "shapes-from",
     llvm::cl::desc("Add a variant for the input shapes of DIR/input_*.pb "
                    "(repeatable; the runtime picks the variant by shape)"),
-    llvm::cl::value_desc("dir"));
+    llvm::cl::value_desc("dir"), llvm::cl::cat(compileCategory));
 llvm::cl::list<std::string> fixInputs(
     "fix-input",
     llvm::cl::desc("Compile for one value of an integer input (repeatable); "
                    "the runtime rejects any other value"),
-    llvm::cl::value_desc("name=V[,V...]"));
+    llvm::cl::value_desc("name=V[,V...]"), llvm::cl::cat(compileCategory));
 llvm::cl::opt<int64_t>
     defaultDim("default-dim",
                llvm::cl::desc("Value of dynamic input dims not given by "
                               "--shape"),
-               llvm::cl::init(1));
+               llvm::cl::init(1), llvm::cl::cat(compileCategory));
 
 llvm::cl::OptionCategory precision("Precision (with --tolerance)");
 llvm::cl::opt<double> tolerance(
@@ -96,11 +103,11 @@ llvm::cl::opt<std::string>
                llvm::cl::desc("Write the precision report (JSON, and HTML "
                               "beside it)"),
                llvm::cl::value_desc("file.json"), llvm::cl::cat(precision));
-llvm::cl::opt<std::string>
-    exportPath("export-onnx",
-               llvm::cl::desc("Also write the model with its formats as ONNX "
-                              "(Cast nodes, 16-bit weights)"),
-               llvm::cl::value_desc("file.onnx"), llvm::cl::cat(precision));
+llvm::cl::opt<std::string> exportPath(
+    "export-onnx",
+    llvm::cl::desc("Also write the model with its formats as ONNX "
+                   "(Cast nodes, Q/DQ pairs for f8, 16- or 8-bit weights)"),
+    llvm::cl::value_desc("file.onnx"), llvm::cl::cat(precision));
 llvm::cl::opt<std::string>
     emitMlir("emit-mlir",
              llvm::cl::desc("Also write the model with its formats as dsmp IR"),
@@ -152,8 +159,14 @@ int main(int argc, char **argv) {
   // looked at pass by pass, like dsmp-opt.
   mlir::dsmp::registerDriverPasses(); // first: the options name passes
   mlir::registerPassManagerCLOptions();
-  llvm::cl::ParseCommandLineOptions(argc, argv,
-                                    "dsmp ahead-of-time compiler\n");
+  // --help lists dsmp's options; LLVM's and MLIR's (--mlir-print-ir-*, ...)
+  // are still accepted (--help-hidden lists them).
+  llvm::cl::HideUnrelatedOptions({&compileCategory, &precision});
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv,
+      "dsmp ahead-of-time compiler\n\n"
+      "  MLIR's pass-manager options work too: --mlir-print-ir-after=PASS,\n"
+      "  --mlir-print-ir-after-all, --mlir-pass-statistics, ...\n");
 
   bool precisionFlow = tolerance.getNumOccurrences() > 0;
   mlir::dsmp::CompileOptions options;

@@ -36,37 +36,41 @@
 using namespace mlir;
 
 namespace {
+llvm::cl::OptionCategory runCategory("Run");
 llvm::cl::opt<std::string>
     modelPath(llvm::cl::Positional,
               llvm::cl::desc("<model.onnx|model.mlir|artifact folder>"),
-              llvm::cl::Required);
+              llvm::cl::Required, llvm::cl::cat(runCategory));
 llvm::cl::opt<std::string> inputsDir("inputs",
                                      llvm::cl::desc("Folder with input_*.pb"),
-                                     llvm::cl::Required);
+                                     llvm::cl::Required,
+                                     llvm::cl::cat(runCategory));
 llvm::cl::opt<bool>
     compare("compare",
-            llvm::cl::desc("Compare with output_*.pb in the same folder"));
+            llvm::cl::desc("Compare with output_*.pb in the same folder"),
+            llvm::cl::cat(runCategory));
 llvm::cl::opt<double> rtol("rtol",
                            llvm::cl::desc("Relative tolerance for --compare"),
-                           llvm::cl::init(1e-5));
+                           llvm::cl::init(1e-5), llvm::cl::cat(runCategory));
 llvm::cl::opt<double>
     absTolerance("atol",
                  llvm::cl::desc("Absolute tolerance for --compare: an output "
                                 "also passes when its max abs error is at "
                                 "most this"),
-                 llvm::cl::init(0));
+                 llvm::cl::init(0), llvm::cl::cat(runCategory));
 llvm::cl::opt<std::string>
     saveOutputs("save-outputs",
-                llvm::cl::desc("Write output_K.pb to this folder"));
+                llvm::cl::desc("Write output_K.pb to this folder"),
+                llvm::cl::cat(runCategory));
 llvm::cl::opt<int> repeat("repeat",
                           llvm::cl::desc("Run N times, print the median time"),
-                          llvm::cl::init(1));
+                          llvm::cl::init(1), llvm::cl::cat(runCategory));
 
 llvm::cl::list<std::string> fixInputs(
     "fix-input",
     llvm::cl::desc("Compile a model file for one value of an integer input "
                    "(as dsmp-compile --fix-input)"),
-    llvm::cl::value_desc("name=V[,V...]"));
+    llvm::cl::value_desc("name=V[,V...]"), llvm::cl::cat(runCategory));
 
 enum class Engine { Compile, Evaluate };
 llvm::cl::opt<Engine> engine(
@@ -76,7 +80,7 @@ llvm::cl::opt<Engine> engine(
                    "compile it for the host and run the artifact (default)"),
         clEnumValN(Engine::Evaluate, "evaluate",
                    "run it op by op in the reference evaluator")),
-    llvm::cl::init(Engine::Compile));
+    llvm::cl::init(Engine::Compile), llvm::cl::cat(runCategory));
 
 int fail(const llvm::Twine &message) {
   llvm::errs() << "dsmp-run: error: " << message << "\n";
@@ -118,6 +122,7 @@ int evaluateModel(const ::dsmp::runtime::RunOptions &options,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  llvm::cl::HideUnrelatedOptions(runCategory); // LLVM's stay accepted
   llvm::cl::ParseCommandLineOptions(argc, argv, "dsmp host runner\n");
   ::dsmp::runtime::RunOptions options;
   options.artifactDir = modelPath;

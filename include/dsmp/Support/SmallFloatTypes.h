@@ -1,4 +1,5 @@
-//===- SmallFloatTypes.h - MLIR's f8 types as dsmp::formats ---- -*- C++ -*-===//
+//===- SmallFloatTypes.h - MLIR's f8 types as dsmp::formats ---- -*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -85,8 +85,8 @@ Value encode(OpBuilder &b, Location loc, Value v,
       b, loc, arith::ShRUIOp::create(b, loc, rounded, c(shift)),
       c(int64_t(127 - f.bias) << m));
   // Subnormal in f8: a multiple of the smallest subnormal, exact in f32.
-  Value scaled = arith::MulFOp::create(
-      b, loc, a, fc(std::ldexp(1.0, f.bias - 1 + m)));
+  Value scaled =
+      arith::MulFOp::create(b, loc, a, fc(std::ldexp(1.0, f.bias - 1 + m)));
   Value subnormal = arith::FPToUIOp::create(
       b, loc, i32, math::RoundEvenOp::create(b, loc, scaled));
   Value isNormal = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, a,
@@ -99,8 +99,7 @@ Value encode(OpBuilder &b, Location loc, Value v,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, code, c(0));
     signedCode = arith::SelectOp::create(b, loc, isZero, c(0), signedCode);
   }
-  Value isNaN =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+  Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
   Value nan = arith::SelectOp::create(
       b, loc,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, sign, c(0)),
@@ -119,8 +118,8 @@ struct QuantizeToF8 : OpRewritePattern<QuantizeLinearOp> {
     const formats::SmallFloat *f = smallFloatOf(resultType.getElementType());
     if (!f || !op.getSaturate())
       return rewriter.notifyMatchFailure(op, "only saturating f8 results");
-    if (failed(checkPerTensor(op, op.getYScale(), op.getYZeroPoint(),
-                              rewriter)))
+    if (failed(
+            checkPerTensor(op, op.getYScale(), op.getYZeroPoint(), rewriter)))
       return failure();
     Type element = resultType.getElementType();
     Value result = buildElementwise(
@@ -150,8 +149,8 @@ struct DequantizeFromF8 : OpRewritePattern<DequantizeLinearOp> {
         smallFloatOf(getElementTypeOrSelf(op.getX().getType()));
     if (!f)
       return rewriter.notifyMatchFailure(op, "only f8 inputs");
-    if (failed(checkPerTensor(op, op.getXScale(), op.getXZeroPoint(),
-                              rewriter)))
+    if (failed(
+            checkPerTensor(op, op.getXScale(), op.getXZeroPoint(), rewriter)))
       return failure();
     Location loc = op.getLoc();
     SmallVector<float> values;

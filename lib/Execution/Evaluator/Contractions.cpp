@@ -56,7 +56,8 @@ void addBias(Rounding rounding, const Array *bias, Array &y, int64_t maps,
 /// matrix stays under 16 Mi floats.
 int64_t imagesPerChunk(int64_t batches, int64_t rows, int64_t plane) {
   int64_t wanted = std::max<int64_t>(1, (4096 + plane - 1) / plane);
-  int64_t fits = std::max<int64_t>(1, (int64_t(1) << 24) / std::max<int64_t>(1, rows * plane));
+  int64_t fits = std::max<int64_t>(1, (int64_t(1) << 24) /
+                                          std::max<int64_t>(1, rows * plane));
   return std::max<int64_t>(1, std::min({batches, wanted, fits}));
 }
 
@@ -87,13 +88,12 @@ Error evalMatMul(Operation *op, ArrayRef<const Array *> in,
   }
   std::array<SmallVector<int64_t, 4>, 2> strides = {
       broadcastStrides(batchA, batch), broadcastStrides(batchB, batch)};
-  stridedLoop<2>(batch, strides, {0, 0},
-                 [&](int64_t o, const std::array<int64_t, 2> &idx) {
-                   sgemm(false, false, m, n, k, 1.0f,
-                         a.f.data() + idx[0] * m * k, k,
-                         b.f.data() + idx[1] * k * n, n, 0.0f,
-                         y.f.data() + o * m * n, n);
-                 });
+  stridedLoop<2>(
+      batch, strides, {0, 0},
+      [&](int64_t o, const std::array<int64_t, 2> &idx) {
+        sgemm(false, false, m, n, k, 1.0f, a.f.data() + idx[0] * m * k, k,
+              b.f.data() + idx[1] * k * n, n, 0.0f, y.f.data() + o * m * n, n);
+      });
   return Error::success();
 }
 
@@ -106,8 +106,8 @@ Error evalGemm(Operation *op, ArrayRef<const Array *> in,
   bool ta = intAttr(op, "transA", 0), tb = intAttr(op, "transB", 0);
   float alpha = floatAttr(op, "alpha", 1), beta = floatAttr(op, "beta", 1);
   int64_t m = y.shape[0], n = y.shape[1], k = ta ? a.shape[0] : a.shape[1];
-  sgemm(ta, tb, m, n, k, 1.0f, a.f.data(), ta ? m : k, b.f.data(),
-        tb ? k : n, 0.0f, y.f.data(), n);
+  sgemm(ta, tb, m, n, k, 1.0f, a.f.data(), ta ? m : k, b.f.data(), tb ? k : n,
+        0.0f, y.f.data(), n);
   roundInPlace(resultRounding(op), y.f);
   for (float &v : y.f)
     v *= alpha;
@@ -163,8 +163,7 @@ Expected<ConvShape> convShape(Operation *op, const Array &x, const Array &w,
 /// (or, transposed, input) column ow in [lo, hi) meets column ow * stride +
 /// offW of the other side.
 template <typename Body>
-void forEachTap(const Window &win, int64_t columns, int64_t limit,
-                Body body) {
+void forEachTap(const Window &win, int64_t columns, int64_t limit, Body body) {
   for (int64_t kd = 0; kd < win.kernel[0]; ++kd)
     for (int64_t kh = 0; kh < win.kernel[1]; ++kh)
       for (int64_t kw = 0; kw < win.kernel[2]; ++kw) {
@@ -212,8 +211,7 @@ void forEachTransposedRowPair(const Window &win, int64_t kd, int64_t kh,
 
 /// Conv with few products per output (depthwise): direct loops, the
 /// innermost over a contiguous output row. Accumulates into y (zeroed).
-void directConv(const ConvShape &c, const Array &x, const Array &w,
-                Array &y) {
+void directConv(const ConvShape &c, const Array &x, const Array &w, Array &y) {
   const Window &win = c.win;
   for (int64_t nb = 0; nb < c.batches; ++nb)
     for (int64_t mo = 0; mo < c.maps; ++mo) {
@@ -223,22 +221,23 @@ void directConv(const ConvShape &c, const Array &x, const Array &w,
         const float *xp =
             x.f.data() + (nb * c.channels + g * c.cg + ci) * c.inPlane;
         const float *wp = w.f.data() + (mo * c.cg + ci) * c.kSize;
-        forEachTap(win, win.out[2], win.in[2],
-                   [&](int64_t kd, int64_t kh, int64_t kw, int64_t offW,
-                       int64_t lo, int64_t hi) {
-          float wv = wp[(kd * win.kernel[1] + kh) * win.kernel[2] + kw];
-          int64_t s = win.stride[2];
-          forEachRowPair(win, kd, kh, [&](int64_t outRow, int64_t inRow) {
-            float *yrow = yp + outRow * win.out[2];
-            const float *xrow = xp + inRow * win.in[2];
-            if (s == 1)
-              for (int64_t ow = lo; ow < hi; ++ow)
-                yrow[ow] += wv * xrow[ow + offW];
-            else
-              for (int64_t ow = lo; ow < hi; ++ow)
-                yrow[ow] += wv * xrow[ow * s + offW];
-          });
-        });
+        forEachTap(
+            win, win.out[2], win.in[2],
+            [&](int64_t kd, int64_t kh, int64_t kw, int64_t offW, int64_t lo,
+                int64_t hi) {
+              float wv = wp[(kd * win.kernel[1] + kh) * win.kernel[2] + kw];
+              int64_t s = win.stride[2];
+              forEachRowPair(win, kd, kh, [&](int64_t outRow, int64_t inRow) {
+                float *yrow = yp + outRow * win.out[2];
+                const float *xrow = xp + inRow * win.in[2];
+                if (s == 1)
+                  for (int64_t ow = lo; ow < hi; ++ow)
+                    yrow[ow] += wv * xrow[ow + offW];
+                else
+                  for (int64_t ow = lo; ow < hi; ++ow)
+                    yrow[ow] += wv * xrow[ow * s + offW];
+              });
+            });
       }
     }
 }
@@ -259,28 +258,28 @@ void gemmConv(const ConvShape &c, const Array &x, const Array &w, Array &y) {
       for (int64_t b = 0; b < images; ++b)
         for (int64_t ci = 0; ci < c.cg; ++ci) {
           const float *xp =
-              x.f.data() +
-              ((n0 + b) * c.channels + g * c.cg + ci) * c.inPlane;
-          forEachTap(win, win.out[2], win.in[2],
-                     [&](int64_t kd, int64_t kh, int64_t kw, int64_t offW,
-                         int64_t lo, int64_t hi) {
-            int64_t row =
-                ci * c.kSize + (kd * win.kernel[1] + kh) * win.kernel[2] + kw;
-            float *cp = col.data() + row * cols + b * c.outPlane;
-            int64_t s = win.stride[2];
-            forEachRowPair(win, kd, kh, [&](int64_t outRow, int64_t inRow) {
-              float *crow = cp + outRow * win.out[2];
-              const float *xrow = xp + inRow * win.in[2];
-              for (int64_t ow = lo; ow < hi; ++ow)
-                crow[ow] = xrow[ow * s + offW];
-            });
-          });
+              x.f.data() + ((n0 + b) * c.channels + g * c.cg + ci) * c.inPlane;
+          forEachTap(
+              win, win.out[2], win.in[2],
+              [&](int64_t kd, int64_t kh, int64_t kw, int64_t offW, int64_t lo,
+                  int64_t hi) {
+                int64_t row = ci * c.kSize +
+                              (kd * win.kernel[1] + kh) * win.kernel[2] + kw;
+                float *cp = col.data() + row * cols + b * c.outPlane;
+                int64_t s = win.stride[2];
+                forEachRowPair(win, kd, kh, [&](int64_t outRow, int64_t inRow) {
+                  float *crow = cp + outRow * win.out[2];
+                  const float *xrow = xp + inRow * win.in[2];
+                  for (int64_t ow = lo; ow < hi; ++ow)
+                    crow[ow] = xrow[ow * s + offW];
+                });
+              });
         }
       const float *wg = w.f.data() + g * c.mg * rows;
       if (images == 1) { // straight into y: rows of outPlane
-        sgemm(false, false, c.mg, cols, rows, 1.0f, wg, rows, col.data(),
-              cols, 0.0f,
-              y.f.data() + (n0 * c.maps + g * c.mg) * c.outPlane, c.outPlane);
+        sgemm(false, false, c.mg, cols, rows, 1.0f, wg, rows, col.data(), cols,
+              0.0f, y.f.data() + (n0 * c.maps + g * c.mg) * c.outPlane,
+              c.outPlane);
         continue;
       }
       product.resize(c.mg * cols);
@@ -289,8 +288,8 @@ void gemmConv(const ConvShape &c, const Array &x, const Array &w, Array &y) {
       for (int64_t m = 0; m < c.mg; ++m)
         for (int64_t b = 0; b < images; ++b)
           std::copy_n(product.data() + m * cols + b * c.outPlane, c.outPlane,
-                      y.f.data() + ((n0 + b) * c.maps + g * c.mg + m) *
-                                       c.outPlane);
+                      y.f.data() +
+                          ((n0 + b) * c.maps + g * c.mg + m) * c.outPlane);
     }
   }
 }
@@ -343,16 +342,17 @@ void scatterColumns(const ConvShape &c, const float *col, int64_t cols,
       forEachTap(win, win.in[2], win.out[2],
                  [&](int64_t kd, int64_t kh, int64_t kw, int64_t offW,
                      int64_t lo, int64_t hi) {
-        int64_t row =
-            m * c.kSize + (kd * win.kernel[1] + kh) * win.kernel[2] + kw;
-        const float *cp = col + row * cols + b * c.inPlane;
-        forEachTransposedRowPair(win, kd, kh, [&](int64_t outRow, int64_t inRow) {
-          float *yrow = yp + outRow * win.out[2];
-          const float *crow = cp + inRow * win.in[2];
-          for (int64_t iw = lo; iw < hi; ++iw)
-            yrow[iw * win.stride[2] + offW] += crow[iw];
-        });
-      });
+                   int64_t row = m * c.kSize +
+                                 (kd * win.kernel[1] + kh) * win.kernel[2] + kw;
+                   const float *cp = col + row * cols + b * c.inPlane;
+                   forEachTransposedRowPair(
+                       win, kd, kh, [&](int64_t outRow, int64_t inRow) {
+                         float *yrow = yp + outRow * win.out[2];
+                         const float *crow = cp + inRow * win.in[2];
+                         for (int64_t iw = lo; iw < hi; ++iw)
+                           yrow[iw * win.stride[2] + offW] += crow[iw];
+                       });
+                 });
     }
 }
 
@@ -368,22 +368,20 @@ void gemmConvTranspose(const ConvShape &c, const Array &x, const Array &w,
     int64_t cols = images * c.inPlane;
     col.resize(rows * cols);
     for (int64_t g = 0; g < c.groups; ++g) {
-      const float *xg =
-          x.f.data() + (n0 * c.channels + g * c.cg) * c.inPlane;
+      const float *xg = x.f.data() + (n0 * c.channels + g * c.cg) * c.inPlane;
       int64_t ldx = c.inPlane;
       if (images > 1) { // X_g as [C/g, images * inPlane]
         gathered.resize(c.cg * cols);
         for (int64_t ci = 0; ci < c.cg; ++ci)
           for (int64_t b = 0; b < images; ++b)
-            std::copy_n(x.f.data() + ((n0 + b) * c.channels + g * c.cg + ci) *
-                                         c.inPlane,
+            std::copy_n(x.f.data() +
+                            ((n0 + b) * c.channels + g * c.cg + ci) * c.inPlane,
                         c.inPlane, gathered.data() + ci * cols + b * c.inPlane);
         xg = gathered.data();
         ldx = cols;
       }
-      sgemm(true, false, rows, cols, c.cg, 1.0f,
-            w.f.data() + g * c.cg * rows, rows, xg, ldx, 0.0f, col.data(),
-            cols);
+      sgemm(true, false, rows, cols, c.cg, 1.0f, w.f.data() + g * c.cg * rows,
+            rows, xg, ldx, 0.0f, col.data(), cols);
       scatterColumns(c, col.data(), cols, n0, images, g, y);
     }
   }
@@ -404,14 +402,16 @@ void directConvTranspose(const ConvShape &c, const Array &x, const Array &w,
         forEachTap(win, win.in[2], win.out[2],
                    [&](int64_t kd, int64_t kh, int64_t kw, int64_t offW,
                        int64_t lo, int64_t hi) {
-          float wv = wp[(kd * win.kernel[1] + kh) * win.kernel[2] + kw];
-          forEachTransposedRowPair(win, kd, kh, [&](int64_t outRow, int64_t inRow) {
-            float *yrow = yp + outRow * win.out[2];
-            const float *xrow = xp + inRow * win.in[2];
-            for (int64_t iw = lo; iw < hi; ++iw)
-              yrow[iw * win.stride[2] + offW] += wv * xrow[iw];
-          });
-        });
+                     float wv =
+                         wp[(kd * win.kernel[1] + kh) * win.kernel[2] + kw];
+                     forEachTransposedRowPair(
+                         win, kd, kh, [&](int64_t outRow, int64_t inRow) {
+                           float *yrow = yp + outRow * win.out[2];
+                           const float *xrow = xp + inRow * win.in[2];
+                           for (int64_t iw = lo; iw < hi; ++iw)
+                             yrow[iw * win.stride[2] + offW] += wv * xrow[iw];
+                         });
+                   });
       }
     }
 }

@@ -1,4 +1,5 @@
-//===- Quantization.cpp - Evaluator kernels: Quantize/Dequantize -*- C++ -*-===//
+//===- Quantization.cpp - Evaluator kernels: Quantize/Dequantize -*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -29,8 +29,7 @@ namespace {
 float roundF16(float x) { return formats::fromF16(formats::toF16(x)); }
 float roundBF16(float x) { return formats::fromBF16(formats::toBF16(x)); }
 float roundTF32(float x) { return formats::roundToTF32(x); }
-template <const formats::SmallFloat &F, bool Saturate>
-float roundF8(float x) {
+template <const formats::SmallFloat &F, bool Saturate> float roundF8(float x) {
   return formats::decode(F, formats::encode(F, x, Saturate));
 }
 } // namespace

@@ -51,8 +51,8 @@ void sgemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
   if (m == 0 || n == 0)
     return;
 #if defined(DSMP_EVAL_DNNL)
-  if (dnnl_sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, alpha, a,
-                 lda, b, ldb, beta, c, ldc) == dnnl_success)
+  if (dnnl_sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, alpha, a, lda,
+                 b, ldb, beta, c, ldc) == dnnl_success)
     return;
 #elif defined(DSMP_EVAL_OPENBLAS)
   cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
