@@ -134,8 +134,10 @@ struct AnalyzeRangesPass final
       return signalPassFailure();
     }
     if (!calibration.empty()) {
-      // Expose result 0 of every op with an f32 tensor result.
-      auto outputs = runInstrumented(
+      // Probe result 0 of every op with an f32 tensor result; the
+      // statistics are taken as each value is computed.
+      SmallVector<size_t> idOfProbe;
+      llvm::Error err = runProbes(
           module, calibration,
           [&](func::FuncOp,
               ArrayRef<Operation *> copy) -> FailureOr<SmallVector<Value>> {
@@ -151,19 +153,17 @@ struct AnalyzeRangesPass final
                 continue;
               measured[id] = true;
               values.push_back(op->getResult(0));
+              idOfProbe.push_back(id);
             }
             return values;
           },
+          [&](size_t probe, ArrayRef<float> values) {
+            stats[idOfProbe[probe]].add(values);
+          },
           *engineKind);
-      if (!outputs) {
-        module.emitError(llvm::toString(outputs.takeError()));
+      if (err) {
+        module.emitError(llvm::toString(std::move(err)));
         return signalPassFailure();
-      }
-      for (const auto &set : *outputs) {
-        size_t next = 0;
-        for (size_t id = 0; id < ops.size(); ++id)
-          if (measured[id])
-            stats[id].add(floatsOf(set[next++]));
       }
     }
 

@@ -33,24 +33,23 @@ bool hasOperandTerm(Operation *op) {
                        precision.getOpClass() == OpClass::conv);
 }
 
-/// Where an op's gradient and value (and, for contractions, those of its
-/// activation operand) sit among the added outputs (-1: not measured).
+/// Which probes carry an op's g * x (and, for contractions, that of its
+/// activation operand); -1: not measured.
 struct Probe {
-  int grad = -1, value = -1, operandGrad = -1, operandValue = -1;
+  int product = -1, operandProduct = -1;
 };
 
-/// sum |g x| and sum (g x)^2, in double.
-std::pair<double, double> productSums(const HostTensor &grad,
-                                      const HostTensor &value) {
-  ArrayRef<float> g = floatsOf(grad), x = floatsOf(value);
+/// sum |p| and sum p^2 over the calibration sets, in double.
+struct Sums {
   double abs = 0, square = 0;
-  for (size_t k = 0, n = std::min(g.size(), x.size()); k < n; ++k) {
-    double p = double(g[k]) * double(x[k]);
-    abs += std::fabs(p);
-    square += p * p;
+  size_t sets = 0; // calibration sets seen
+  void add(ArrayRef<float> p) {
+    for (float v : p) {
+      abs += std::fabs(double(v));
+      square += double(v) * double(v);
+    }
   }
-  return {abs, square};
-}
+};
 
 struct AnalyzeSensitivityPass final
     : mlir::dsmp::impl::AnalyzeSensitivityPassBase<AnalyzeSensitivityPass> {
@@ -78,7 +77,9 @@ struct AnalyzeSensitivityPass final
                        llvm::toString(engineKind.takeError()));
       return signalPassFailure();
     }
-    auto outputs = runInstrumented(
+    std::vector<Sums> sums;
+    size_t sets = 0;
+    llvm::Error err = runProbes(
         module, calibration,
         [&](func::FuncOp graph,
             ArrayRef<Operation *> copy) -> FailureOr<SmallVector<Value>> {
@@ -109,11 +110,11 @@ struct AnalyzeSensitivityPass final
           for (Operation *op : adjoint.stoppedAt)
             stopNames.push_back(onnxTypeOf(op) + " '" + nodeName(op) + "'");
 
-          // The sums over g * x are taken here, not in the graph: the
-          // probes stay two outputs per op instead of ~10 ops.
+          // The graph computes g * x (one op per probe); the sums are taken
+          // as each product is computed, in double.
           SmallVector<Value> values;
-          auto output = [&](Value v) {
-            values.push_back(v);
+          auto probe = [&](Value grad, Value x) {
+            values.push_back(g.mul(grad, x));
             return static_cast<int>(values.size()) - 1;
           };
           for (auto [id, op] : llvm::enumerate(copy)) {
@@ -128,51 +129,47 @@ struct AnalyzeSensitivityPass final
                 stoppedBy[id] = stopNames.front();
               continue;
             }
-            probes[id].grad = output(grad);
-            probes[id].value = output(x);
+            probes[id].product = probe(grad, x);
             if (hasOperandTerm(op)) {
               auto it = adjoint.operandGrads.find(op);
               if (it != adjoint.operandGrads.end())
                 for (auto [value, operandGrad] : it->second)
                   if (value == op->getOperand(0)) {
-                    probes[id].operandGrad = output(operandGrad);
-                    probes[id].operandValue = output(value);
+                    probes[id].operandProduct = probe(operandGrad, value);
                     break;
                   }
             }
           }
+          sums.assign(values.size(), Sums());
           return values;
         },
+        [&](size_t probe, ArrayRef<float> product) {
+          sums[probe].add(product);
+          sets = std::max(sets, ++sums[probe].sets);
+        },
         *engineKind);
-    if (!outputs) {
-      module.emitError(llvm::toString(outputs.takeError()));
+    if (err) {
+      module.emitError(llvm::toString(std::move(err)));
       return signalPassFailure();
     }
 
     Builder b(&getContext());
-    double sets = static_cast<double>(outputs->size());
+    double perSet = 1.0 / std::max<size_t>(sets, 1);
     for (auto [id, op] : llvm::enumerate(ops)) {
       const Probe &p = probes[id];
-      if (p.grad < 0) {
+      if (p.product < 0) {
         if (!stoppedBy[id].empty())
           op->setAttr("dsmp.no_adjoint", b.getStringAttr(stoppedBy[id]));
         continue;
       }
-      double adapt = 0, energy = 0, operandEnergy = 0;
-      for (const auto &set : *outputs) {
-        auto [abs, square] = productSums(set[p.grad], set[p.value]);
-        adapt += abs;
-        energy += square;
-        if (p.operandGrad >= 0)
-          operandEnergy +=
-              productSums(set[p.operandGrad], set[p.operandValue]).second;
-      }
+      const Sums &own = sums[p.product];
       SmallVector<NamedAttribute> fields{
-          b.getNamedAttr("adapt", b.getF64FloatAttr(adapt / sets)),
-          b.getNamedAttr("energy", b.getF64FloatAttr(energy / sets))};
-      if (p.operandGrad >= 0)
+          b.getNamedAttr("adapt", b.getF64FloatAttr(own.abs * perSet)),
+          b.getNamedAttr("energy", b.getF64FloatAttr(own.square * perSet))};
+      if (p.operandProduct >= 0)
         fields.push_back(b.getNamedAttr(
-            "operand_energy", b.getF64FloatAttr(operandEnergy / sets)));
+            "operand_energy",
+            b.getF64FloatAttr(sums[p.operandProduct].square * perSet)));
       op->setAttr("dsmp.sensitivity", b.getDictionaryAttr(fields));
     }
     if (!stopNames.empty()) {

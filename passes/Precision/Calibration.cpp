@@ -7,8 +7,10 @@
 #include "passes/Precision/Calibration.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dsmp/Execution/Evaluator.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "dsmp-calibration"
@@ -64,26 +66,38 @@ Error checkSetsAlike(StringRef dir, const std::vector<HostInputs> &sets) {
   return Error::success();
 }
 
-/// One backward sweep suffices: an op's users come after it in the block.
-void eraseDeadOps(func::FuncOp graph) {
+/// Erases the ops nothing uses but those computing a value in `keep` (the
+/// probes). One backward sweep suffices: an op's users come after it.
+void eraseDeadOps(func::FuncOp graph, const llvm::DenseSet<Value> &keep) {
   SmallVector<Operation *> ops;
   for (Operation &op : graph.getBody().front().without_terminator())
     ops.push_back(&op);
   for (Operation *op : llvm::reverse(ops))
-    if (op->use_empty() && isPure(op) && op->getNumRegions() == 0)
+    if (op->use_empty() && isPure(op) && op->getNumRegions() == 0 &&
+        llvm::none_of(op->getResults(),
+                      [&](Value v) { return keep.contains(v); }))
       op->erase();
 }
 } // namespace
 
-Expected<std::vector<std::vector<HostTensor>>>
-runInstrumented(ModuleOp module, StringRef dir, Instrument instrument,
-                HostEngine engine) {
+namespace {
+/// The calibration sets of `dir` and a copy of the module specialized to
+/// their shapes, its ops matched to the original's graphOps order.
+struct CalibrationCopy {
+  std::vector<HostInputs> sets;
+  OwningOpRef<ModuleOp> module;
+  SmallVector<Operation *> ops; // null where specialization folded one away
+};
+
+Expected<CalibrationCopy> prepareCopy(ModuleOp module, StringRef dir) {
+  CalibrationCopy result;
   auto sets = readInputSets(dir);
   if (!sets)
     return llvm::createStringError("calibration: " +
                                    llvm::toString(sets.takeError()));
   if (Error err = checkSetsAlike(dir, *sets))
     return std::move(err);
+  result.sets = std::move(*sets);
 
   bool external = false;
   module.walk(
@@ -94,9 +108,10 @@ runInstrumented(ModuleOp module, StringRef dir, Instrument instrument,
         "first");
 
   SmallVector<Operation *> original = graphOps(module);
-  InputShapes shapes = shapesOf(sets->front());
-  OwningOpRef<ModuleOp> copy;
-  SmallVector<Operation *> ops(original.size(), nullptr);
+  InputShapes shapes = shapesOf(result.sets.front());
+  OwningOpRef<ModuleOp> &copy = result.module;
+  SmallVector<Operation *> &ops = result.ops;
+  ops.assign(original.size(), nullptr);
   if (isSpecializedTo(module.lookupSymbol<func::FuncOp>("main_graph"),
                       shapes)) {
     // Nothing to specialize: the copy's ops match the original's in order.
@@ -123,18 +138,66 @@ runInstrumented(ModuleOp module, StringRef dir, Instrument instrument,
       if (auto id = op.getAttrOfType<IntegerAttr>(kIdAttr))
         ops[id.getInt()] = &op;
   }
-  auto graph = copy->lookupSymbol<func::FuncOp>("main_graph");
+  return result;
+}
+} // namespace
 
-  auto extra = instrument(graph, ops);
-  if (failed(extra))
+Error runProbes(ModuleOp module, StringRef dir, Instrument instrument,
+                ProbeObserver observe, HostEngine engine) {
+  auto prepared = prepareCopy(module, dir);
+  if (!prepared)
+    return prepared.takeError();
+  OwningOpRef<ModuleOp> &copy = prepared->module;
+  auto graph = copy->lookupSymbol<func::FuncOp>("main_graph");
+  auto probes = instrument(graph, prepared->ops);
+  if (failed(probes))
     return llvm::createStringError("calibration: cannot instrument the graph");
+  llvm::DenseSet<Value> keep(probes->begin(), probes->end());
+  eraseDeadOps(graph, keep);
+  // LLVM_DEBUG is compiled out of Debian's release LLVM; this env var is
+  // the way to see what the calibration run computes.
+  bool dump = getenv("DSMP_DUMP_CALIBRATION");
+  if (dump)
+    llvm::errs() << "// instrumented graph\n" << *copy << "\n";
+
+  if (engine != HostEngine::Compile) {
+    auto evaluator = GraphEvaluator::create(graph);
+    if (evaluator) {
+      llvm::DenseMap<Value, SmallVector<size_t, 1>> probesOf;
+      for (auto [index, value] : llvm::enumerate(*probes))
+        probesOf[value].push_back(index);
+      for (const HostInputs &set : prepared->sets) {
+        auto out = (*evaluator)
+                       ->run(set, [&](Operation *op, unsigned result,
+                                      ArrayRef<float> values) {
+                         auto it = probesOf.find(op->getResult(result));
+                         if (it != probesOf.end())
+                           for (size_t index : it->second)
+                             observe(index, values);
+                       });
+        if (!out)
+          return llvm::createStringError("calibration run: " +
+                                         llvm::toString(out.takeError()));
+      }
+      return Error::success();
+    }
+    if (engine == HostEngine::Evaluate)
+      return llvm::createStringError("calibration: " +
+                                     llvm::toString(evaluator.takeError()));
+    // Compiling handles more ops and types; say why when asked.
+    std::string why = llvm::toString(evaluator.takeError());
+    if (dump)
+      llvm::errs() << "// calibration compiles: " << why << "\n";
+  }
+
+  // Compiled: the probes become outputs.
   Operation *ret = graph.getBody().front().getTerminator();
   unsigned numOriginal = ret->getNumOperands();
   SmallVector<DictionaryAttr> resultAttrs;
   graph.getAllResultAttrs(resultAttrs);
   resultAttrs.resize(numOriginal);
   SmallVector<Value> results(ret->getOperands());
-  results.append(extra->begin(), extra->end());
+  results.append(probes->begin(), probes->end());
   ret->setOperands(results);
   SmallVector<Type> resultTypes;
   Builder b(copy->getContext());
@@ -148,25 +211,15 @@ runInstrumented(ModuleOp module, StringRef dir, Instrument instrument,
   graph.setFunctionType(FunctionType::get(
       copy->getContext(), graph.getArgumentTypes(), resultTypes));
   graph.setAllResultAttrs(resultAttrs);
-  eraseDeadOps(graph);
-  // LLVM_DEBUG is compiled out of Debian's release LLVM; this env var is
-  // the way to see what the calibration run compiles.
-  if (getenv("DSMP_DUMP_CALIBRATION"))
-    llvm::errs() << "// instrumented graph\n" << *copy << "\n";
-
-  std::string whyCompiled;
-  auto all = runOnInputSets(*copy, *sets, engine, &whyCompiled);
+  auto all =
+      runOnInputSets(*copy, prepared->sets, HostEngine::Compile, nullptr);
   if (!all)
     return llvm::createStringError("calibration run: " +
                                    llvm::toString(all.takeError()));
-  // Compiling handles more ops and types; say why when asked.
-  if (!whyCompiled.empty() && getenv("DSMP_DUMP_CALIBRATION"))
-    llvm::errs() << "// calibration compiles: " << whyCompiled << "\n";
-  std::vector<std::vector<HostTensor>> outputs;
-  for (std::vector<HostTensor> &set : *all)
-    outputs.emplace_back(std::make_move_iterator(set.begin() + numOriginal),
-                         std::make_move_iterator(set.end()));
-  return outputs;
+  for (const std::vector<HostTensor> &set : *all)
+    for (size_t index = 0; index < probes->size(); ++index)
+      observe(index, floatsOf(set[numOriginal + index]));
+  return Error::success();
 }
 
 } // namespace mlir::dsmp

@@ -26,17 +26,27 @@ SmallVector<Operation *> graphOps(ModuleOp module);
 
 /// Adds values to a copy of the graph: receives the copy's @main_graph and
 /// its ops in graphOps order (null where specialization folded one away);
-/// returns the values to output, in order.
+/// returns the values to probe, in order (f32 results of non-constant ops).
 using Instrument = llvm::function_ref<FailureOr<SmallVector<Value>>(
     func::FuncOp graph, ArrayRef<Operation *> ops)>;
 
+/// Receives a probe's values (its index in the instrument's list), once per
+/// calibration set, sets in order.
+using ProbeObserver =
+    llvm::function_ref<void(size_t probe, ArrayRef<float> values)>;
+
 /// Reads the input sets of `dir` (see readInputSets), checks them against
 /// the model's inputs (names, ranks, static dims, all sets alike),
-/// specializes a copy to their shapes, instruments it, runs it on every
-/// set as `engine` says (runOnInputSets). Returns, per set, the added outputs.
-llvm::Expected<std::vector<std::vector<HostTensor>>>
-runInstrumented(ModuleOp module, llvm::StringRef dir, Instrument instrument,
-                HostEngine engine = HostEngine::Auto);
+/// specializes a copy to their shapes, instruments it and runs it on every
+/// set. In the reference evaluator the probes are observed as they are
+/// computed: nothing is added to the graph, and a probe or anything else
+/// lives only until its last use, so the analyses hold a forward pass'
+/// memory, not every activation. Where the evaluator cannot hold the graph
+/// (`engine` auto) or `engine` says compile, the probes become outputs of a
+/// copy compiled for the host.
+llvm::Error runProbes(ModuleOp module, llvm::StringRef dir,
+                      Instrument instrument, ProbeObserver observe,
+                      HostEngine engine = HostEngine::Auto);
 
 /// The float values of an f32 output tensor.
 ArrayRef<float> floatsOf(const HostTensor &tensor);

@@ -39,16 +39,25 @@ public:
   create(func::FuncOp graph);
   ~GraphEvaluator();
 
+  /// Called with each float result an op computes, as it is computed (the
+  /// op, its result number, the values in f32): what a calibration pass
+  /// reads without making every value a graph output.
+  using Observer =
+      llvm::function_ref<void(Operation *, unsigned, llvm::ArrayRef<float>)>;
+
   /// Runs on `inputs` (bound by name, shapes and dtypes checked); returns
   /// the outputs in @main_graph's result order.
-  llvm::Expected<std::vector<HostTensor>> run(const HostInputs &inputs);
+  llvm::Expected<std::vector<HostTensor>> run(const HostInputs &inputs,
+                                              Observer observe = nullptr);
 
 private:
   struct Step;
   GraphEvaluator() = default;
   llvm::Error prepare(func::FuncOp graph);
+  struct BufferPool;
   llvm::Error runSteps(const std::vector<Step> &list,
-                       std::vector<std::shared_ptr<const eval::Array>> &slots);
+                       std::vector<std::shared_ptr<const eval::Array>> &slots,
+                       BufferPool &pool, Observer observe);
 
   std::vector<Step> steps;
   unsigned numSlots = 0;
