@@ -4,9 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The analysis passes measure the model by adding outputs to a copy of it
-// (every activation, or per-op sums over the adjoint), compiling that copy
-// for the host and running the calibration inputs through it.
+// The analysis passes measure the model by probing values of a copy of it
+// (every activation, or per-op products over the adjoint) while the
+// calibration inputs run through it: observed in the reference evaluator,
+// or made outputs of a copy compiled for the host.
 //
 //===----------------------------------------------------------------------===//
 
