@@ -112,6 +112,61 @@ struct Stats {
   }
 };
 
+/// min, max, amax, counts, the |x| histogram and the formats the data
+/// overflows or (more than 1 % of its nonzeros) underflows.
+void addCalibratedFields(Builder &b, const Stats &s,
+                         SmallVectorImpl<NamedAttribute> &fields) {
+  bool any = s.count > s.nonFinite();
+  fields.push_back(b.getNamedAttr("min", b.getF64FloatAttr(any ? s.min : 0)));
+  fields.push_back(b.getNamedAttr("max", b.getF64FloatAttr(any ? s.max : 0)));
+  fields.push_back(b.getNamedAttr("amax", b.getF64FloatAttr(s.amax)));
+  fields.push_back(b.getNamedAttr("count", b.getI64IntegerAttr(s.count)));
+  fields.push_back(b.getNamedAttr("zeros", b.getI64IntegerAttr(s.zeros)));
+  if (s.nonFinite())
+    fields.push_back(
+        b.getNamedAttr("non_finite", b.getI64IntegerAttr(s.nonFinite())));
+  fields.push_back(b.getNamedAttr("hist", b.getDenseI64ArrayAttr(s.hist())));
+  SmallVector<Attribute> overflow, underflow;
+  int64_t nonzero = s.count - s.zeros - s.nonFinite();
+  for (Format f : kRangeFormats) {
+    StringAttr name = b.getStringAttr(stringifyFormat(f));
+    if (s.amax > largestValue(f))
+      overflow.push_back(name);
+    // Every smallest normal is a power of two.
+    int exponent = std::ilogb(smallestNormal(f));
+    if (nonzero > 0 && s.below(exponent) * 100 > nonzero)
+      underflow.push_back(name);
+  }
+  fields.push_back(b.getNamedAttr("overflow", b.getArrayAttr(overflow)));
+  fields.push_back(b.getNamedAttr("underflow", b.getArrayAttr(underflow)));
+}
+
+/// The calibrated range of each f32 graph input, as a `dsmp.range` argument
+/// attribute: what an f8 scale or an overflow check of an op reading the
+/// input needs (no op computes it).
+LogicalResult annotateInputs(func::FuncOp graph, StringRef dir) {
+  auto sets = readInputSets(dir);
+  if (!sets)
+    return failure();
+  Builder b(graph.getContext());
+  for (unsigned i = 0; i < graph.getNumArguments(); ++i) {
+    if (!isF32Tensor(graph.getArgument(i).getType()))
+      continue;
+    std::string name = graphInputName(graph, i);
+    Stats s;
+    for (const HostInputs &set : *sets)
+      for (const HostTensor &t : set)
+        if (t.name == name && t.dtype == 1)
+          s.add(floatsOf(t));
+    if (s.count == 0)
+      continue;
+    SmallVector<NamedAttribute> fields;
+    addCalibratedFields(b, s, fields);
+    graph.setArgAttr(i, "dsmp.range", b.getDictionaryAttr(fields));
+  }
+  return success();
+}
+
 struct AnalyzeRangesPass final
     : mlir::dsmp::impl::AnalyzeRangesPassBase<AnalyzeRangesPass> {
   using AnalyzeRangesPassBase::AnalyzeRangesPassBase;
@@ -165,6 +220,9 @@ struct AnalyzeRangesPass final
         module.emitError(llvm::toString(std::move(err)));
         return signalPassFailure();
       }
+      if (failed(annotateInputs(module.lookupSymbol<func::FuncOp>("main_graph"),
+                                calibration)))
+        return signalPassFailure();
     }
 
     for (auto [id, op] : llvm::enumerate(ops)) {
@@ -180,35 +238,8 @@ struct AnalyzeRangesPass final
             b.getNamedAttr("static_hi", b.getF64FloatAttr(bounds->second)));
       }
       const Stats &s = stats[id];
-      if (measured[id] && s.count > 0) {
-        bool any = s.count > s.nonFinite();
-        fields.push_back(
-            b.getNamedAttr("min", b.getF64FloatAttr(any ? s.min : 0)));
-        fields.push_back(
-            b.getNamedAttr("max", b.getF64FloatAttr(any ? s.max : 0)));
-        fields.push_back(b.getNamedAttr("amax", b.getF64FloatAttr(s.amax)));
-        fields.push_back(b.getNamedAttr("count", b.getI64IntegerAttr(s.count)));
-        fields.push_back(b.getNamedAttr("zeros", b.getI64IntegerAttr(s.zeros)));
-        if (s.nonFinite())
-          fields.push_back(
-              b.getNamedAttr("non_finite", b.getI64IntegerAttr(s.nonFinite())));
-        fields.push_back(
-            b.getNamedAttr("hist", b.getDenseI64ArrayAttr(s.hist())));
-        SmallVector<Attribute> overflow, underflow;
-        int64_t nonzero = s.count - s.zeros - s.nonFinite();
-        for (Format f : kRangeFormats) {
-          StringAttr name = b.getStringAttr(stringifyFormat(f));
-          if (s.amax > largestValue(f))
-            overflow.push_back(name);
-          // Every smallest normal is a power of two.
-          int exponent = std::ilogb(smallestNormal(f));
-          if (nonzero > 0 && s.below(exponent) * 100 > nonzero)
-            underflow.push_back(name);
-        }
-        fields.push_back(b.getNamedAttr("overflow", b.getArrayAttr(overflow)));
-        fields.push_back(
-            b.getNamedAttr("underflow", b.getArrayAttr(underflow)));
-      }
+      if (measured[id] && s.count > 0)
+        addCalibratedFields(b, s, fields);
       if (!fields.empty())
         op->setAttr("dsmp.range", b.getDictionaryAttr(fields));
       if (flops[id])

@@ -372,26 +372,19 @@ struct AssignPrecisionPass final
     return true;
   }
 
-  /// Whether the op's result or a float operand exceeds `f`'s range in the
-  /// calibrated (or static) ranges.
+  /// Whether the op's result or a float operand (a graph input too) exceeds
+  /// `f`'s range in the calibrated (or static) ranges.
   static bool overflows(Operation *op, Format f) {
     double largest = largestValue(f);
-    auto exceeds = [&](Operation *def) {
-      if (!def)
-        return false;
-      auto range = def->getAttrOfType<DictionaryAttr>("dsmp.range");
-      if (!range)
-        return false;
-      if (auto amax = range.getAs<FloatAttr>("amax"))
-        return amax.getValueAsDouble() > largest;
-      return false;
+    auto exceeds = [&](DictionaryAttr range) {
+      auto amax = range ? range.getAs<FloatAttr>("amax") : nullptr;
+      return amax && amax.getValueAsDouble() > largest;
     };
-    if (exceeds(op))
+    if (exceeds(op->getAttrOfType<DictionaryAttr>("dsmp.range")))
       return true;
-    for (Value operand : op->getOperands())
-      if (exceeds(operand.getDefiningOp()))
-        return true;
-    return false;
+    // Operands: their producers' ranges, or a graph input's.
+    return llvm::any_of(op->getOperands(),
+                        [&](Value v) { return exceeds(rangeOf(v)); });
   }
 };
 } // namespace

@@ -54,18 +54,16 @@ double F8Operand::scale(Format format) const {
 
 std::optional<F8Operand> mlir::dsmp::measureF8Operand(Value operand,
                                                       Format format) {
-  Operation *def = operand.getDefiningOp();
   // A widening cast (an f16 producer's result cast back to f32, inserted
   // before this op's turn) holds its input's values: measure the producer.
-  while (auto cast = dyn_cast_or_null<CastOp>(def))
-    def = cast.getInput().getDefiningOp();
-  if (!def)
-    return std::nullopt;
+  while (auto cast = operand.getDefiningOp<CastOp>())
+    operand = cast.getInput();
+  Operation *def = operand.getDefiningOp();
   // Scaled by amax / largest, a value is below the format's normals when
   // it is below amax * ratio.
   double ratio = smallestNormal(format) / largestValue(format);
   F8Operand result;
-  if (auto constant = dyn_cast<ConstantOp>(def)) {
+  if (auto constant = dyn_cast_or_null<ConstantOp>(def)) {
     SmallVector<float> values;
     if (!constantFloats(constant, values))
       return std::nullopt;
@@ -80,7 +78,7 @@ std::optional<F8Operand> mlir::dsmp::measureF8Operand(Value operand,
     result.underflowFraction = nonzero ? double(below) / nonzero : 0.0;
     return result;
   }
-  auto range = def->getAttrOfType<DictionaryAttr>("dsmp.range");
+  DictionaryAttr range = rangeOf(operand); // a producer's or a graph input's
   auto amax = range ? range.getAs<FloatAttr>("amax") : nullptr;
   auto hist = range ? range.getAs<DenseI64ArrayAttr>("hist") : nullptr;
   if (!amax)

@@ -8,6 +8,8 @@
 
 #include "dialects/Dsmp/IR/OnnxOpRegistry.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -53,6 +55,18 @@ bool mlir::dsmp::isF32Tensor(Type type, bool requireStaticShape) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   return tensor && tensor.getElementType().isF32() &&
          (!requireStaticShape || tensor.hasStaticShape());
+}
+
+DictionaryAttr mlir::dsmp::rangeOf(Value value) {
+  if (Operation *def = value.getDefiningOp())
+    return def->getAttrOfType<DictionaryAttr>("dsmp.range");
+  auto arg = dyn_cast<BlockArgument>(value);
+  auto graph =
+      arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()) : nullptr;
+  if (!graph || arg.getOwner() != &graph.getBody().front())
+    return nullptr;
+  return graph.getArgAttrOfType<DictionaryAttr>(arg.getArgNumber(),
+                                                "dsmp.range");
 }
 
 std::string mlir::dsmp::nodeName(Operation *op) {

@@ -29,6 +29,10 @@ constexpr int kRangeHistLowestExponent = -30, kRangeHistHighestExponent = 17;
 /// the values the precision passes measure and retype.
 bool isF32Tensor(Type type, bool requireStaticShape = false);
 
+/// The calibrated range (dsmp.range) of a value: its producer's, or a graph
+/// input's argument attribute; null when none was measured.
+DictionaryAttr rangeOf(Value value);
+
 /// The ONNX node name an op came from (its NameLoc), or "".
 std::string nodeName(Operation *op);
 /// The ONNX operator type of a dsmp op ("Conv"), or its op name.

@@ -11,6 +11,7 @@
 
 /// Without calibration only the bounds every input obeys: sigmoid in
 /// [0, 1]; a product has none.
+// STATIC-NOT: dsmp.range = {amax
 // STATIC: dsmp.sigmoid {{.*}}dsmp.range = {static_hi = 1.000000e+00 : f64, static_lo = 0.000000e+00 : f64}
 // STATIC: dsmp.mul
 // STATIC-NOT: dsmp.range
@@ -21,6 +22,9 @@
 /// below f16's smallest normal (6.1e-5), which is more than 1 %. The
 /// histogram counts |x| by binary exponent from 2^-30 (the 17 of 2^17 =
 /// 131072 <= 140000 is the last bin).
+/// The graph input gets its calibrated range as an argument attribute
+/// (70000 overflows f16): what an op reading it is checked against.
+// CHECK: func.func @main_graph(%{{.*}}: tensor<2x4xf32> {dsmp.name = "x", dsmp.range = {amax = 7.000000e+04 : f64, {{.*}}max = 7.000000e+04 : f64, min = -4.000000e+00 : f64, overflow = ["f16", {{.*}}zeros = 1 : i64}})
 // CHECK: dsmp.sigmoid {{.*}}dsmp.range = {amax = 1.000000e+00 : f64, count = 8 : i64, {{.*}}max = 1.000000e+00 : f64, min = 0.017986{{[0-9]*}} : f64, overflow = [], static_hi = 1.000000e+00 : f64, static_lo = 0.000000e+00 : f64, underflow = [], zeros = 0 : i64}
 // CHECK: dsmp.mul {{.*}}dsmp.range = {amax = 1.400000e+05 : f64, count = 8 : i64, hist = array<i64: 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, {{.*}}, 1>, max = 1.400000e+05 : f64, min = -8.000000e+00 : f64, overflow = ["f16", "f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ"], underflow = ["f16", {{.*}}], zeros = 1 : i64}
 func.func @main_graph(%x: tensor<2x4xf32> {dsmp.name = "x"}) -> (tensor<2x4xf32>, tensor<2x4xf32>) {
