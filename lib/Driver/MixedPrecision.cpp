@@ -253,6 +253,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   pipeline.allowOps = ArrayRef<std::string>(options.allowOps);
   pipeline.sensitiveLayers = options.sensitiveLayers;
   pipeline.weightsDir = options.weightsDir;
+  pipeline.sensitivitySeeds = options.sensitivitySeeds;
 
   OwningOpRef<ModuleOp> analyzed(fp32.clone());
   if (Error err =

@@ -36,7 +36,7 @@ bool hasOperandTerm(Operation *op) {
 /// Which probes carry an op's g * x (and, for contractions, that of its
 /// activation operand); -1: not measured.
 struct Probe {
-  int product = -1, operandProduct = -1;
+  SmallVector<int, 1> products, operandProducts; // one per seed vector
 };
 
 /// sum |p| and sum p^2 over the calibration sets, in double.
@@ -91,25 +91,6 @@ struct AnalyzeSensitivityPass final
           OpBuilder b(ret);
           GraphBuilder g(b, ret->getLoc());
 
-          // Seeds r / |y| with r a fixed random +-1 vector per output.
-          std::mt19937 rng(0x5eed);
-          SmallVector<std::pair<Value, Value>> seeds;
-          for (Value y : ret->getOperands()) {
-            if (!isF32Tensor(y.getType(), /*requireStaticShape=*/true))
-              continue;
-            auto type = cast<RankedTensorType>(y.getType());
-            std::vector<float> signs(type.getNumElements());
-            for (float &s : signs)
-              s = (rng() & 1) ? 1.0f : -1.0f;
-            Value norm = g.value(
-                "dsmp.sqrt", {g.add(g.reduceAll("dsmp.reduce_sum", g.mul(y, y)),
-                                    g.scalar(1e-30, type.getElementType()))});
-            seeds.push_back({y, g.div(g.floats(type, signs), norm)});
-          }
-          Adjoint adjoint = buildAdjoint(b, forward, seeds);
-          for (Operation *op : adjoint.stoppedAt)
-            stopNames.push_back(onnxTypeOf(op) + " '" + nodeName(op) + "'");
-
           // The graph computes g * x (one op per probe); the sums are taken
           // as each product is computed, in double.
           SmallVector<Value> values;
@@ -117,27 +98,51 @@ struct AnalyzeSensitivityPass final
             values.push_back(g.mul(grad, x));
             return static_cast<int>(values.size()) - 1;
           };
-          for (auto [id, op] : llvm::enumerate(copy)) {
-            if (!op || op->getNumResults() == 0 ||
-                !isF32Tensor(op->getResult(0).getType(),
-                             /*requireStaticShape=*/true))
-              continue;
-            Value x = op->getResult(0);
-            Value grad = adjoint.grads.lookup(x);
-            if (!grad) {
-              if (!adjoint.stoppedAt.empty())
-                stoppedBy[id] = stopNames.front();
-              continue;
+          // Seeds r / |y| with r a fixed random +-1 vector per output, one
+          // backward pass per seed vector.
+          std::mt19937 rng(0x5eed);
+          for (unsigned k = 0; k < std::max(1u, unsigned(seeds)); ++k) {
+            SmallVector<std::pair<Value, Value>> seedValues;
+            for (Value y : ret->getOperands()) {
+              if (!isF32Tensor(y.getType(), /*requireStaticShape=*/true))
+                continue;
+              auto type = cast<RankedTensorType>(y.getType());
+              std::vector<float> signs(type.getNumElements());
+              for (float &s : signs)
+                s = (rng() & 1) ? 1.0f : -1.0f;
+              Value norm =
+                  g.value("dsmp.sqrt",
+                          {g.add(g.reduceAll("dsmp.reduce_sum", g.mul(y, y)),
+                                 g.scalar(1e-30, type.getElementType()))});
+              seedValues.push_back({y, g.div(g.floats(type, signs), norm)});
             }
-            probes[id].product = probe(grad, x);
-            if (hasOperandTerm(op)) {
-              auto it = adjoint.operandGrads.find(op);
-              if (it != adjoint.operandGrads.end())
-                for (auto [value, operandGrad] : it->second)
-                  if (value == op->getOperand(0)) {
-                    probes[id].operandProduct = probe(operandGrad, value);
-                    break;
-                  }
+            Adjoint adjoint = buildAdjoint(b, forward, seedValues);
+            if (k == 0)
+              for (Operation *op : adjoint.stoppedAt)
+                stopNames.push_back(onnxTypeOf(op) + " '" + nodeName(op) + "'");
+            for (auto [id, op] : llvm::enumerate(copy)) {
+              if (!op || op->getNumResults() == 0 ||
+                  !isF32Tensor(op->getResult(0).getType(),
+                               /*requireStaticShape=*/true))
+                continue;
+              Value x = op->getResult(0);
+              Value grad = adjoint.grads.lookup(x);
+              if (!grad) {
+                if (!adjoint.stoppedAt.empty())
+                  stoppedBy[id] = stopNames.front();
+                continue;
+              }
+              probes[id].products.push_back(probe(grad, x));
+              if (hasOperandTerm(op)) {
+                auto it = adjoint.operandGrads.find(op);
+                if (it != adjoint.operandGrads.end())
+                  for (auto [value, operandGrad] : it->second)
+                    if (value == op->getOperand(0)) {
+                      probes[id].operandProducts.push_back(
+                          probe(operandGrad, value));
+                      break;
+                    }
+              }
             }
           }
           sums.assign(values.size(), Sums());
@@ -157,19 +162,27 @@ struct AnalyzeSensitivityPass final
     double perSet = 1.0 / std::max<size_t>(sets, 1);
     for (auto [id, op] : llvm::enumerate(ops)) {
       const Probe &p = probes[id];
-      if (p.product < 0) {
+      if (p.products.empty()) {
         if (!stoppedBy[id].empty())
           op->setAttr("dsmp.no_adjoint", b.getStringAttr(stoppedBy[id]));
         continue;
       }
-      const Sums &own = sums[p.product];
+      // Means over the sets and the seed vectors.
+      auto mean = [&](ArrayRef<int> list, double Sums::*field) {
+        double total = 0;
+        for (int index : list)
+          total += sums[index].*field;
+        return total * perSet / list.size();
+      };
       SmallVector<NamedAttribute> fields{
-          b.getNamedAttr("adapt", b.getF64FloatAttr(own.abs * perSet)),
-          b.getNamedAttr("energy", b.getF64FloatAttr(own.square * perSet))};
-      if (p.operandProduct >= 0)
+          b.getNamedAttr("adapt",
+                         b.getF64FloatAttr(mean(p.products, &Sums::abs))),
+          b.getNamedAttr("energy",
+                         b.getF64FloatAttr(mean(p.products, &Sums::square)))};
+      if (!p.operandProducts.empty())
         fields.push_back(b.getNamedAttr(
             "operand_energy",
-            b.getF64FloatAttr(sums[p.operandProduct].square * perSet)));
+            b.getF64FloatAttr(mean(p.operandProducts, &Sums::square))));
       op->setAttr("dsmp.sensitivity", b.getDictionaryAttr(fields));
     }
     if (!stopNames.empty()) {

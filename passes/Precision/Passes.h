@@ -57,6 +57,10 @@ struct AutoMixedPrecisionPipelineOptions
   PassOptions::Option<std::string> sensitiveLayers{
       *this, "sensitive-layers",
       llvm::cl::desc("Regex of node names that stay f32"), llvm::cl::init("")};
+  PassOptions::Option<unsigned> sensitivitySeeds{
+      *this, "sensitivity-seeds",
+      llvm::cl::desc("Random vectors the adjoint is seeded with"),
+      llvm::cl::init(1)};
 };
 
 /// Ranges and sensitivities on the calibration inputs, then assignment,

@@ -77,7 +77,11 @@ def AnalyzeSensitivityPass
            "Folder of calibration inputs">,
     Option<"engine", "engine", "std::string", /*default=*/"\"auto\"",
            "How calibration runs the graph: auto (evaluate, else compile), "
-           "evaluate, compile">
+           "evaluate, compile">,
+    Option<"seeds", "seeds", "unsigned", /*default=*/"1",
+           "Random vectors r the adjoint is seeded with (one backward pass "
+           "each); the energies are their mean, whose variance falls as "
+           "1/seeds">
   ];
 }
 

@@ -33,6 +33,7 @@ void mlir::dsmp::buildPrecisionAnalysisPipeline(
   AnalyzeSensitivityPassOptions sensitivity;
   sensitivity.calibration = options.calibration;
   sensitivity.engine = options.calibrationEngine;
+  sensitivity.seeds = options.sensitivitySeeds;
   pm.addPass(createAnalyzeSensitivityPass(sensitivity));
 }
 

@@ -142,6 +142,12 @@ llvm::cl::opt<double>
     margin("margin",
            llvm::cl::desc("Fraction of the budget the predicted error may use"),
            llvm::cl::init(0.5), llvm::cl::cat(precision));
+llvm::cl::opt<unsigned> sensitivitySeeds(
+    "sensitivity-seeds",
+    llvm::cl::desc("Random vectors the sensitivity adjoint is seeded with "
+                   "(one backward pass each; more give a steadier "
+                   "prediction)"),
+    llvm::cl::init(1), llvm::cl::cat(precision));
 llvm::cl::opt<int> maxRetries(
     "max-retries",
     llvm::cl::desc("Validation rounds that raise precision, at most"),
@@ -253,6 +259,7 @@ int main(int argc, char **argv) {
   mp.sensitiveLayers = sensitiveLayers;
   mp.margin = margin;
   mp.maxRetries = maxRetries;
+  mp.sensitivitySeeds = sensitivitySeeds;
   auto result = mlir::dsmp::compileWithPrecision(modelPath, outputDir, mp,
                                                  options, reportPath, context);
   if (!result)

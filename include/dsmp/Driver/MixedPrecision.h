@@ -45,6 +45,8 @@ struct MixedPrecisionOptions {
   double margin = 0.5;
   /// Validation rounds after the first.
   int maxRetries = 4;
+  /// Random seed vectors of the sensitivity adjoint (one backward each).
+  unsigned sensitivitySeeds = 1;
   /// Folder a .mlir model's weight file is relative to.
   std::string weightsDir = ".";
 };

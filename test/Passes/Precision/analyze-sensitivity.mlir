@@ -2,6 +2,9 @@
 // RUN: %dsmp_python %S/Inputs/write_tensor.py %t/cal/input_0.pb x 2x2 1,2,3,4
 // RUN: dsmp-opt %s --dsmp-analyze-sensitivity=calibration=%t/cal | FileCheck %s
 // RUN: dsmp-opt %s --dsmp-analyze-sensitivity="calibration=%t/cal engine=compile" | FileCheck %s
+/// With three seed vectors the energies are their mean (here every r gives
+/// the same numbers, so the mean is too).
+// RUN: dsmp-opt %s --dsmp-analyze-sensitivity="calibration=%t/cal seeds=3" | FileCheck %s
 // RUN: not dsmp-opt %s --dsmp-analyze-sensitivity 2>&1 | FileCheck %s --check-prefix=NOCAL
 
 /// The seed at the output y is r / |y| (r = +-1), so the relu's result has
