@@ -127,12 +127,8 @@ struct FoldConstantQuantize : OpRewritePattern<QuantizeLinearOp> {
     if (!f || !constantFloats(constant, values) ||
         !constantFloats(scaleOp, scale) || scale.size() != 1)
       return failure();
-    if (Value zp = op.getYZeroPoint(); !isa<NoneType>(zp.getType())) {
-      DenseElementsAttr z;
-      if (!matchPattern(zp, m_Constant(&z)) || !z.isSplat() ||
-          !llvm::all_of(z.getRawData(), [](char c) { return c == 0; }))
-        return failure();
-    }
+    if (!isNoneOrZero(op.getYZeroPoint()))
+      return failure();
     SmallVector<uint8_t> codes;
     codes.reserve(values.size());
     for (float v : values)

@@ -7,7 +7,8 @@
 //
 // The bit layout (dsmp::formats::SmallFloat) of MLIR's f8 element types, for
 // the code that encodes or decodes them at compile time (the precision
-// passes fold f8 weights) and in generated code (the f8 Q/DQ lowering).
+// passes fold f8 weights) and in generated code (the f8 Q/DQ lowering),
+// and the zero-point check both make.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +17,11 @@
 
 #include "dsmp/runtime/FloatFormats.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
+
+#include <algorithm>
 
 namespace mlir::dsmp {
 
@@ -32,6 +37,17 @@ inline const ::dsmp::formats::SmallFloat *smallFloatOf(Type element) {
   if (isa<Float8E5M2FNUZType>(element))
     return &f::kF8E5M2FNUZ;
   return nullptr;
+}
+
+/// Whether an optional Q/DQ zero point is absent (`none`) or a constant
+/// zero: the per-tensor f8 form dsmp folds and lowers.
+inline bool isNoneOrZero(Value zeroPoint) {
+  if (isa<NoneType>(zeroPoint.getType()))
+    return true;
+  DenseElementsAttr attr;
+  return matchPattern(zeroPoint, m_Constant(&attr)) && attr.isSplat() &&
+         std::all_of(attr.getRawData().begin(), attr.getRawData().end(),
+                     [](char c) { return c == 0; });
 }
 
 } // namespace mlir::dsmp

@@ -32,17 +32,6 @@ namespace formats = ::dsmp::formats;
 
 namespace {
 
-/// Whether the optional zero point is absent or a constant zero.
-bool zeroPointIsZero(Value zp) {
-  if (isa<NoneType>(zp.getType()))
-    return true;
-  DenseElementsAttr attr;
-  if (!matchPattern(zp, m_Constant(&attr)) || !attr.isSplat())
-    return false;
-  ArrayRef<char> raw = attr.getRawData();
-  return llvm::all_of(raw, [](char c) { return c == 0; });
-}
-
 /// Per-tensor quantization with a zero zero point (the form dsmp inserts).
 LogicalResult checkPerTensor(Operation *op, Value scale, Value zp,
                              PatternRewriter &rewriter) {
@@ -50,7 +39,7 @@ LogicalResult checkPerTensor(Operation *op, Value scale, Value zp,
   if (!scaleType || !scaleType.hasStaticShape() ||
       scaleType.getNumElements() != 1 || !scaleType.getElementType().isF32())
     return rewriter.notifyMatchFailure(op, "needs one f32 scale");
-  if (!zeroPointIsZero(zp))
+  if (!isNoneOrZero(zp))
     return rewriter.notifyMatchFailure(op, "needs a zero zero point");
   if (op->getAttrOfType<IntegerAttr>("block_size") &&
       op->getAttrOfType<IntegerAttr>("block_size").getInt() != 0)

@@ -9,6 +9,7 @@
 #include "Array.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/OnnxTypes.h"
 #include "dsmp/runtime/FloatFormats.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -284,42 +285,12 @@ Expected<Array> decodeConstant(ConstantOp op) {
   return a;
 }
 
-/// ONNX TensorProto data types of the element types the evaluator holds.
-int32_t onnxDtype(Type element) {
-  if (element.isF32())
-    return 1;
-  if (isa<Float16Type>(element))
-    return 10;
-  if (isa<BFloat16Type>(element))
-    return 16;
-  if (isa<Float8E4M3FNType>(element))
-    return 17;
-  if (isa<Float8E4M3FNUZType>(element))
-    return 18;
-  if (isa<Float8E5M2Type>(element))
-    return 19;
-  if (isa<Float8E5M2FNUZType>(element))
-    return 20;
-  switch (element.getIntOrFloatBitWidth()) {
-  case 1:
-    return 9;
-  case 8:
-    return element.isUnsignedInteger() ? 2 : 3;
-  case 16:
-    return element.isUnsignedInteger() ? 4 : 5;
-  case 32:
-    return element.isUnsignedInteger() ? 12 : 6;
-  default:
-    return element.isUnsignedInteger() ? 13 : 7;
-  }
-}
-
 Expected<Array> fromHost(const HostTensor &t, RankedTensorType type) {
   Array a = shapedFor(type);
   if (ArrayRef<int64_t>(t.dims) != type.getShape())
     return llvm::createStringError("input '" + t.name +
                                    "' does not have the graph's shape");
-  int32_t dtype = onnxDtype(type.getElementType());
+  int32_t dtype = getOnnxDataType(type.getElementType());
   if (t.dtype != dtype)
     return llvm::createStringError("input '" + t.name + "' has data type " +
                                    Twine(t.dtype) + ", the graph expects " +
@@ -351,7 +322,7 @@ HostTensor toHost(const Array &a, const std::string &name, Type type) {
   t.name = name;
   t.dims.assign(a.shape.begin(), a.shape.end());
   Type element = cast<RankedTensorType>(type).getElementType();
-  t.dtype = onnxDtype(element);
+  t.dtype = getOnnxDataType(element);
   size_t bytesPer = ::dsmp::runtime::dtypeSize(t.dtype);
   t.data.resize(a.size() * bytesPer);
   if (a.isFloat && element.isF32()) {
