@@ -6,11 +6,13 @@
 //
 // A greedy knapsack: each op that may leave f32 offers its best format
 // (the target's highest throughput, then the smallest unit roundoff) with
-// a benefit (FLOPs x (1 - 1/throughput)) and a cost (its predicted share of
-// the squared relative output error, u^2/3 x energy). Ops are taken by
-// cost per benefit until the budget (margin x tolerance)^2 is spent; an op
-// that does not fit may still take a cheaper format (tf32 for a matmul, f16
-// for one that offered f8 first).
+// a benefit (FLOPs x (1 - 1/throughput)) and a cost: what that format adds
+// to the predicted squared relative output error of the ops taken so far
+// (RoundingCost: the roundings of its result, its inputs and its weights,
+// u^2/3 x their energies). Ops are taken by cost per benefit until the
+// budget (margin x tolerance)^2 is spent, their neighbours' costs updated
+// as they go; an op that does not fit may still take a cheaper format
+// (tf32 for a matmul), and what budget is left upgrades contractions to f8.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,7 @@
 #include "passes/Precision/F8Scaling.h"
 #include "passes/Precision/Formats.h"
 #include "passes/Precision/Passes.h"
+#include "passes/Precision/RoundingCost.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dsmp/Target/TargetDescription.h"
@@ -27,6 +30,7 @@
 #include "llvm/Support/Regex.h"
 
 #include <cmath>
+#include <queue>
 
 #define DEBUG_TYPE "dsmp-assign-precision"
 
@@ -78,7 +82,7 @@ bool hasF32Result(Operation *op) {
 struct Choice {
   Operation *op;
   Format format;
-  double benefit, cost;
+  double benefit;
   size_t order = 0; // graph order, to break ties deterministically
 };
 
@@ -165,13 +169,7 @@ struct AssignPrecisionPass final
         continue;
       }
       auto sensitivity = op->getAttrOfType<DictionaryAttr>("dsmp.sensitivity");
-      auto number = [&](StringRef key) {
-        auto attr = sensitivity ? sensitivity.getAs<FloatAttr>(key) : nullptr;
-        return attr ? attr.getValueAsDouble() : 0.0;
-      };
       bool contraction = cls == OpClass::matmul || cls == OpClass::conv;
-      double energy = number("energy"),
-             operandEnergy = number("operand_energy");
       // FLOPs at the calibration shapes when the range analysis saw them.
       auto measuredFlops = op->getAttrOfType<IntegerAttr>("dsmp.flops");
       double flops = static_cast<double>(
@@ -203,14 +201,10 @@ struct AssignPrecisionPass final
           overflowed = true;
           continue;
         }
-        double u2 = std::pow(unitRoundoff(f), 2) / 3.0;
-        double terms =
-            operandsOnly ? 2 * operandEnergy
-                         : energy + (contraction ? 2 * operandEnergy : energy);
         double benefit = flops * (1.0 - 1.0 / t.throughputOf(f));
         if (benefit <= 0)
           continue;
-        choices.push_back({op, f, benefit, u2 * terms});
+        choices.push_back({op, f, benefit});
       }
       if (choices.empty()) {
         if (overflowed)
@@ -226,8 +220,8 @@ struct AssignPrecisionPass final
       auto byBenefit = [](const Choice &a, const Choice &c) {
         if (a.benefit != c.benefit)
           return a.benefit > c.benefit;
-        if (a.cost != c.cost)
-          return a.cost < c.cost;
+        if (unitRoundoff(a.format) != unitRoundoff(c.format))
+          return unitRoundoff(a.format) < unitRoundoff(c.format);
         return a.format < c.format;
       };
       // f8 choices are upgrades of the 16-bit/tf32 one (second phase).
@@ -248,72 +242,106 @@ struct AssignPrecisionPass final
       offers.push_back(std::move(choices));
     }
 
-    // Cheapest error per unit of benefit first; ties in graph order.
-    for (auto [index, choices] : llvm::enumerate(offers))
+    // Cheapest error per unit of benefit first, an op's error being what
+    // its format adds to the assignment so far (RoundingCost): taking an op
+    // changes its neighbours' costs, so they are queued again.
+    RoundingCost cost(graphOps(module));
+    llvm::DenseMap<Operation *, size_t> offerOf;
+    for (auto [index, choices] : llvm::enumerate(offers)) {
       for (Choice &c : choices)
         c.order = index;
-    llvm::sort(offers, [](const auto &a, const auto &c) {
-      double left = a.front().cost * c.front().benefit;
-      double right = c.front().cost * a.front().benefit;
-      if (left != right)
-        return left < right;
-      return a.front().order < c.front().order;
-    });
-    double spent = 0;
-    llvm::DenseMap<Operation *, Choice> taken;
-    llvm::DenseSet<Operation *> fallbacks; // took a cheaper, lesser format
-    SmallVector<const SmallVector<Choice, 2> *> rejected;
-    for (const auto &choices : offers) {
-      const Choice &best = choices.front();
-      if (spent + best.cost <= budget) {
-        spent += best.cost;
-        taken[best.op] = best;
-      } else {
-        rejected.push_back(&choices);
-      }
+      offerOf[choices.front().op] = index;
     }
-    for (const auto *choices : rejected) {
+    struct Entry {
+      double key;
+      size_t order;
+      unsigned version;
+      bool operator>(const Entry &o) const {
+        return key != o.key ? key > o.key : order > o.order;
+      }
+    };
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+    std::vector<unsigned> versions(offers.size(), 0);
+    std::vector<bool> isTaken(offers.size(), false);
+    auto enqueue = [&](size_t index) {
+      const Choice &best = offers[index].front();
+      queue.push({cost.delta(best.op, best.format) / best.benefit, index,
+                  ++versions[index]});
+    };
+    for (size_t index = 0; index < offers.size(); ++index)
+      enqueue(index);
+    double spent = 0;
+    llvm::DenseMap<Operation *, std::pair<Choice, double>> taken; // + its cost
+    llvm::DenseSet<Operation *> fallbacks; // took a cheaper, lesser format
+    auto take = [&](const Choice &c, double added) {
+      cost.set(c.op, c.format);
+      spent += added;
+      taken[c.op] = {c, added};
+      isTaken[offerOf[c.op]] = true;
+      for (Operation *other : cost.neighbours(c.op))
+        if (auto it = offerOf.find(other);
+            it != offerOf.end() && !isTaken[it->second])
+          enqueue(it->second);
+    };
+    while (!queue.empty()) {
+      Entry e = queue.top();
+      queue.pop();
+      if (e.version != versions[e.order] || isTaken[e.order])
+        continue;
+      const Choice &best = offers[e.order].front();
+      double added = e.key * best.benefit;
+      if (spent + added <= budget)
+        take(best, added);
+    }
+    // What did not fit may still take a lesser format (tf32 for a matmul).
+    for (const auto &choices : offers) {
+      if (isTaken[choices.front().order])
+        continue;
       bool fits = false;
-      for (const Choice &c : llvm::drop_begin(*choices)) {
-        if (spent + c.cost <= budget) {
-          spent += c.cost;
-          taken[c.op] = c;
+      for (const Choice &c : llvm::drop_begin(choices)) {
+        double added = cost.delta(c.op, c.format);
+        if (spent + added <= budget) {
+          take(c, added);
           fallbacks.insert(c.op);
           fits = true;
           break;
         }
       }
       if (!fits)
-        mark(choices->front().op, Format::f32, "budget");
+        mark(choices.front().op, Format::f32, "budget");
     }
     // Second phase: what is left of the budget upgrades 16-bit ops to f8,
     // the most benefit per unit of extra error first. f8 adds little over
     // 16 bits (1/30 - 1/60 of the FLOPs on sm_90) at 2^14 times the error,
     // so it must not crowd ops out of 16 bits.
-    SmallVector<std::pair<Choice, Choice>> steps; // (from, to)
+    struct Step {
+      Choice from, to;
+      double extra;
+    };
+    SmallVector<Step> steps;
     for (auto &[op, to] : upgrades)
       if (auto it = taken.find(op);
-          it != taken.end() && to.benefit > it->second.benefit)
-        steps.push_back({it->second, to});
-    llvm::sort(steps, [](const auto &x, const auto &y) {
-      double left =
-          (x.second.benefit - x.first.benefit) * (y.second.cost - y.first.cost);
-      double right =
-          (y.second.benefit - y.first.benefit) * (x.second.cost - x.first.cost);
+          it != taken.end() && to.benefit > it->second.first.benefit)
+        steps.push_back({it->second.first, to, cost.delta(op, to.format)});
+    llvm::sort(steps, [](const Step &x, const Step &y) {
+      double left = (x.to.benefit - x.from.benefit) * y.extra;
+      double right = (y.to.benefit - y.from.benefit) * x.extra;
       if (left != right)
         return left > right;
-      return x.first.order < y.first.order;
+      return x.from.order < y.from.order;
     });
-    for (auto &[from, to] : steps) {
-      double extra = to.cost - from.cost;
+    for (const Step &step : steps) {
+      double extra = cost.delta(step.from.op, step.to.format);
       if (spent + extra <= budget) {
+        double before = taken[step.from.op].second;
+        cost.set(step.from.op, step.to.format);
         spent += extra;
-        taken[from.op] = to;
+        taken[step.from.op] = {step.to, before + extra};
       }
     }
     for (const auto &choices : offers)
       if (auto it = taken.find(choices.front().op); it != taken.end())
-        accept(it->second, budget, b,
+        accept(it->second.first, it->second.second / budget, b,
                fallbacks.contains(it->first) ? "budget_fallback"
                                              : "sensitivity");
 
@@ -351,13 +379,14 @@ struct AssignPrecisionPass final
              b.getNamedAttr("tolerance", b.getF64FloatAttr(tolerance)),
              b.getNamedAttr("margin", b.getF64FloatAttr(margin)),
              b.getNamedAttr("predicted_error",
-                            b.getF64FloatAttr(std::sqrt(spent)))}));
+                            b.getF64FloatAttr(std::sqrt(
+                                std::max(cost.total(), 0.0))))}));
   }
 
-  void accept(const Choice &c, double budget, Builder &b, StringRef reason) {
+  void accept(const Choice &c, double share, Builder &b, StringRef reason) {
     c.op->setAttr("dsmp.assigned", FormatAttr::get(&getContext(), c.format));
     c.op->setAttr("dsmp.reason", b.getStringAttr(reason));
-    c.op->setAttr("dsmp.error_share", b.getF64FloatAttr(c.cost / budget));
+    c.op->setAttr("dsmp.error_share", b.getF64FloatAttr(share));
   }
 
   /// Whether both operands of a contraction can take `f` with a per-tensor

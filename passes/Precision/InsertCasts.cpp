@@ -7,6 +7,7 @@
 #include "passes/Precision/F8Scaling.h"
 #include "passes/Precision/Formats.h"
 #include "passes/Precision/Passes.h"
+#include "passes/Precision/RoundingCost.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
 
@@ -25,15 +26,6 @@ namespace {
 Value castTo(OpBuilder &b, Location loc, Value v, Type element) {
   auto type = cast<RankedTensorType>(v.getType());
   return CastOp::create(b, loc, type.clone(element), v);
-}
-
-/// The operands that carry data in the op's format (Resize's scales and
-/// roi, Pow's exponent stay as they are).
-bool isDataOperand(Operation *op, unsigned index) {
-  StringRef name = op->getName().getStringRef();
-  if (name == "dsmp.resize" || name == "dsmp.pow")
-    return index == 0;
-  return true;
 }
 
 struct InsertCastsPass final

@@ -5,9 +5,11 @@
 // RUN: dsmp-opt %s --dsmp-assign-precision="target=x86_64 features=+avx512bf16" --split-input-file -mlir-print-debuginfo -mlir-print-local-scope | FileCheck %s --check-prefix=X86BF
 // RUN: dsmp-opt %s --dsmp-assign-precision="target=sm_80 sensitive-layers=^encoder/fc1$" --split-input-file -mlir-print-debuginfo -mlir-print-local-scope | FileCheck %s --check-prefix=REGEX
 
-// The budget is (margin * tolerance)^2 = (0.5 * 1e-2)^2 = 2.5e-5; a 16-bit
-// op costs u^2/3 * (energy + 2 * operand_energy) of it (u = 2^-11 for f16
-// and tf32, 2^-8 for bf16), tf32 only the operand term.
+// The budget is (margin * tolerance)^2 = (0.5 * 1e-2)^2 = 2.5e-5. Each
+// rounding costs u^2/3 x the energy of the value rounded (u = 2^-11 for f16
+// and tf32, 2^-8 for bf16): a 16-bit matmul rounds its result (energy) and
+// casts its graph-input factors (operand_energy each, for want of their
+// own); tf32 only casts the factors.
 
 /// The same graph on two targets. @sensitive's f16/bf16 cost (9.5e-5) is
 /// over the budget; its tf32 cost (1.6e-5) fits, so sm_80 runs it in tf32
@@ -34,10 +36,10 @@
 // F16ONLY-LABEL: func.func @main_graph
 // F16ONLY: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f32>{{.*}}dsmp.reason = "overflow"{{.*}}loc("wide")
 module {
-  func.func @main_graph(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  func.func @main_graph(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %c: tensor<16x16xf32>) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
     %0 = dsmp.matmul %a, %b {dsmp.flops = 8192 : i64, dsmp.sensitivity = {adapt = 1.0e+01 : f64, energy = 1.0e+03 : f64, operand_energy = 1.0e+02 : f64}, dsmp.range = {amax = 1.0e+01 : f64}} : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32> loc("sensitive")
-    %1 = dsmp.matmul %0, %b {dsmp.flops = 8192 : i64, dsmp.sensitivity = {adapt = 1.0e-02 : f64, energy = 1.0e-02 : f64, operand_energy = 1.0e-02 : f64}, dsmp.range = {amax = 1.0e+06 : f64}} : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32> loc("wide")
-    return %1 : tensor<16x16xf32>
+    %1 = dsmp.matmul %c, %c {dsmp.flops = 8192 : i64, dsmp.sensitivity = {adapt = 1.0e-02 : f64, energy = 1.0e-02 : f64, operand_energy = 1.0e-02 : f64}, dsmp.range = {amax = 1.0e+06 : f64}} : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32> loc("wide")
+    return %0, %1 : tensor<16x16xf32>, tensor<16x16xf32>
   }
 }
 
@@ -63,5 +65,29 @@ module {
     %2, %m, %v = dsmp.layer_normalization %1, %s, %n {dsmp.flops = 512 : i64, dsmp.sensitivity = {adapt = 0.0 : f64, energy = 0.0 : f64}} : (tensor<4x16xf32>, tensor<16xf32>, none) -> (tensor<4x16xf32>, none, none)
     %3 = dsmp.relu %2 {dsmp.flops = 64 : i64, dsmp.sensitivity = {adapt = 1.0 : f64, energy = 1.0e-03 : f64}} : (tensor<4x16xf32>) -> tensor<4x16xf32>
     return %3 : tensor<4x16xf32>
+  }
+}
+
+// -----
+
+/// Costs are counted per rounded value. A Relu of an f16 value is exact, so
+/// @exact adds nothing (error share 0) though its energy (200, like its
+/// input's) would be over what the budget has left after @first (1.6e-5).
+/// @cast's own rounding is cheap, but in f16 it would round its input, the
+/// result of @kept (energy 1e3: too much for f16, so tf32, whose result is
+/// f32): it stays f32.
+// SM80-LABEL: func.func @main_graph
+// SM80: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f16>{{.*}}loc("first")
+// SM80: dsmp.relu {{.*}}dsmp.assigned = #dsmp.format<f16>, dsmp.error_share = 0.000000e+00 : f64{{.*}}loc("exact")
+// SM80: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<tf32>{{.*}}dsmp.reason = "budget_fallback"{{.*}}loc("kept")
+// SM80: dsmp.add {{.*}}dsmp.assigned = #dsmp.format<f32>{{.*}}dsmp.reason = "budget"{{.*}}loc("cast")
+module {
+  func.func @main_graph(%a: tensor<16x16xf32>) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
+    %w = dsmp.constant dense<0.25> : tensor<16x16xf32>
+    %0 = dsmp.matmul %a, %w {dsmp.flops = 8192 : i64, dsmp.sensitivity = {adapt = 1.0 : f64, energy = 2.0e+02 : f64, operand_energy = 1.0 : f64}} : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32> loc("first")
+    %1 = dsmp.relu %0 {dsmp.flops = 256 : i64, dsmp.sensitivity = {adapt = 1.0 : f64, energy = 2.0e+02 : f64}} : (tensor<16x16xf32>) -> tensor<16x16xf32> loc("exact")
+    %2 = dsmp.matmul %a, %w {dsmp.flops = 8192 : i64, dsmp.sensitivity = {adapt = 1.0 : f64, energy = 1.0e+03 : f64, operand_energy = 1.0e-03 : f64}} : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32> loc("kept")
+    %3 = dsmp.add %2, %2 {dsmp.flops = 256 : i64, dsmp.sensitivity = {adapt = 1.0 : f64, energy = 1.0e-03 : f64}} : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32> loc("cast")
+    return %1, %3 : tensor<16x16xf32>, tensor<16x16xf32>
   }
 }

@@ -80,6 +80,8 @@ CASES = [
          "\n%y = dsmp.reduce_max %x0, %a : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<2x3x1xf32>", [2, 3, 1]),
     case("global_average_pool", [[1, 3, 4, 4]], "%y = dsmp.global_average_pool %x0 : (tensor<1x3x4x4xf32>) -> tensor<1x3x1x1xf32>", [1, 3, 1, 1]),
     case("average_pool", [[1, 2, 6, 6]], "%y = dsmp.average_pool %x0 {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x6x6xf32>) -> tensor<1x2x3x3xf32>", [1, 2, 3, 3]),
+    case("max_pool", [[1, 2, 7, 7]], "%y, %i = dsmp.max_pool %x0 {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x7x7xf32>) -> (tensor<1x2x4x4xf32>, none)", [1, 2, 4, 4]),
+    case("max_pool_1d", [[2, 3, 8]], "%y, %i = dsmp.max_pool %x0 {kernel_shape = array<i64: 2>, strides = array<i64: 2>} : (tensor<2x3x8xf32>) -> (tensor<2x3x4xf32>, none)", [2, 3, 4]),
     case("flatten", [[2, 3, 4]], "%y = dsmp.flatten %x0 : (tensor<2x3x4xf32>) -> tensor<2x12xf32>", [2, 12]),
     case("transpose", [[2, 3, 4]], "%y = dsmp.transpose %x0 {perm = array<i64: 2, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>", [4, 2, 3]),
     case("concat", [[2, 3], [2, 2]], "%y = dsmp.concat %x0, %x1 {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x2xf32>) -> tensor<2x5xf32>", [2, 5]),

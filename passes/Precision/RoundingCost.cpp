@@ -1,0 +1,249 @@
+//===- RoundingCost.cpp - Predicted error of an assignment ---- -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Precision/RoundingCost.h"
+#include "passes/Precision/F8Scaling.h"
+#include "passes/Precision/Formats.h"
+
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::dsmp;
+
+bool mlir::dsmp::returnsInputValues(Operation *op) {
+  static const llvm::StringSet<> kSelecting = {
+      "Relu", "Abs",  "Neg",   "Max",   "Min",     "Floor",
+      "Ceil", "Sign", "Where", "Clip",  "MaxPool", "GlobalMaxPool",
+      "Round"};
+  return kSelecting.contains(onnxTypeOf(op));
+}
+
+bool mlir::dsmp::isDataOperand(Operation *op, unsigned index) {
+  StringRef name = op->getName().getStringRef();
+  if (name == "dsmp.resize" || name == "dsmp.pow")
+    return index == 0;
+  return true;
+}
+
+namespace {
+
+bool isConstant(Value v) {
+  Operation *def = v.getDefiningOp();
+  return def && def->hasTrait<mlir::OpTrait::ConstantLike>();
+}
+
+bool isContraction(Operation *op) {
+  auto precision = dyn_cast<PrecisionOpInterface>(op);
+  return precision && (precision.getOpClass() == OpClass::matmul ||
+                       precision.getOpClass() == OpClass::conv);
+}
+
+/// Ops that run in the format their data input arrives in (see
+/// dsmp-assign-precision): their results are that input, moved.
+bool movesData(Operation *op) {
+  auto precision = dyn_cast<PrecisionOpInterface>(op);
+  if (!precision || isa<CastOp>(op))
+    return false;
+  return precision.getOpClass() == OpClass::data_movement ||
+         isa<MaxPoolOp, GlobalMaxPoolOp>(op);
+}
+
+double sensitivity(Operation *op, StringRef key) {
+  auto dict =
+      op ? op->getAttrOfType<DictionaryAttr>("dsmp.sensitivity") : nullptr;
+  auto attr = dict ? dict.getAs<FloatAttr>(key) : nullptr;
+  return attr ? attr.getValueAsDouble() : -1.0;
+}
+
+/// The energy of a value: its producer's when it is the producer's first
+/// result and was measured; -1 when unknown.
+double energyOf(Value v) {
+  auto result = dyn_cast<OpResult>(v);
+  if (!result || result.getResultNumber() != 0)
+    return -1.0;
+  return sensitivity(result.getOwner(), "energy");
+}
+
+double roundingVariance(Format f) { return std::pow(unitRoundoff(f), 2) / 3; }
+
+bool isSixteenBit(Format f) { return f == Format::f16 || f == Format::bf16; }
+
+/// Whether casting a value held in `from` to `to` rounds it.
+bool castRounds(Format from, Format to) {
+  if (to == Format::f32 || from == to)
+    return false;
+  if (to == Format::tf32 && isSixteenBit(from))
+    return false; // f16 and bf16 values are tf32 values
+  return true;
+}
+
+/// Whether an op computing in `format` reads operand `index` in it.
+bool readsIn(Operation *op, unsigned index, Format format) {
+  if (format == Format::f32)
+    return false;
+  if (format == Format::tf32 || isF8(format))
+    return index < 2; // a contraction's two factors
+  return isDataOperand(op, index);
+}
+
+} // namespace
+
+RoundingCost::RoundingCost(ArrayRef<Operation *> ops) {
+  auto rootFor = [&](Value v) -> std::optional<unsigned> {
+    if (!isF32Tensor(v.getType()) || isConstant(v))
+      return std::nullopt;
+    if (auto it = rootOf.find(v); it != rootOf.end())
+      return it->second;
+    if (!isa<BlockArgument>(v))
+      return std::nullopt; // produced outside the graph's top level
+    roots.push_back({v, nullptr, {}});
+    return rootOf[v] = roots.size() - 1;
+  };
+  for (Operation *op : ops) {
+    if (movesData(op)) {
+      std::optional<unsigned> from;
+      for (Value operand : op->getOperands())
+        if ((from = rootFor(operand)))
+          break;
+      if (from) {
+        for (Value result : op->getResults())
+          if (isF32Tensor(result.getType()))
+            rootOf[result] = *from;
+        continue;
+      }
+    }
+    SmallVector<unsigned, 4> &mine = touched[op];
+    for (auto [index, operand] : llvm::enumerate(op->getOperands()))
+      if (auto root = rootFor(operand)) {
+        roots[*root].readers.push_back(
+            {op, operand, static_cast<unsigned>(index)});
+        if (!llvm::is_contained(mine, *root))
+          mine.push_back(*root);
+      }
+    for (Value result : op->getResults())
+      if (isF32Tensor(result.getType())) {
+        roots.push_back({result, op, {}});
+        rootOf[result] = roots.size() - 1;
+        mine.push_back(roots.size() - 1);
+      }
+  }
+}
+
+Format RoundingCost::formatOf(Operation *op) const {
+  auto it = formats.find(op);
+  return it == formats.end() ? Format::f32 : it->second;
+}
+
+double RoundingCost::rootCost(const Root &root) const {
+  Format held = root.producer ? formatOf(root.producer) : Format::f32;
+  if (!isSixteenBit(held))
+    held = Format::f32; // tf32 and f8 contractions give f32 results
+  double cost = 0;
+  if (held != Format::f32 && !returnsInputValues(root.producer)) {
+    // A 16-bit contraction rounds its sum, then the sum plus the bias.
+    Operation *p = root.producer;
+    bool biased = isContraction(p) && p->getNumOperands() > 2 &&
+                  !isa<NoneType>(p->getOperand(2).getType());
+    cost += roundingVariance(held) * std::max(energyOf(root.value), 0.0) *
+            (biased ? 2 : 1);
+  }
+  // One cast per format the readers need, as large as its largest reader.
+  SmallVector<std::pair<Format, double>, 2> casts;
+  for (const Root::Reader &reader : root.readers) {
+    Format wants = formatOf(reader.op);
+    if (!readsIn(reader.op, reader.operand, wants) || !castRounds(held, wants))
+      continue;
+    double energy = energyOf(reader.read);
+    if (energy < 0)
+      energy = energyOf(root.value);
+    if (energy < 0 && reader.operand < 2 && isContraction(reader.op))
+      energy = sensitivity(reader.op, "operand_energy");
+    if (energy < 0) // a graph input read by an elementwise op: its result's
+      energy = sensitivity(reader.op, "energy");
+    energy = std::max(energy, 0.0);
+    auto it = llvm::find_if(casts, [&](auto &c) { return c.first == wants; });
+    if (it == casts.end())
+      casts.push_back({wants, energy});
+    else
+      it->second = std::max(it->second, energy);
+  }
+  for (auto [format, energy] : casts)
+    cost += roundingVariance(format) * energy;
+  return cost;
+}
+
+double RoundingCost::weightCost(Operation *op, Format format) const {
+  if (format == Format::f32 || !isContraction(op))
+    return 0;
+  // Constant factors are rounded at compile time; their effect on the
+  // output is taken as that of rounding the activation operand.
+  double energy = sensitivity(op, "operand_energy");
+  if (energy < 0)
+    energy = std::max(sensitivity(op, "energy"), 0.0);
+  double cost = 0;
+  for (unsigned i = 0; i < 2 && i < op->getNumOperands(); ++i)
+    if (isConstant(op->getOperand(i)) &&
+        isF32Tensor(op->getOperand(i).getType()))
+      cost += roundingVariance(format) * energy;
+  return cost;
+}
+
+double RoundingCost::costAround(Operation *op, Format format) {
+  double cost = weightCost(op, format);
+  auto it = touched.find(op);
+  if (it != touched.end())
+    for (unsigned root : it->second)
+      cost += rootCost(roots[root]);
+  return cost;
+}
+
+double RoundingCost::delta(Operation *op, Format format) {
+  Format old = formatOf(op);
+  if (old == format)
+    return 0;
+  double before = costAround(op, old);
+  set(op, format);
+  double after = costAround(op, format);
+  set(op, old);
+  return after - before;
+}
+
+void RoundingCost::set(Operation *op, Format format) {
+  if (format == Format::f32)
+    formats.erase(op);
+  else
+    formats[op] = format;
+}
+
+double RoundingCost::total() const {
+  double cost = 0;
+  for (const Root &root : roots)
+    cost += rootCost(root);
+  for (auto [op, format] : formats)
+    cost += weightCost(op, format);
+  return cost;
+}
+
+ArrayRef<Operation *> RoundingCost::neighbours(Operation *op) {
+  if (auto it = neighbourCache.find(op); it != neighbourCache.end())
+    return it->second;
+  llvm::SmallPtrSet<Operation *, 8> seen{op};
+  SmallVector<Operation *> list;
+  auto add = [&](Operation *other) {
+    if (other && seen.insert(other).second)
+      list.push_back(other);
+  };
+  if (auto t = touched.find(op); t != touched.end())
+    for (unsigned root : t->second) {
+      add(roots[root].producer);
+      for (const Root::Reader &reader : roots[root].readers)
+        add(reader.op);
+    }
+  return neighbourCache[op] = std::move(list);
+}

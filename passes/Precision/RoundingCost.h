@@ -1,0 +1,87 @@
+//===- RoundingCost.h - Predicted error of an assignment ------ -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The predicted squared relative output error of a format assignment,
+// counted value by value: a tensor is rounded where a 16-bit op produces it
+// or where an op reads it in a narrower format than it arrives in (one cast
+// per format, shared by its readers), and a contraction's constant weights
+// are rounded once. Each rounding to a format with unit roundoff u costs
+// u^2/3 times the value's sensitivity energy sum (g * x)^2
+// (dsmp-analyze-sensitivity). So an op's cost depends on its neighbours'
+// formats: a Relu after an f16 Conv adds nothing, an f16 op after an f32
+// one pays for casting its input.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_PASSES_PRECISION_ROUNDINGCOST_H
+#define DSMP_PASSES_PRECISION_ROUNDINGCOST_H
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <optional>
+
+namespace mlir::dsmp {
+
+class RoundingCost {
+public:
+  /// `ops`: the graph's top-level ops in program order (graphOps), all f32.
+  explicit RoundingCost(ArrayRef<Operation *> ops);
+
+  /// The format `op` computes in now (f32 unless set).
+  Format formatOf(Operation *op) const;
+  /// How much the total changes if `op` computes in `format`.
+  double delta(Operation *op, Format format);
+  /// Records that `op` computes in `format`.
+  void set(Operation *op, Format format);
+  /// The predicted squared relative error of the formats set so far.
+  double total() const;
+  /// The ops whose delta may change when `op`'s format does.
+  ArrayRef<Operation *> neighbours(Operation *op);
+
+private:
+  /// A value as it flows: through data movement (Reshape, Transpose, ...)
+  /// and ops that select one of their inputs (MaxPool), which run in the
+  /// format their input arrives in.
+  struct Root {
+    Value value;
+    Operation *producer = nullptr; // null for a graph input
+    /// Ops that read the value or one of its moved copies: the op, the
+    /// value it reads, and whether that is a contraction's operand 0.
+    struct Reader {
+      Operation *op;
+      Value read;
+      unsigned operand;
+    };
+    SmallVector<Reader> readers;
+  };
+
+  double rootCost(const Root &root) const;
+  double weightCost(Operation *op, Format format) const;
+  double costAround(Operation *op, Format format);
+
+  SmallVector<Root> roots;
+  llvm::DenseMap<Value, unsigned> rootOf;
+  /// The roots an op's format affects: its results' and its operands'.
+  llvm::DenseMap<Operation *, SmallVector<unsigned, 4>> touched;
+  llvm::DenseMap<Operation *, SmallVector<Operation *>> neighbourCache;
+  llvm::DenseMap<Operation *, Format> formats;
+};
+
+/// Whether the op returns, elementwise, one of its inputs' values (Relu,
+/// Max, Abs, ...): in a 16-bit format its result needs no rounding of its
+/// own once its inputs are in the format.
+bool returnsInputValues(Operation *op);
+
+/// Whether operand `index` of an op in a 16-bit format carries data in that
+/// format (and is cast to it): all but Resize's scales and roi and Pow's
+/// exponent.
+bool isDataOperand(Operation *op, unsigned index);
+
+} // namespace mlir::dsmp
+
+#endif // DSMP_PASSES_PRECISION_ROUNDINGCOST_H
