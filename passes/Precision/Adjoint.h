@@ -36,6 +36,13 @@ Adjoint buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
                      ArrayRef<std::pair<Value, Value>> seeds,
                      ValueRange alsoFor = {});
 
+/// The gradient of the seeds' scalar with respect to a contraction's
+/// constant factor (MatMul's or Gemm's B, Conv's weights), given the
+/// gradient at its result: the adjoint proper stops at constants. Built at
+/// `builder`'s insertion point; null for a shape it does not handle
+/// (ConvTranspose, a batched constant, auto_pad).
+Value weightGradient(OpBuilder &builder, Operation *op, Value resultGrad);
+
 } // namespace mlir::dsmp
 
 #endif // DSMP_PASSES_PRECISION_ADJOINT_H

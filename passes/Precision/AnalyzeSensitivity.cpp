@@ -36,8 +36,17 @@ bool hasOperandTerm(Operation *op) {
 /// Which probes carry an op's g * x (and, for contractions, that of its
 /// activation operand); -1: not measured.
 struct Probe {
-  SmallVector<int, 1> products, operandProducts; // one per seed vector
+  // one per seed vector
+  SmallVector<int, 1> products, operandProducts, weightProducts;
 };
+
+bool hasConstantWeight(Operation *op) {
+  Operation *def = op->getNumOperands() > 1
+                       ? op->getOperand(1).getDefiningOp()
+                       : nullptr;
+  return def && def->hasTrait<mlir::OpTrait::ConstantLike>() &&
+         isF32Tensor(op->getOperand(1).getType(), /*requireStaticShape=*/true);
+}
 
 /// sum |p| and sum p^2 over the calibration sets, in double.
 struct Sums {
@@ -142,6 +151,11 @@ struct AnalyzeSensitivityPass final
                           probe(operandGrad, value));
                       break;
                     }
+                // The rounding of constant weights: (dW * W)^2.
+                if (hasConstantWeight(op))
+                  if (Value dW = weightGradient(b, op, grad))
+                    probes[id].weightProducts.push_back(
+                        probe(dW, op->getOperand(1)));
               }
             }
           }
@@ -183,6 +197,10 @@ struct AnalyzeSensitivityPass final
         fields.push_back(b.getNamedAttr(
             "operand_energy",
             b.getF64FloatAttr(mean(p.operandProducts, &Sums::square))));
+      if (!p.weightProducts.empty())
+        fields.push_back(b.getNamedAttr(
+            "weight_energy",
+            b.getF64FloatAttr(mean(p.weightProducts, &Sums::square))));
       op->setAttr("dsmp.sensitivity", b.getDictionaryAttr(fields));
     }
     if (!stopNames.empty()) {

@@ -186,8 +186,10 @@ def TestAdjointPass : Pass<"dsmp-test-adjoint", "mlir::ModuleOp"> {
     function return, after its own results, the gradient of
     sum_i <seed_i, result_i> with respect to each f32 argument (zeros where
     none flows), built through VJPOpInterface exactly as
-    dsmp-analyze-sensitivity builds it. A test compares these with finite
-    differences of the forward graph.
+    dsmp-analyze-sensitivity builds it, then `wgrad_<k>`, the gradient with
+    respect to the constant weights of the k-th MatMul, Gemm or Conv that
+    has them (weightGradient, what the weight_energy sensitivity is built
+    on). A test compares these with finite differences of the forward graph.
   }];
 }
 

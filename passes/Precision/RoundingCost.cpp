@@ -178,17 +178,24 @@ double RoundingCost::rootCost(const Root &root) const {
 double RoundingCost::weightCost(Operation *op, Format format) const {
   if (format == Format::f32 || !isContraction(op))
     return 0;
-  // Constant factors are rounded at compile time; their effect on the
-  // output is taken as that of rounding the activation operand.
-  double energy = sensitivity(op, "operand_energy");
-  if (energy < 0)
-    energy = std::max(sensitivity(op, "energy"), 0.0);
-  double cost = 0;
-  for (unsigned i = 0; i < 2 && i < op->getNumOperands(); ++i)
-    if (isConstant(op->getOperand(i)) &&
-        isF32Tensor(op->getOperand(i).getType()))
-      cost += roundingVariance(format) * energy;
-  return cost;
+  // Constant factors are rounded at compile time: sum (dW * W)^2 where the
+  // sensitivity analysis measured it (operand 1), else taken as the
+  // activation's energy.
+  auto constant = [&](unsigned i) {
+    return i < op->getNumOperands() && isConstant(op->getOperand(i)) &&
+           isF32Tensor(op->getOperand(i).getType());
+  };
+  double standIn = sensitivity(op, "operand_energy");
+  if (standIn < 0)
+    standIn = std::max(sensitivity(op, "energy"), 0.0);
+  double energy = 0;
+  if (constant(0))
+    energy += standIn;
+  if (constant(1)) {
+    double measured = sensitivity(op, "weight_energy");
+    energy += measured >= 0 ? measured : standIn;
+  }
+  return roundingVariance(format) * energy;
 }
 
 double RoundingCost::costAround(Operation *op, Format format) {

@@ -74,6 +74,23 @@ struct TestAdjointPass final
       resultAttrs.push_back(b.getDictionaryAttr(b.getNamedAttr(
           "dsmp.name", b.getStringAttr("grad_" + std::to_string(i)))));
     }
+    unsigned weights = 0;
+    for (Operation *op : forward) {
+      if (!isa<MatMulOp, GemmOp, ConvOp>(op) || op->getNumOperands() < 2)
+        continue;
+      Operation *def = op->getOperand(1).getDefiningOp();
+      if (!def || !def->hasTrait<mlir::OpTrait::ConstantLike>())
+        continue;
+      Value grad = adjoint.grads.lookup(op->getResult(0));
+      Value dW = grad ? weightGradient(builder, op, grad) : Value();
+      if (!dW) {
+        op->emitWarning("dsmp-test-adjoint: no weight gradient here");
+        continue;
+      }
+      results.push_back(dW);
+      resultAttrs.push_back(b.getDictionaryAttr(b.getNamedAttr(
+          "dsmp.name", b.getStringAttr("wgrad_" + std::to_string(weights++)))));
+    }
     ret->setOperands(results);
     SmallVector<Type> resultTypes;
     for (Value v : results)

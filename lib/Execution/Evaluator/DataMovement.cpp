@@ -37,22 +37,36 @@ void copyPerDim(const Array &src, Array &dst,
       dst.copyFrom(src, 0, 0);
     return;
   }
+  int64_t inner = dst.shape[rank - 1];
+  if (total == 0 || inner == 0)
+    return;
+  // Row by row: the outer dims' offset once, then the innermost dim.
+  const std::vector<int64_t> &last = offsets[rank - 1];
+  auto copyRow = [&](auto *out, const auto *in, int64_t base, bool inside,
+                     auto filler) {
+    if (!inside) {
+      std::fill(out, out + inner, filler);
+      return;
+    }
+    for (int64_t j = 0; j < inner; ++j)
+      out[j] = last[j] >= 0 ? in[base + last[j]] : filler;
+  };
   SmallVector<int64_t, 4> counter(rank, 0);
-  for (int64_t o = 0; o < total; ++o) {
-    int64_t from = 0;
+  for (int64_t row = 0; row < total / inner; ++row) {
+    int64_t base = 0;
     bool inside = true;
-    for (int d = 0; d < rank; ++d) {
+    for (int d = 0; d + 1 < rank; ++d) {
       int64_t off = offsets[d][counter[d]];
       inside &= off >= 0;
-      from += off;
+      base += off;
     }
-    if (inside)
-      dst.copyFrom(src, from, o);
-    else if (dst.isFloat)
-      dst.f[o] = float(fill);
+    if (dst.isFloat)
+      copyRow(dst.f.data() + row * inner, src.f.data(), base, inside,
+              float(fill));
     else
-      dst.i[o] = int64_t(fill);
-    for (int d = rank - 1; d >= 0; --d) {
+      copyRow(dst.i.data() + row * inner, src.i.data(), base, inside,
+              int64_t(fill));
+    for (int d = rank - 2; d >= 0; --d) {
       if (++counter[d] < dst.shape[d])
         break;
       counter[d] = 0;

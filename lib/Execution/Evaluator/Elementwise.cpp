@@ -383,6 +383,16 @@ Error evalWhere(Operation *op, llvm::ArrayRef<const Array *> in,
   Array &y = out[0];
   if (a.isFloat != y.isFloat || b.isFloat != y.isFloat)
     return unsupported(op, "mixed element kinds");
+  // The common case: a full condition picking from full or scalar floats.
+  auto fullOrScalar = [&](const Array &v) {
+    return v.size() == 1 || v.shape == y.shape;
+  };
+  if (y.isFloat && c.shape == y.shape && fullOrScalar(a) && fullOrScalar(b)) {
+    int64_t sa = a.size() == 1 ? 0 : 1, sb = b.size() == 1 ? 0 : 1;
+    for (int64_t o = 0, n = y.size(); o < n; ++o)
+      y.f[o] = c.i[o] ? a.f[o * sa] : b.f[o * sb];
+    return Error::success();
+  }
   std::array<llvm::SmallVector<int64_t, 4>, 3> strides = {
       broadcastStrides(c.shape, y.shape), broadcastStrides(a.shape, y.shape),
       broadcastStrides(b.shape, y.shape)};

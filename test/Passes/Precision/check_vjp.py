@@ -2,7 +2,9 @@
 """Check every VJPOpInterface model against finite differences.
 
 For each single-op graph: dsmp-opt --dsmp-test-adjoint makes it return the
-gradient g of <s, f(x)> for a random seed s; dsmp-run runs that and the
+gradient g of <s, f(x)> for a random seed s (and, for a contraction with
+constant weights W, its gradient with respect to W, checked by perturbing
+the constant); dsmp-run runs that and the
 forward graph at x +- h d for a random direction d. The check is
 <g, d> == (<s, f(x + h d)> - <s, f(x - h d)>) / 2h within --rtol of
 max(|lhs|, |rhs|, scale). Prints one line per op and a summary.
@@ -97,6 +99,32 @@ CASES = [
 ]
 
 
+def wcase(name, x_shape, w, body, out_shape):
+    """A contraction with constant weights `w` (body uses %x0 and {w})."""
+    return dict(name=name, inputs=[x_shape], w=np.asarray(w, np.float32), body=body,
+                out=out_shape, positive=False)
+
+
+# The gradient with respect to constant weights (weightGradient), checked
+# by perturbing the constant (own generator: the cases above keep their
+# draws).
+WRNG = np.random.default_rng(11)
+CW = WRNG.standard_normal((6, 2, 3, 3)).astype(np.float32)
+DW = WRNG.standard_normal((4, 1, 3, 3)).astype(np.float32)
+MW = WRNG.standard_normal((4, 5)).astype(np.float32)
+WEIGHT_CASES = [
+    wcase("conv weights", [2, 4, 7, 7], CW, "%w = dsmp.constant {w} : tensor<6x2x3x3xf32>\n%n = dsmp.none\n"
+          "%y = dsmp.conv %x0, %w, %n {group = 2 : i64, strides = array<i64: 2, 1>, dilations = array<i64: 1, 2>, pads = array<i64: 1, 0, 2, 1>} : (tensor<2x4x7x7xf32>, tensor<6x2x3x3xf32>, none) -> tensor<2x6x4x4xf32>",
+          [2, 6, 4, 4]),
+    wcase("depthwise conv weights", [1, 4, 6, 6], DW, "%w = dsmp.constant {w} : tensor<4x1x3x3xf32>\n%n = dsmp.none\n"
+          "%y = dsmp.conv %x0, %w, %n {group = 4 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x6x6xf32>, tensor<4x1x3x3xf32>, none) -> tensor<1x4x6x6xf32>",
+          [1, 4, 6, 6]),
+    wcase("matmul weights", [2, 3, 4], MW, "%w = dsmp.constant {w} : tensor<4x5xf32>\n"
+          "%y = dsmp.matmul %x0, %w : (tensor<2x3x4xf32>, tensor<4x5xf32>) -> tensor<2x3x5xf32>", [2, 3, 5]),
+    wcase("gemm weights", [3, 5], MW, "%w = dsmp.constant {w} : tensor<4x5xf32>\n%n = dsmp.none\n"
+          "%y = dsmp.gemm %x0, %w, %n {transB = 1 : i64, alpha = 0.5 : f32} : (tensor<3x5xf32>, tensor<4x5xf32>, none) -> tensor<3x4xf32>", [3, 4]),
+]
+
 def write_inputs(folder, arrays):
     os.makedirs(folder, exist_ok=True)
     for i, (name, a) in enumerate(arrays):
@@ -124,14 +152,42 @@ def run_model(bin_dir, model, inputs, work, tag):
     return result
 
 
-def check(c, args, work):
-    names = [f"x{i}" for i in range(len(c["inputs"]))]
+def graph(c, body, work, tag):
     params = ", ".join(f"%x{i}: {ty(s)} {{dsmp.name = \"x{i}\"}}" for i, s in enumerate(c["inputs"]))
     src = (f"func.func @main_graph({params}) -> ({ty(c['out'])} {{dsmp.name = \"y\"}}) {{\n"
-           f"{c['body']}\nreturn %y : {ty(c['out'])}\n}}\n")
-    fwd = os.path.join(work, c["name"] + ".mlir")
-    with open(fwd, "w") as f:
+           f"{body}\nreturn %y : {ty(c['out'])}\n}}\n")
+    path = os.path.join(work, tag + ".mlir")
+    with open(path, "w") as f:
         f.write(src)
+    return path
+
+
+def check_weights(c, args, work):
+    tag = c["name"].replace(" ", "_")
+    fwd = graph(c, c["body"].replace("{w}", dense(c["w"])), work, tag)
+    adj = os.path.join(work, tag + ".adjoint.mlir")
+    r = subprocess.run([os.path.join(args.bin, "dsmp-opt"), fwd, "--dsmp-test-adjoint", "-o", adj],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode or "warning" in r.stdout:
+        return False, f"{c['name']}: dsmp-test-adjoint FAILED\n{r.stdout}"
+    x = WRNG.standard_normal(c["inputs"][0])
+    seed = WRNG.standard_normal(c["out"])
+    d = WRNG.standard_normal(c["w"].shape)
+    got = run_model(args.bin, adj, [("x0", x), ("seed_0", seed)], work, tag + ".g")
+    lhs = float((got["wgrad_0"] * d).sum())
+    h = args.step
+    ys = [run_model(args.bin, graph(c, c["body"].replace("{w}", dense(c["w"] + sign * h * d)), work,
+                                    tag + str(sign)), [("x0", x)], work, tag + str(sign) + ".r")["y"]
+          for sign in (1, -1)]
+    rhs = float(((ys[0] - ys[1]) * seed).sum()) / (2 * h)
+    scale = max(abs(lhs), abs(rhs), 1e-3)
+    ok = abs(lhs - rhs) <= args.rtol * scale
+    return ok, f"{c['name']}: <dW, d> = {lhs:.6g}, finite difference {rhs:.6g} {'ok' if ok else 'MISMATCH'}"
+
+
+def check(c, args, work):
+    names = [f"x{i}" for i in range(len(c["inputs"]))]
+    fwd = graph(c, c["body"], work, c["name"])
     adj = os.path.join(work, c["name"] + ".adjoint.mlir")
     r = subprocess.run([os.path.join(args.bin, "dsmp-opt"), fwd, "--dsmp-test-adjoint", "-o", adj],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -162,9 +218,9 @@ def main():
     args = p.parse_args()
     results = []
     with tempfile.TemporaryDirectory() as work:
-        for c in CASES:
+        for c in CASES + WEIGHT_CASES:
             try:
-                ok, line = check(c, args, work)
+                ok, line = (check_weights if "w" in c else check)(c, args, work)
             except RuntimeError as e:
                 ok, line = False, f"{c['name']}: run FAILED\n{e}"
             print(line, flush=True)
