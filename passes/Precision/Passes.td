@@ -65,7 +65,9 @@ def AnalyzeSensitivityPass
     sum (g * x)^2 (times u^2/3 it estimates the variance that rounding x
     adds to the relative output error, the r making it unbiased). For
     matmul/conv, `operand_energy` is the same for the activation input as
-    this op sees it. Means over the calibration sets.
+    this op sees it, and with constant weights W, `weight_energy` =
+    sum (dW * W)^2 (weightGradient, Adjoint.h). Means over the calibration
+    sets and seed vectors.
 
     Post-condition: ops with a float result carry `dsmp.sensitivity`
     (dictionary of those numbers); ops the gradient cannot reach (an op
@@ -94,8 +96,12 @@ def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
     Chooses, per compute op, the format that the target description allows
     for its class (lib/Target/Description/targets.json), maximising the
     throughput-weighted FLOPs moved off f32 subject to a predicted relative
-    output error <= `tolerance` (sqrt of the summed u^2/3 * energy terms,
-    scaled by `margin`) and no overflow in the calibrated ranges. Policy,
+    output error <= `margin` * `tolerance` and no overflow in the calibrated
+    ranges. The prediction counts each rounded value once, u^2/3 * its
+    energy (RoundingCost.h): a 16-bit op's result unless the op returns an
+    input's value (Relu, Max, ...), a value cast to a narrower format for
+    its readers, a contraction's constant weights. Ops are taken greedily by
+    added error per benefit, their neighbours' costs updated. Policy,
     in order: the op types in `deny-ops` (default: exp, log, pow, softmax,
     reductions, sqrt, reciprocal; `allow-ops` removes some) stay f32;
     node names matching `sensitive-layers` (a regex) stay f32; a format
@@ -106,7 +112,7 @@ def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
     read both operands in f8 with one scale per tensor (F8Scaling.h): only
     when each operand is a constant or has a calibrated range, and at most
     1 % of its nonzero values would fall below the scaled format's normals;
-    its cost is the operand term with the f8 unit roundoff (2^-4 for E4M3).
+    its operands' roundings cost the f8 unit roundoff (2^-4 for E4M3).
     Accumulation is f32.
 
     Post-condition: compute ops carry `dsmp.assigned` (a #dsmp.format),
