@@ -11,7 +11,8 @@
 // truncates). tf32 is f32 storage that only a cast rounds (to a 10-bit
 // mantissa, ties away from zero): the lowering treats every other tf32
 // value as f32. The roundings are dsmp::formats', bit-exact against
-// ml_dtypes.
+// ml_dtypes; f16 uses the CPU's F16C conversions where it has them (the
+// same round-to-nearest-even, 8 values at a time).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,12 +22,42 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace mlir::dsmp::eval {
 
 namespace formats = ::dsmp::formats;
 
 namespace {
 float roundF16(float x) { return formats::fromF16(formats::toF16(x)); }
+
+#if defined(__x86_64__)
+__attribute__((target("f16c"))) float roundF16C(float x) {
+  return _cvtsh_ss(_cvtss_sh(x, _MM_FROUND_TO_NEAREST_INT));
+}
+
+__attribute__((target("avx,f16c"))) void roundF16CInPlace(float *v,
+                                                         size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m128i half =
+        _mm256_cvtps_ph(_mm256_loadu_ps(v + i), _MM_FROUND_TO_NEAREST_INT);
+    _mm256_storeu_ps(v + i, _mm256_cvtph_ps(half));
+  }
+  for (; i < n; ++i)
+    v[i] = roundF16C(v[i]);
+}
+
+bool hasF16C() {
+  static const bool has =
+      __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+  return has;
+}
+#else
+bool hasF16C() { return false; }
+#endif
 float roundBF16(float x) { return formats::fromBF16(formats::toBF16(x)); }
 float roundTF32(float x) { return formats::roundToTF32(x); }
 template <const formats::SmallFloat &F, bool Saturate> float roundF8(float x) {
@@ -35,8 +66,13 @@ template <const formats::SmallFloat &F, bool Saturate> float roundF8(float x) {
 } // namespace
 
 Rounding roundingFor(Type element, bool saturate) {
-  if (isa<Float16Type>(element))
+  if (isa<Float16Type>(element)) {
+#if defined(__x86_64__)
+    if (hasF16C())
+      return roundF16C;
+#endif
     return roundF16;
+  }
   if (isa<BFloat16Type>(element))
     return roundBF16;
   if (isa<Float8E4M3FNType>(element))
@@ -67,6 +103,12 @@ bool isHeldInF32(Type element) {
 void roundInPlace(Rounding rounding, std::vector<float> &values) {
   if (!rounding)
     return;
+#if defined(__x86_64__)
+  if (rounding == roundF16C) {
+    roundF16CInPlace(values.data(), values.size());
+    return;
+  }
+#endif
   for (float &v : values)
     v = rounding(v);
 }
