@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """How the precision flow's time grows with the graph: synthetic stacks of
 small transformer-style blocks (MatMul, Add, Softmax-free attention mix,
-Erf-GELU, residual, LayerNorm built from primitives; about 20 ops each)
-as ONNX, at --sizes ops. Each size goes through import, the
+Erf-GELU, residual, LayerNorm built from primitives; about 20 ops each,
+and every block adds the same graph input "pos", a value read by thousands
+of ops at 100k, like a shared attention mask) as ONNX, at --sizes ops. Each size goes through import, the
 calibrated analyses (dsmp-analyze-ranges, dsmp-analyze-sensitivity) and
 the decisions (assignment, casts, minimisation) in one dsmp-opt process
 on the .onnx, as dsmp-compile runs them. Printed: the import alone (a
@@ -46,6 +47,7 @@ def block(i, x, rng, nodes, inits):
     g = node("Add", [g, w("one", [], 0.0)])
     h = node("Mul", [h, g])
     h = node("MatMul", [h, w("wo", [HIDDEN, HIDDEN])])
+    h = node("Add", [h, "pos"])
     h = node("Add", [h, x])
     m = node("ReduceMean", [h], axes=[1])
     c = node("Sub", [h, m])
@@ -69,7 +71,8 @@ def make_model(num_ops, path):
             init.CopyFrom(numpy_helper.from_array(
                 np.array(1.0 if init.name.startswith("one_") else 1e-5, np.float32), init.name))
     graph = helper.make_graph(
-        nodes, "scale", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [TOKENS, HIDDEN])],
+        nodes, "scale", [helper.make_tensor_value_info(name, TensorProto.FLOAT, [TOKENS, HIDDEN])
+                         for name in ("x", "pos")],
         [helper.make_tensor_value_info(x, TensorProto.FLOAT, [TOKENS, HIDDEN])], inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     onnx.save(model, path)
@@ -108,9 +111,11 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         cal = os.path.join(work, "cal")
         os.makedirs(cal)
-        x = np.random.default_rng(1).standard_normal((TOKENS, HIDDEN)).astype(np.float32)
-        with open(os.path.join(cal, "input_0.pb"), "wb") as f:
-            f.write(numpy_helper.from_array(x, "x").SerializeToString())
+        rng = np.random.default_rng(1)
+        for k, name in enumerate(("x", "pos")):
+            x = rng.standard_normal((TOKENS, HIDDEN)).astype(np.float32) * (1 if k == 0 else 0.1)
+            with open(os.path.join(cal, f"input_{k}.pb"), "wb") as f:
+                f.write(numpy_helper.from_array(x, name).SerializeToString())
         pipeline = ("builtin.module("
                     f"dsmp-analyze-ranges{{calibration={cal}}},"
                     f"dsmp-analyze-sensitivity{{calibration={cal}}},"

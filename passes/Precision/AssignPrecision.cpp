@@ -288,8 +288,15 @@ struct AssignPrecisionPass final
       queue.pop();
       if (e.version != versions[e.order] || isTaken[e.order])
         continue;
+      // Its cost now: a widely read neighbour's choice may have changed it
+      // without requeueing it (RoundingCost::neighbours).
       const Choice &best = offers[e.order].front();
-      double added = e.key * best.benefit;
+      double added = cost.delta(best.op, best.format);
+      double queued = e.key * best.benefit;
+      if (added > queued + 1e-9 * std::fabs(queued)) {
+        queue.push({added / best.benefit, e.order, ++versions[e.order]});
+        continue;
+      }
       if (spent + added <= budget)
         take(best, added);
     }

@@ -94,6 +94,42 @@ bool readsIn(Operation *op, unsigned index, Format format) {
 
 } // namespace
 
+/// The energy of rounding a contraction's constant factors: sum (dW * W)^2
+/// where the sensitivity analysis measured it (operand 1), else taken as
+/// the activation's energy.
+static double constantFactorEnergy(Operation *op) {
+  auto constant = [&](unsigned i) {
+    return i < op->getNumOperands() && isConstant(op->getOperand(i)) &&
+           isF32Tensor(op->getOperand(i).getType());
+  };
+  double standIn = sensitivity(op, "operand_energy");
+  if (standIn < 0)
+    standIn = std::max(sensitivity(op, "energy"), 0.0);
+  double energy = 0;
+  if (constant(0))
+    energy += standIn;
+  if (constant(1)) {
+    double measured = sensitivity(op, "weight_energy");
+    energy += measured >= 0 ? measured : standIn;
+  }
+  return energy;
+}
+
+/// The energy a cast of `read` (of root value `root`) for operand `index`
+/// of `op` rounds: the value's own, else the root's, else (a graph input)
+/// what the reader measured.
+static double castEnergy(Value read, Value root, Operation *op,
+                         unsigned index) {
+  double energy = energyOf(read);
+  if (energy < 0)
+    energy = energyOf(root);
+  if (energy < 0 && index < 2 && isContraction(op))
+    energy = sensitivity(op, "operand_energy");
+  if (energy < 0) // a graph input read by an elementwise op: its result's
+    energy = sensitivity(op, "energy");
+  return std::max(energy, 0.0);
+}
+
 RoundingCost::RoundingCost(ArrayRef<Operation *> ops) {
   auto rootFor = [&](Value v) -> std::optional<unsigned> {
     if (!isF32Tensor(v.getType()) || isConstant(v))
@@ -102,7 +138,7 @@ RoundingCost::RoundingCost(ArrayRef<Operation *> ops) {
       return it->second;
     if (!isa<BlockArgument>(v))
       return std::nullopt; // produced outside the graph's top level
-    roots.push_back({v, nullptr, {}});
+    roots.push_back({v, nullptr, 0, false, {}, {}});
     return rootOf[v] = roots.size() - 1;
   };
   for (Operation *op : ops) {
@@ -118,17 +154,22 @@ RoundingCost::RoundingCost(ArrayRef<Operation *> ops) {
         continue;
       }
     }
+    if (isContraction(op))
+      weightEnergy[op] = constantFactorEnergy(op);
     SmallVector<unsigned, 4> &mine = touched[op];
     for (auto [index, operand] : llvm::enumerate(op->getOperands()))
       if (auto root = rootFor(operand)) {
-        roots[*root].readers.push_back(
-            {op, operand, static_cast<unsigned>(index)});
+        roots[*root].readers.push_back(op);
+        reads[op].push_back({*root, static_cast<unsigned>(index),
+                             castEnergy(operand, roots[*root].value, op,
+                                        index)});
         if (!llvm::is_contained(mine, *root))
           mine.push_back(*root);
       }
     for (Value result : op->getResults())
       if (isF32Tensor(result.getType())) {
-        roots.push_back({result, op, {}});
+        roots.push_back({result, op, std::max(energyOf(result), 0.0),
+                         returnsInputValues(op), {}, {}});
         rootOf[result] = roots.size() - 1;
         mine.push_back(roots.size() - 1);
       }
@@ -148,54 +189,40 @@ double RoundingCost::rootCost(const Root &root) const {
   // A 16-bit contraction rounds its sum and then the sum plus the bias;
   // counted as one rounding of the result, which predicts resnet18's error
   // in f16 within 1 % (two overestimate it by 15 %).
-  if (held != Format::f32 && !returnsInputValues(root.producer))
-    cost += roundingVariance(held) * std::max(energyOf(root.value), 0.0);
-  // One cast per format the readers need, as large as its largest reader.
-  SmallVector<std::pair<Format, double>, 2> casts;
-  for (const Root::Reader &reader : root.readers) {
-    Format wants = formatOf(reader.op);
-    if (!readsIn(reader.op, reader.operand, wants) || !castRounds(held, wants))
-      continue;
-    double energy = energyOf(reader.read);
-    if (energy < 0)
-      energy = energyOf(root.value);
-    if (energy < 0 && reader.operand < 2 && isContraction(reader.op))
-      energy = sensitivity(reader.op, "operand_energy");
-    if (energy < 0) // a graph input read by an elementwise op: its result's
-      energy = sensitivity(reader.op, "energy");
-    energy = std::max(energy, 0.0);
-    auto it = llvm::find_if(casts, [&](auto &c) { return c.first == wants; });
-    if (it == casts.end())
-      casts.push_back({wants, energy});
-    else
-      it->second = std::max(it->second, energy);
-  }
-  for (auto [format, energy] : casts)
-    cost += roundingVariance(format) * energy;
+  if (held != Format::f32 && !root.exact)
+    cost += roundingVariance(held) * root.energy;
+  for (const auto &[format, energies] : root.casts)
+    if (!energies.empty() && castRounds(held, format))
+      cost += roundingVariance(format) * *energies.rbegin();
   return cost;
 }
 
-double RoundingCost::weightCost(Operation *op, Format format) const {
-  if (format == Format::f32 || !isContraction(op))
-    return 0;
-  // Constant factors are rounded at compile time: sum (dW * W)^2 where the
-  // sensitivity analysis measured it (operand 1), else taken as the
-  // activation's energy.
-  auto constant = [&](unsigned i) {
-    return i < op->getNumOperands() && isConstant(op->getOperand(i)) &&
-           isF32Tensor(op->getOperand(i).getType());
-  };
-  double standIn = sensitivity(op, "operand_energy");
-  if (standIn < 0)
-    standIn = std::max(sensitivity(op, "energy"), 0.0);
-  double energy = 0;
-  if (constant(0))
-    energy += standIn;
-  if (constant(1)) {
-    double measured = sensitivity(op, "weight_energy");
-    energy += measured >= 0 ? measured : standIn;
+void RoundingCost::addReads(Operation *op, Format format, bool add) {
+  auto it = reads.find(op);
+  if (format == Format::f32 || it == reads.end())
+    return;
+  for (const Read &read : it->second) {
+    if (!readsIn(op, read.operand, format))
+      continue;
+    auto &casts = roots[read.root].casts;
+    auto group = llvm::find_if(casts, [&](auto &c) { return c.first == format; });
+    if (add) {
+      if (group == casts.end())
+        casts.push_back({format, {}}), group = std::prev(casts.end());
+      group->second.insert(read.energy);
+    } else if (group != casts.end()) {
+      auto entry = group->second.find(read.energy);
+      if (entry != group->second.end())
+        group->second.erase(entry);
+    }
   }
-  return roundingVariance(format) * energy;
+}
+
+double RoundingCost::weightCost(Operation *op, Format format) const {
+  if (format == Format::f32)
+    return 0;
+  auto it = weightEnergy.find(op);
+  return it == weightEnergy.end() ? 0 : roundingVariance(format) * it->second;
 }
 
 double RoundingCost::costAround(Operation *op, Format format) {
@@ -219,6 +246,11 @@ double RoundingCost::delta(Operation *op, Format format) {
 }
 
 void RoundingCost::set(Operation *op, Format format) {
+  Format old = formatOf(op);
+  if (old == format)
+    return;
+  addReads(op, old, /*add=*/false);
+  addReads(op, format, /*add=*/true);
   if (format == Format::f32)
     formats.erase(op);
   else
@@ -246,8 +278,9 @@ ArrayRef<Operation *> RoundingCost::neighbours(Operation *op) {
   if (auto t = touched.find(op); t != touched.end())
     for (unsigned root : t->second) {
       add(roots[root].producer);
-      for (const Root::Reader &reader : roots[root].readers)
-        add(reader.op);
+      if (roots[root].readers.size() <= kMaxNeighbourReaders)
+        for (Operation *reader : roots[root].readers)
+          add(reader);
     }
   return neighbourCache[op] = std::move(list);
 }

@@ -23,6 +23,8 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <set>
+
 #include <optional>
 
 namespace mlir::dsmp {
@@ -40,7 +42,8 @@ public:
   void set(Operation *op, Format format);
   /// The predicted squared relative error of the formats set so far.
   double total() const;
-  /// The ops whose delta may change when `op`'s format does.
+  /// The ops whose delta may change when `op`'s format does (but readers
+  /// of widely read values, see kMaxNeighbourReaders).
   ArrayRef<Operation *> neighbours(Operation *op);
 
 private:
@@ -50,26 +53,38 @@ private:
   struct Root {
     Value value;
     Operation *producer = nullptr; // null for a graph input
-    /// Ops that read the value or one of its moved copies: the op, the
-    /// value it reads, and whether that is a contraction's operand 0.
-    struct Reader {
-      Operation *op;
-      Value read;
-      unsigned operand;
-    };
-    SmallVector<Reader> readers;
+    double energy = 0;             // what rounding it where made costs
+    bool exact = false;            // its producer returns an input's value
+    SmallVector<Operation *> readers; // ops that read it (or a moved copy)
+    /// The energies of the readers that read it in a narrow format, by
+    /// format: one cast per format, as large as its largest reader.
+    SmallVector<std::pair<Format, std::multiset<double>>, 1> casts;
+  };
+  /// One float operand of an op: its root, operand index and the energy a
+  /// cast of it for this op rounds.
+  struct Read {
+    unsigned root, operand;
+    double energy;
   };
 
   double rootCost(const Root &root) const;
   double weightCost(Operation *op, Format format) const;
   double costAround(Operation *op, Format format);
+  void addReads(Operation *op, Format format, bool add);
 
   SmallVector<Root> roots;
   llvm::DenseMap<Value, unsigned> rootOf;
   /// The roots an op's format affects: its results' and its operands'.
   llvm::DenseMap<Operation *, SmallVector<unsigned, 4>> touched;
+  llvm::DenseMap<Operation *, SmallVector<Read, 2>> reads;
+  /// Per contraction: the energies of its constant factors' roundings.
+  llvm::DenseMap<Operation *, double> weightEnergy;
   llvm::DenseMap<Operation *, SmallVector<Operation *>> neighbourCache;
   llvm::DenseMap<Operation *, Format> formats;
+  /// Readers through roots with more than this many readers are not
+  /// neighbours (their costs barely move; dsmp-assign-precision checks each
+  /// cost again when it takes an op).
+  static constexpr size_t kMaxNeighbourReaders = 64;
 };
 
 /// Whether the op returns, elementwise, one of its inputs' values (Relu,
