@@ -91,3 +91,21 @@ module {
     return %1, %3 : tensor<16x16xf32>, tensor<16x16xf32>
   }
 }
+
+// -----
+
+/// Two f16 readers of one f32 value share its cast: the first pays for it
+/// (u^2/3 x 100 = 7.9e-6, a share of 0.32 of the budget, plus its own
+/// rounding, 0.0032), the second only for its own rounding.
+// SM80-LABEL: func.func @main_graph
+// SM80: dsmp.softmax {{.*}}dsmp.assigned = #dsmp.format<f32>{{.*}}dsmp.reason = "policy"
+// SM80: dsmp.add {{.*}}dsmp.assigned = #dsmp.format<f16>, dsmp.error_share = 0.321{{[0-9]*}} : f64{{.*}}loc("first_reader")
+// SM80: dsmp.add {{.*}}dsmp.assigned = #dsmp.format<f16>, dsmp.error_share = 0.00317{{[0-9]*}} : f64{{.*}}loc("second_reader")
+module {
+  func.func @main_graph(%a: tensor<4x16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>) {
+    %0 = dsmp.softmax %a {dsmp.flops = 320 : i64, dsmp.sensitivity = {adapt = 1.0 : f64, energy = 1.0e+02 : f64}} : (tensor<4x16xf32>) -> tensor<4x16xf32>
+    %1 = dsmp.add %0, %0 {dsmp.flops = 64 : i64, dsmp.sensitivity = {adapt = 1.0 : f64, energy = 1.0 : f64}} : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32> loc("first_reader")
+    %2 = dsmp.add %0, %0 {dsmp.flops = 64 : i64, dsmp.sensitivity = {adapt = 1.0 : f64, energy = 1.0 : f64}} : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32> loc("second_reader")
+    return %1, %2 : tensor<4x16xf32>, tensor<4x16xf32>
+  }
+}
