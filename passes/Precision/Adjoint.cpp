@@ -134,27 +134,25 @@ Value convWeightGradient(GraphBuilder &g, Operation *op, Value G) {
     perm.push_back(3 + i);
   SmallVector<int64_t> images{perGroup, group * batch};
   images.append(spatial.begin(), spatial.end());
-  Value x = g.reshape(g.transpose(g.reshape(op->getOperand(0), split), perm),
-                      images);
+  Value x =
+      g.reshape(g.transpose(g.reshape(op->getOperand(0), split), perm), images);
   // G [N, M, O...] -> [M, N, O...]: filter m over the N images of its group.
   SmallVector<int64_t> swap{1, 0};
   for (int64_t i = 0; i < n; ++i)
     swap.push_back(2 + i);
   Value w = g.transpose(G, swap);
-  Value full = g.value(
-      "dsmp.conv", {x, w, g.none()},
-      {g.array("strides", dilations), g.array("dilations", strides),
-       g.array("pads", pads), g.array("kernel_shape", out),
-       g.i64("group", group)});
+  Value full = g.value("dsmp.conv", {x, w, g.none()},
+                       {g.array("strides", dilations),
+                        g.array("dilations", strides), g.array("pads", pads),
+                        g.array("kernel_shape", out), g.i64("group", group)});
   if (!full)
     return {};
   // [C/g, M, K'...] -> crop to the kernel -> [M, C/g, k...].
   ArrayRef<int64_t> kernel = wType.getShape().drop_front(2);
   SmallVector<int64_t> zeros(n, 0), axes(n);
   std::iota(axes.begin(), axes.end(), 2);
-  Value cropped =
-      g.value("dsmp.slice", {full, g.i64s(zeros), g.i64s(kernel),
-                             g.i64s(axes), g.none()});
+  Value cropped = g.value("dsmp.slice", {full, g.i64s(zeros), g.i64s(kernel),
+                                         g.i64s(axes), g.none()});
   return cropped ? g.transpose(cropped, swap) : Value();
 }
 
@@ -179,8 +177,9 @@ Value mlir::dsmp::weightGradient(OpBuilder &builder, Operation *op,
       return a ? a.getInt() : 0;
     };
     // dB' = alpha op(A)^T G, transposed back when B was.
-    Value dB = g.value("dsmp.gemm", {A, resultGrad, g.none()},
-                       {g.f32("alpha", alpha), g.i64("transA", 1 - flag("transA"))});
+    Value dB =
+        g.value("dsmp.gemm", {A, resultGrad, g.none()},
+                {g.f32("alpha", alpha), g.i64("transA", 1 - flag("transA"))});
     return dB && flag("transB") ? g.transpose(dB, {1, 0}) : dB;
   }
   if (isa<MatMulOp>(op)) {

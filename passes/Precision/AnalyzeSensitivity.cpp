@@ -41,9 +41,8 @@ struct Probe {
 };
 
 bool hasConstantWeight(Operation *op) {
-  Operation *def = op->getNumOperands() > 1
-                       ? op->getOperand(1).getDefiningOp()
-                       : nullptr;
+  Operation *def =
+      op->getNumOperands() > 1 ? op->getOperand(1).getDefiningOp() : nullptr;
   return def && def->hasTrait<mlir::OpTrait::ConstantLike>() &&
          isF32Tensor(op->getOperand(1).getType(), /*requireStaticShape=*/true);
 }

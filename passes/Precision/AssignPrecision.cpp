@@ -385,9 +385,9 @@ struct AssignPrecisionPass final
             {b.getNamedAttr("target", b.getStringAttr(target)),
              b.getNamedAttr("tolerance", b.getF64FloatAttr(tolerance)),
              b.getNamedAttr("margin", b.getF64FloatAttr(margin)),
-             b.getNamedAttr("predicted_error",
-                            b.getF64FloatAttr(std::sqrt(
-                                std::max(cost.total(), 0.0))))}));
+             b.getNamedAttr(
+                 "predicted_error",
+                 b.getF64FloatAttr(std::sqrt(std::max(cost.total(), 0.0))))}));
   }
 
   void accept(const Choice &c, double share, Builder &b, StringRef reason) {

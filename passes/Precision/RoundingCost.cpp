@@ -18,9 +18,8 @@ using namespace mlir::dsmp;
 
 bool mlir::dsmp::returnsInputValues(Operation *op) {
   static const llvm::StringSet<> kSelecting = {
-      "Relu", "Abs",  "Neg",   "Max",   "Min",     "Floor",
-      "Ceil", "Sign", "Where", "Clip",  "MaxPool", "GlobalMaxPool",
-      "Round"};
+      "Relu", "Abs",   "Neg",  "Max",     "Min",           "Floor", "Ceil",
+      "Sign", "Where", "Clip", "MaxPool", "GlobalMaxPool", "Round"};
   return kSelecting.contains(onnxTypeOf(op));
 }
 
@@ -160,16 +159,20 @@ RoundingCost::RoundingCost(ArrayRef<Operation *> ops) {
     for (auto [index, operand] : llvm::enumerate(op->getOperands()))
       if (auto root = rootFor(operand)) {
         roots[*root].readers.push_back(op);
-        reads[op].push_back({*root, static_cast<unsigned>(index),
-                             castEnergy(operand, roots[*root].value, op,
-                                        index)});
+        reads[op].push_back(
+            {*root, static_cast<unsigned>(index),
+             castEnergy(operand, roots[*root].value, op, index)});
         if (!llvm::is_contained(mine, *root))
           mine.push_back(*root);
       }
     for (Value result : op->getResults())
       if (isF32Tensor(result.getType())) {
-        roots.push_back({result, op, std::max(energyOf(result), 0.0),
-                         returnsInputValues(op), {}, {}});
+        roots.push_back({result,
+                         op,
+                         std::max(energyOf(result), 0.0),
+                         returnsInputValues(op),
+                         {},
+                         {}});
         rootOf[result] = roots.size() - 1;
         mine.push_back(roots.size() - 1);
       }
@@ -205,7 +208,8 @@ void RoundingCost::addReads(Operation *op, Format format, bool add) {
     if (!readsIn(op, read.operand, format))
       continue;
     auto &casts = roots[read.root].casts;
-    auto group = llvm::find_if(casts, [&](auto &c) { return c.first == format; });
+    auto group =
+        llvm::find_if(casts, [&](auto &c) { return c.first == format; });
     if (add) {
       if (group == casts.end())
         casts.push_back({format, {}}), group = std::prev(casts.end());

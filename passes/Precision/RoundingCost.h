@@ -52,9 +52,9 @@ private:
   /// format their input arrives in.
   struct Root {
     Value value;
-    Operation *producer = nullptr; // null for a graph input
-    double energy = 0;             // what rounding it where made costs
-    bool exact = false;            // its producer returns an input's value
+    Operation *producer = nullptr;    // null for a graph input
+    double energy = 0;                // what rounding it where made costs
+    bool exact = false;               // its producer returns an input's value
     SmallVector<Operation *> readers; // ops that read it (or a moved copy)
     /// The energies of the readers that read it in a narrow format, by
     /// format: one cast per format, as large as its largest reader.

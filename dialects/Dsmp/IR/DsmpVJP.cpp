@@ -566,8 +566,8 @@ LogicalResult maxPoolVJP(VJP &v) {
     Value window = g.value("dsmp.slice", {padded, g.i64s(starts), g.i64s(ends),
                                           g.i64s(axes), g.i64s(steps)});
     Value match = g.value("dsmp.equal", {window, v.result()});
-    Value one = g.value("dsmp.where",
-                        {match, g.scalar(1.0, element), g.scalar(0.0, element)});
+    Value one = g.value(
+        "dsmp.where", {match, g.scalar(1.0, element), g.scalar(0.0, element)});
     if (!match || !one)
       return failure();
     matches.push_back(match);

@@ -38,8 +38,7 @@ __attribute__((target("f16c"))) float roundF16C(float x) {
   return _cvtsh_ss(_cvtss_sh(x, _MM_FROUND_TO_NEAREST_INT));
 }
 
-__attribute__((target("avx,f16c"))) void roundF16CInPlace(float *v,
-                                                         size_t n) {
+__attribute__((target("avx,f16c"))) void roundF16CInPlace(float *v, size_t n) {
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     __m128i half =
