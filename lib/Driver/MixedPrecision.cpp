@@ -7,6 +7,7 @@
 #include "dsmp/Driver/MixedPrecision.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/OnnxOpRegistry.h"
 #include "dsmp/Execution/HostRun.h"
 #include "dsmp/Target/TargetDescription.h"
 #include "passes/Precision/Calibration.h"
@@ -41,7 +42,8 @@ Error runPasses(ModuleOp module, StringRef what,
   std::string diagnostics;
   ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
     if (diag.getSeverity() == DiagnosticSeverity::Error)
-      diagnostics += (diagnostics.empty() ? "" : "\n  ") + diag.str();
+      diagnostics +=
+          (diagnostics.empty() ? "" : "\n  ") + describeDiagnostic(diag);
     return success();
   });
   PassManager pm(module.getContext());

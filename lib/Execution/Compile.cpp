@@ -8,6 +8,7 @@
 #include "dsmp/Execution/Compile.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/OnnxOpRegistry.h"
 #include "dsmp/Execution/ArtifactWriter.h"
 #include "dsmp/Import/ONNXImporter.h"
 #include "dsmp/InitAll.h"
@@ -44,6 +45,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -72,7 +74,7 @@ Error runPipeline(PassManager &pm, ModuleOp module, StringRef what) {
   std::string diagnostics;
   ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
     if (diag.getSeverity() == DiagnosticSeverity::Error)
-      diagnostics += "\n  " + diag.str();
+      diagnostics += "\n  " + describeDiagnostic(diag);
     return success();
   });
   // The tool's --mlir-print-ir-* options, where it registered them
@@ -243,6 +245,47 @@ bool isSpecializedTo(func::FuncOp graph, const InputShapes &shapes) {
          llvm::all_of(graph.getResultTypes(), isStatic);
 }
 
+/// The graph inputs an If's condition is computed from, e.g. silero VAD's
+/// sample rate: each such input selects a branch that may only be valid for
+/// some input shapes.
+static std::vector<std::string> branchingInputs(func::FuncOp graph) {
+  llvm::SetVector<Value> seen;
+  std::vector<std::string> names;
+  graph.walk([&](IfOp op) {
+    SmallVector<Value> work{op.getCond()};
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      if (!seen.insert(v))
+        continue;
+      if (auto arg = dyn_cast<BlockArgument>(v)) {
+        auto type = dyn_cast<ShapedType>(arg.getType());
+        if (arg.getOwner() == &graph.getBody().front() && type &&
+            isa<IntegerType>(type.getElementType())) // what --fix-input takes
+          names.push_back(graphInputName(graph, arg.getArgNumber()));
+        continue;
+      }
+      llvm::append_range(work, v.getDefiningOp()->getOperands());
+    }
+  });
+  llvm::sort(names);
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+/// `err`, plus which inputs select the graph's branches and the option
+/// that compiles one branch, where there are any.
+static Error withBranchHint(Error err, ArrayRef<std::string> branching) {
+  if (!err || branching.empty())
+    return err;
+  return llvm::createStringError(
+      llvm::toString(std::move(err)) + "\n  the graph branches (If) on " +
+      (branching.size() == 1 ? "input '" : "inputs '") +
+      llvm::join(branching, "', '") +
+      "': a branch that cannot run at these shapes or in this form fails; "
+      "--fix-input " +
+      branching.front() + "=V compiles the branch your inputs take");
+}
+
 Error specializeGraph(ModuleOp module, const InputShapes &shapes,
                       int64_t defaultDim, bool requireAllInputs,
                       const FixedInputs &fixed) {
@@ -296,8 +339,11 @@ Error specializeGraph(ModuleOp module, const InputShapes &shapes,
   // evaluator and the precision analyses all know.
   pm.addNestedPass<func::FuncOp>(createDecomposeRecurrentPass());
   pm.addPass(mlir::createCSEPass());
+  // Every branch is specialized, also one the inputs' values never take
+  // at these shapes (onnxruntime fails there too, at run time).
+  std::vector<std::string> branching = branchingInputs(graph);
   if (Error err = runPipeline(pm, module, "specializing the shapes"))
-    return err;
+    return withBranchHint(std::move(err), branching);
   for (unsigned i = 0; i < graph.getNumResults(); ++i) {
     auto type = dyn_cast<RankedTensorType>(graph.getResultTypes()[i]);
     if (!type || !type.hasStaticShape())
@@ -370,28 +416,11 @@ static Error lowerVariant(ModuleOp module, const InputShapes &shapes,
   EmitEntryPointPassOptions entryOptions;
   entryOptions.entryName = spec.entry;
   lower.addPass(createEmitEntryPointPass(entryOptions));
-  // Names the integer inputs an If still branches on, before lowering
-  // consumes the graph: fixing one often removes the branch that fails.
-  std::string branchInputs;
-  bool branches = false;
-  graph.walk([&](IfOp) { branches = true; });
-  for (unsigned i = 0; branches && i < graph.getNumArguments(); ++i) {
-    auto type = dyn_cast<RankedTensorType>(graph.getArgument(i).getType());
-    if (type && isa<IntegerType>(type.getElementType()) &&
-        type.getNumElements() <= 4 && !graph.getArgument(i).use_empty())
-      branchInputs +=
-          (branchInputs.empty() ? "'" : ", '") + graphInputName(graph, i) + "'";
-  }
-  if (Error err = runPipeline(lower, module, "lowering")) {
-    if (branchInputs.empty())
-      return err;
-    return llvm::createStringError(
-        llvm::toString(std::move(err)) +
-        "\n  the graph still branches (If) "
-        "and has integer inputs " +
-        branchInputs +
-        ": --fix-input NAME=VALUE compiles the branch for one value");
-  }
+  // The inputs an If still branches on, before lowering consumes the
+  // graph: fixing one often removes the branch that fails.
+  std::vector<std::string> branching = branchingInputs(graph);
+  if (Error err = runPipeline(lower, module, "lowering"))
+    return withBranchHint(std::move(err), branching);
   return Error::success();
 }
 

@@ -70,14 +70,7 @@ DictionaryAttr mlir::dsmp::rangeOf(Value value) {
 }
 
 std::string mlir::dsmp::nodeName(Operation *op) {
-  Location loc = op->getLoc();
-  if (auto name = dyn_cast<NameLoc>(loc))
-    return name.getName().str();
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location inner : fused.getLocations())
-      if (auto name = dyn_cast<NameLoc>(inner))
-        return name.getName().str();
-  return "";
+  return onnxNodeName(op->getLoc());
 }
 
 std::string mlir::dsmp::onnxTypeOf(Operation *op) {

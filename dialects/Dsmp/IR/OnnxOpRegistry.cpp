@@ -130,3 +130,18 @@ const OnnxOpInfo *mlir::dsmp::lookupDsmpOp(llvm::StringRef opName) {
       return &info;
   return nullptr;
 }
+
+std::string mlir::dsmp::onnxNodeName(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (auto name = dyn_cast<NameLoc>(inner))
+        return name.getName().str();
+  return "";
+}
+
+std::string mlir::dsmp::describeDiagnostic(const Diagnostic &diag) {
+  std::string node = onnxNodeName(diag.getLocation());
+  return node.empty() ? diag.str() : "node '" + node + "': " + diag.str();
+}

@@ -14,6 +14,8 @@
 #ifndef DSMP_DIALECTS_DSMP_IR_ONNXOPREGISTRY_H
 #define DSMP_DIALECTS_DSMP_IR_ONNXOPREGISTRY_H
 
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -40,6 +42,15 @@ llvm::ArrayRef<OnnxOpInfo> getOnnxOps();
 const OnnxOpInfo *lookupOnnxType(llvm::StringRef onnxType);
 /// The entry for a dsmp op name ("dsmp.conv"), or nullptr.
 const OnnxOpInfo *lookupDsmpOp(llvm::StringRef opName);
+
+/// The ONNX node name the importer gave an op's location (a NameLoc, or
+/// the first one in a FusedLoc), or "" when it has none.
+std::string onnxNodeName(Location loc);
+
+/// A diagnostic's message, prefixed with "node 'NAME': " where its
+/// location names an ONNX node (a verifier message alone does not say
+/// which of thousands of ops failed).
+std::string describeDiagnostic(const Diagnostic &diag);
 
 } // namespace mlir::dsmp
 

@@ -9,6 +9,7 @@
 #include "Array.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/OnnxOpRegistry.h"
 #include "dialects/Dsmp/IR/OnnxTypes.h"
 #include "dsmp/runtime/FloatFormats.h"
 
@@ -133,11 +134,9 @@ float decodeNarrow(Type element, const char *p) {
 
 std::string describe(Operation *op) {
   std::string text = "'" + op->getName().getStringRef().str() + "'";
-  Location loc = op->getLoc();
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    loc = fused.getLocations().front();
-  if (auto name = dyn_cast<NameLoc>(loc))
-    text += " (node '" + name.getName().str() + "')";
+  std::string node = onnxNodeName(op->getLoc());
+  if (!node.empty())
+    text += " (node '" + node + "')";
   return text;
 }
 

@@ -49,16 +49,6 @@ Error exportError(Operation *op, const llvm::Twine &message) {
       std::make_error_code(std::errc::invalid_argument), where + message.str());
 }
 
-std::string locName(Location loc) {
-  if (auto name = dyn_cast<NameLoc>(loc))
-    return name.getName().str();
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location inner : fused.getLocations())
-      if (auto name = dyn_cast<NameLoc>(inner))
-        return name.getName().str();
-  return {};
-}
-
 class Exporter {
 public:
   Exporter(ModuleOp module, const ::mlir::dsmp::ONNXExportOptions &options)
@@ -85,7 +75,7 @@ private:
       return it->second;
     std::string base;
     if (Operation *op = value.getDefiningOp()) {
-      base = locName(op->getLoc());
+      base = ::mlir::dsmp::onnxNodeName(op->getLoc());
       if (op->getNumResults() > 1)
         base += ":" + std::to_string(cast<OpResult>(value).getResultNumber());
     }
@@ -256,8 +246,9 @@ Error Exporter::exportOp(Operation *op, onnx::GraphProto &graph,
 
   auto *node = graph.add_node();
   node->set_op_type(info->onnxType);
-  node->set_name(unique(locName(op->getLoc()).empty() ? info->onnxType
-                                                      : locName(op->getLoc())));
+  node->set_name(unique(::mlir::dsmp::onnxNodeName(op->getLoc()).empty()
+                            ? info->onnxType
+                            : ::mlir::dsmp::onnxNodeName(op->getLoc())));
   for (Value operand : op->getOperands())
     node->add_input(nameOf(operand));
   while (node->input_size() && node->input(node->input_size() - 1).empty())
