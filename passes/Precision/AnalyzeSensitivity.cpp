@@ -87,6 +87,7 @@ struct AnalyzeSensitivityPass final
     }
     std::vector<Sums> sums;
     size_t sets = 0;
+    std::vector<bool> reached;
     llvm::Error err = runProbes(
         module, calibration,
         [&](func::FuncOp graph,
@@ -165,7 +166,7 @@ struct AnalyzeSensitivityPass final
           sums[probe].add(product);
           sets = std::max(sets, ++sums[probe].sets);
         },
-        *engineKind);
+        *engineKind, &reached);
     if (err) {
       module.emitError(llvm::toString(std::move(err)));
       return signalPassFailure();
@@ -175,6 +176,12 @@ struct AnalyzeSensitivityPass final
     double perSet = 1.0 / std::max<size_t>(sets, 1);
     for (auto [id, op] : llvm::enumerate(ops)) {
       const Probe &p = probes[id];
+      if (!reached.empty() && !reached[id]) {
+        // Its gradient there is zero, but only because no set ran it.
+        op->setAttr("dsmp.no_adjoint",
+                    b.getStringAttr("a branch no calibration set takes"));
+        continue;
+      }
       if (p.products.empty()) {
         if (!stoppedBy[id].empty())
           op->setAttr("dsmp.no_adjoint", b.getStringAttr(stoppedBy[id]));

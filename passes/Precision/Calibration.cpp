@@ -7,6 +7,7 @@
 #include "passes/Precision/Calibration.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/GraphBuilder.h"
 #include "dsmp/Execution/Evaluator.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -24,14 +25,78 @@ namespace mlir::dsmp {
 
 static constexpr StringRef kIdAttr = "dsmp.calibration_id";
 
+/// `block`'s ops in program order, each If followed by its branches' ops.
+static void collectOps(Block &block, SmallVectorImpl<Operation *> &ops) {
+  for (Operation &op : block.without_terminator()) {
+    ops.push_back(&op);
+    if (isa<IfOp>(op))
+      for (Region &region : op.getRegions())
+        if (!region.empty())
+          collectOps(region.front(), ops);
+  }
+}
+
 SmallVector<Operation *> graphOps(ModuleOp module) {
   SmallVector<Operation *> ops;
   auto graph = module.lookupSymbol<func::FuncOp>("main_graph");
   if (!graph || graph.isExternal())
     return ops;
-  for (Operation &op : graph.getBody().front().without_terminator())
-    ops.push_back(&op);
+  collectOps(graph.getBody().front(), ops);
   return ops;
+}
+
+/// Whether an If can be computed as both branches and a select: one
+/// condition element, and both branches yield the If's (static) types.
+static bool canFlatten(IfOp op) {
+  auto cond = dyn_cast<RankedTensorType>(op.getCond().getType());
+  if (!cond || !cond.hasStaticShape() || cond.getNumElements() != 1)
+    return false;
+  for (Region &region : op->getRegions()) {
+    if (region.empty())
+      return false;
+    Operation *yield = region.front().getTerminator();
+    if (yield->getOperandTypes() != op->getResultTypes())
+      return false;
+  }
+  return llvm::all_of(op->getResultTypes(), [](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    return tensor && tensor.hasStaticShape();
+  });
+}
+
+std::vector<FlattenedIf> flattenBranches(func::FuncOp graph) {
+  std::vector<FlattenedIf> flattened;
+  SmallVector<IfOp> ifs;
+  graph.walk<WalkOrder::PostOrder>([&](IfOp op) {
+    if (!op->getParentOfType<LoopOp>())
+      ifs.push_back(op);
+  });
+  // Inner Ifs first, so an outer branch holds no If once it is inlined.
+  for (IfOp op : ifs) {
+    if (!canFlatten(op))
+      continue;
+    OpBuilder b(op);
+    GraphBuilder g(b, op.getLoc());
+    Value flag = g.reshape(op.getCond(), {});
+    SmallVector<SmallVector<Value>> yielded;
+    for (Region &region : op->getRegions()) {
+      Block &body = region.front();
+      Operation *yield = body.getTerminator();
+      yielded.emplace_back(yield->getOperands());
+      yield->erase();
+      op->getBlock()->getOperations().splice(Block::iterator(op),
+                                             body.getOperations());
+    }
+    b.setInsertionPoint(op);
+    SmallVector<Value> results;
+    for (auto [then, otherwise] : llvm::zip(yielded[0], yielded[1]))
+      results.push_back(
+          g.typed("dsmp.where", {flag, then, otherwise}, then.getType()));
+    op->replaceAllUsesWith(results);
+    flattened.push_back({op.getOperation(), flag});
+    op->erase();
+  }
+  return flattened;
 }
 
 ArrayRef<float> floatsOf(const HostTensor &tensor) {
@@ -116,10 +181,7 @@ Expected<CalibrationCopy> prepareCopy(ModuleOp module, StringRef dir) {
                       shapes)) {
     // Nothing to specialize: the copy's ops match the original's in order.
     copy = module.clone();
-    auto graph = copy->lookupSymbol<func::FuncOp>("main_graph");
-    size_t next = 0;
-    for (Operation &op : graph.getBody().front().without_terminator())
-      ops[next++] = &op;
+    ops = graphOps(*copy);
   } else {
     // Specializing folds and replaces ops: match them by an id attribute.
     for (auto [id, op] : llvm::enumerate(original))
@@ -133,25 +195,74 @@ Expected<CalibrationCopy> prepareCopy(ModuleOp module, StringRef dir) {
       return llvm::createStringError(
           "calibration folder '" + dir +
           "' does not fit the model: " + llvm::toString(std::move(err)));
-    auto graph = copy->lookupSymbol<func::FuncOp>("main_graph");
-    for (Operation &op : graph.getBody().front().without_terminator())
-      if (auto id = op.getAttrOfType<IntegerAttr>(kIdAttr))
-        ops[id.getInt()] = &op;
+    // Ifs the shapes decide are inlined: their ops keep their ids.
+    copy->walk([&](Operation *op) {
+      if (auto id = op->getAttrOfType<IntegerAttr>(kIdAttr))
+        ops[id.getInt()] = op;
+    });
   }
   return result;
 }
 } // namespace
 
 Error runProbes(ModuleOp module, StringRef dir, Instrument instrument,
-                ProbeObserver observe, HostEngine engine) {
+                ProbeObserver observe, HostEngine engine,
+                std::vector<bool> *reached) {
   auto prepared = prepareCopy(module, dir);
   if (!prepared)
     return prepared.takeError();
   OwningOpRef<ModuleOp> &copy = prepared->module;
   auto graph = copy->lookupSymbol<func::FuncOp>("main_graph");
+  // Which branches enclose each op, before the Ifs go.
+  SmallVector<SmallVector<std::pair<Operation *, unsigned>, 1>> branchesOf(
+      prepared->ops.size());
+  for (auto [id, op] : llvm::enumerate(prepared->ops))
+    for (Operation *at = op; at && at != graph.getOperation();
+         at = at->getParentOp())
+      if (auto parent = dyn_cast_or_null<IfOp>(at->getParentOp()))
+        branchesOf[id].push_back(
+            {parent, at->getParentRegion()->getRegionNumber()});
+  std::vector<FlattenedIf> flattened = flattenBranches(graph);
+  llvm::DenseMap<Operation *, size_t> flagOf;
+  for (auto [index, f] : llvm::enumerate(flattened))
+    flagOf[f.op] = index;
+  Block &top = graph.getBody().front();
+  for (Operation *&op : prepared->ops)
+    if (op && (flagOf.contains(op) || op->getBlock() != &top))
+      op = nullptr; // flattened away, or inside an If that was not
   auto probes = instrument(graph, prepared->ops);
   if (failed(probes))
     return llvm::createStringError("calibration: cannot instrument the graph");
+  // Each flattened If's condition, as f32, after the instrument's probes.
+  size_t numProbes = probes->size();
+  for (FlattenedIf &f : flattened) {
+    OpBuilder b(graph.getContext());
+    b.setInsertionPointAfterValue(f.flag);
+    probes->push_back(
+        GraphBuilder(b, f.flag.getLoc()).convert(f.flag, b.getF32Type()));
+  }
+  std::vector<std::vector<bool>> taken(
+      flattened.size(), std::vector<bool>(prepared->sets.size()));
+  size_t setIndex = 0;
+  auto observeProbe = [&](size_t index, ArrayRef<float> values) {
+    if (index < numProbes)
+      return observe(index, values);
+    taken[index - numProbes][setIndex] = !values.empty() && values[0] != 0;
+  };
+  // An op is reached in a set where every branch around it is taken.
+  auto markReached = [&]() {
+    if (!reached)
+      return;
+    reached->assign(branchesOf.size(), false);
+    for (size_t id = 0; id < branchesOf.size(); ++id)
+      for (size_t set = 0; set < prepared->sets.size() && !(*reached)[id];
+           ++set)
+        (*reached)[id] = llvm::all_of(branchesOf[id], [&](auto &entry) {
+          auto it = flagOf.find(entry.first);
+          return it == flagOf.end() ||
+                 taken[it->second][set] == (entry.second == 0);
+        });
+  };
   llvm::DenseSet<Value> keep(probes->begin(), probes->end());
   eraseDeadOps(graph, keep);
   // LLVM_DEBUG is compiled out of Debian's release LLVM; this env var is
@@ -166,19 +277,21 @@ Error runProbes(ModuleOp module, StringRef dir, Instrument instrument,
       llvm::DenseMap<Value, SmallVector<size_t, 1>> probesOf;
       for (auto [index, value] : llvm::enumerate(*probes))
         probesOf[value].push_back(index);
-      for (const HostInputs &set : prepared->sets) {
+      for (setIndex = 0; setIndex < prepared->sets.size(); ++setIndex) {
         auto out = (*evaluator)
-                       ->run(set, [&](Operation *op, unsigned result,
-                                      ArrayRef<float> values) {
-                         auto it = probesOf.find(op->getResult(result));
-                         if (it != probesOf.end())
-                           for (size_t index : it->second)
-                             observe(index, values);
-                       });
+                       ->run(prepared->sets[setIndex],
+                             [&](Operation *op, unsigned result,
+                                 ArrayRef<float> values) {
+                               auto it = probesOf.find(op->getResult(result));
+                               if (it != probesOf.end())
+                                 for (size_t index : it->second)
+                                   observeProbe(index, values);
+                             });
         if (!out)
           return llvm::createStringError("calibration run: " +
                                          llvm::toString(out.takeError()));
       }
+      markReached();
       return Error::success();
     }
     if (engine == HostEngine::Evaluate)
@@ -216,9 +329,10 @@ Error runProbes(ModuleOp module, StringRef dir, Instrument instrument,
   if (!all)
     return llvm::createStringError("calibration run: " +
                                    llvm::toString(all.takeError()));
-  for (const std::vector<HostTensor> &set : *all)
+  for (setIndex = 0; setIndex < all->size(); ++setIndex)
     for (size_t index = 0; index < probes->size(); ++index)
-      observe(index, floatsOf(set[numOriginal + index]));
+      observeProbe(index, floatsOf((*all)[setIndex][numOriginal + index]));
+  markReached();
   return Error::success();
 }
 

@@ -19,11 +19,24 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <vector>
+
 namespace mlir::dsmp {
 
-/// The top-level ops of @main_graph in program order; a copy's ops are
-/// matched to them by this index.
+/// The ops of @main_graph in program order, each If followed by the ops of
+/// its branches (then, else; not a Loop's body, which runs many times); a
+/// copy's ops are matched to them by this index.
 SmallVector<Operation *> graphOps(ModuleOp module);
+
+/// Computes each If of `graph` (outside Loops, with one condition element
+/// and static types) as both branches' ops inline and a Where of their
+/// results: the analyses' copy of the graph, whose probes and adjoint then
+/// reach the ops inside. A branch's ops run also where it is not taken.
+struct FlattenedIf {
+  Operation *op; // erased: a key only
+  Value flag;    // its condition as a rank-0 i1
+};
+std::vector<FlattenedIf> flattenBranches(func::FuncOp graph);
 
 /// Adds values to a copy of the graph: receives the copy's @main_graph and
 /// its ops in graphOps order (null where specialization folded one away);
@@ -45,9 +58,12 @@ using ProbeObserver =
 /// memory, not every activation. Where the evaluator cannot hold the graph
 /// (`engine` auto) or `engine` says compile, the probes become outputs of a
 /// copy compiled for the host.
+/// `reached`, when given, says per op (graphOps order) whether some set
+/// ran it: false for ops in a branch no calibration set takes.
 llvm::Error runProbes(ModuleOp module, llvm::StringRef dir,
                       Instrument instrument, ProbeObserver observe,
-                      HostEngine engine = HostEngine::Auto);
+                      HostEngine engine = HostEngine::Auto,
+                      std::vector<bool> *reached = nullptr);
 
 /// The float values of an f32 output tensor.
 ArrayRef<float> floatsOf(const HostTensor &tensor);
