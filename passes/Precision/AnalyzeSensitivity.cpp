@@ -12,6 +12,9 @@
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/GraphBuilder.h"
 
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
+
 #include <cmath>
 #include <random>
 
@@ -47,6 +50,40 @@ bool hasConstantWeight(Operation *op) {
          isF32Tensor(op->getOperand(1).getType(), /*requireStaticShape=*/true);
 }
 
+/// The comparisons of float values that decide an If's condition (through
+/// boolean logic, casts and reshapes), by graphOps index: rounding upstream
+/// of one can flip the branch, which no gradient shows.
+SmallVector<size_t> branchDecisions(ArrayRef<Operation *> ops) {
+  llvm::DenseMap<Operation *, size_t> indexOf;
+  for (auto [index, op] : llvm::enumerate(ops))
+    indexOf[op] = index;
+  llvm::SetVector<size_t> found;
+  llvm::DenseSet<Value> seen;
+  for (Operation *op : ops) {
+    auto branch = dyn_cast<IfOp>(op);
+    if (!branch)
+      continue;
+    SmallVector<Value> work{branch.getCond()};
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      Operation *def = v.getDefiningOp();
+      if (!seen.insert(v).second || !def)
+        continue;
+      if (isa<GreaterOp, GreaterOrEqualOp, LessOp, LessOrEqualOp, EqualOp>(
+              def)) {
+        if (isF32Tensor(def->getOperand(0).getType(), true) &&
+            indexOf.contains(def))
+          found.insert(indexOf.lookup(def));
+        continue;
+      }
+      if (isa<NotOp, AndOp, OrOp, XorOp, CastOp, ReshapeOp, SqueezeOp,
+              UnsqueezeOp, FlattenOp, IdentityOp>(def))
+        llvm::append_range(work, def->getOperands());
+    }
+  }
+  return SmallVector<size_t>(found.begin(), found.end());
+}
+
 /// sum |p| and sum p^2 over the calibration sets, in double.
 struct Sums {
   double abs = 0, square = 0;
@@ -76,6 +113,7 @@ struct AnalyzeSensitivityPass final
       return signalPassFailure();
     }
     std::vector<Probe> probes(ops.size());
+    SmallVector<size_t> decisions = branchDecisions(ops);
     std::vector<std::string> stoppedBy(ops.size());
     SmallVector<std::string> stopNames;
 
@@ -124,6 +162,29 @@ struct AnalyzeSensitivityPass final
                           {g.add(g.reduceAll("dsmp.reduce_sum", g.mul(y, y)),
                                  g.scalar(1e-30, type.getElementType()))});
               seedValues.push_back({y, g.div(g.floats(type, signs), norm)});
+            }
+            // A compared value counts as an output whose error is relative
+            // to its distance from what it is compared with: the budget lets
+            // rounding move it by tau times its margin (seed r / |a - b|).
+            for (size_t id : decisions) {
+              Operation *compare = copy[id];
+              if (!compare)
+                continue;
+              Value a = compare->getOperand(0), c = compare->getOperand(1);
+              Value margin = g.add(g.value("dsmp.abs", {g.sub(a, c)}),
+                                   g.scalar(1e-30, b.getF32Type()));
+              for (Value side : {a, c}) {
+                auto type = dyn_cast<RankedTensorType>(side.getType());
+                if (!type || type != margin.getType() ||
+                    !isF32Tensor(type, /*requireStaticShape=*/true) ||
+                    matchPattern(side, m_Constant()))
+                  continue;
+                std::vector<float> signs(type.getNumElements());
+                for (float &sign : signs)
+                  sign = (rng() & 1) ? 1.0f : -1.0f;
+                seedValues.push_back(
+                    {side, g.div(g.floats(type, signs), margin)});
+              }
             }
             Adjoint adjoint = buildAdjoint(b, forward, seedValues);
             if (k == 0)

@@ -69,10 +69,18 @@ def AnalyzeSensitivityPass
     sum (dW * W)^2 (weightGradient, Adjoint.h). Means over the calibration
     sets and seed vectors.
 
+    Ops inside If branches are measured on a copy with each If flattened
+    into both branches and a Where (flattenBranches, Calibration.h). A
+    float comparison that decides an If's condition is seeded too, with
+    r / |a - b| at each compared operand: its error counts relative to its
+    distance from the threshold, since rounding upstream can flip the branch
+    though no gradient shows it.
+
     Post-condition: ops with a float result carry `dsmp.sensitivity`
     (dictionary of those numbers); ops the gradient cannot reach (an op
     without a VJP model stands between them and the outputs) carry none
-    and `dsmp.no_adjoint` names the op that stopped it.
+    and `dsmp.no_adjoint` names the op that stopped it, as it says so for
+    ops of a branch that no calibration set takes.
   }];
   let options = [
     Option<"calibration", "calibration", "std::string", /*default=*/"\"\"",
