@@ -17,6 +17,10 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/TypeUtilities.h"
 
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
+
+#include <chrono>
 #include <cstring>
 #include <functional>
 
@@ -486,6 +490,36 @@ Error GraphEvaluator::prepare(func::FuncOp graph) {
   return Error::success();
 }
 
+namespace {
+/// DSMP_EVAL_PROFILE=1: seconds per op name over the process, printed to
+/// stderr at exit (kernel plus rounding), the slowest first.
+struct KernelProfile {
+  const bool enabled = getenv("DSMP_EVAL_PROFILE") != nullptr;
+  llvm::StringMap<std::pair<double, size_t>> byOp;
+  ~KernelProfile() {
+    if (!enabled || byOp.empty())
+      return;
+    std::vector<std::pair<double, std::string>> rows;
+    double total = 0;
+    for (auto &entry : byOp) {
+      rows.push_back({entry.second.first, entry.getKey().str()});
+      total += entry.second.first;
+    }
+    llvm::sort(rows, [](auto &a, auto &b) { return a.first > b.first; });
+    llvm::errs() << "evaluator profile: " << llvm::format("%.1f", total * 1e3)
+                 << " ms in kernels\n";
+    for (auto &[seconds, name] : rows)
+      llvm::errs() << llvm::format("  %8.2f ms %6zu  ", seconds * 1e3,
+                                   byOp[name].second)
+                   << name << "\n";
+  }
+};
+KernelProfile &kernelProfile() {
+  static KernelProfile profile;
+  return profile;
+}
+} // namespace
+
 Error GraphEvaluator::runSteps(const std::vector<Step> &list,
                                std::vector<std::shared_ptr<const Array>> &slots,
                                BufferPool &pool, Observer observe) {
@@ -508,10 +542,20 @@ Error GraphEvaluator::runSteps(const std::vector<Step> &list,
       for (Value v : step.op->getResults())
         results.push_back(
             isa<NoneType>(v.getType()) ? Array() : pool.shaped(v.getType()));
+      KernelProfile &profile = kernelProfile();
+      auto start = profile.enabled ? std::chrono::steady_clock::now()
+                                   : std::chrono::steady_clock::time_point();
       if (Error err = (*step.kernel)(step.op, operands, results))
         return err;
       for (auto [array, rounding] : llvm::zip(results, step.roundings))
         eval::roundInPlace(rounding, array.f);
+      if (profile.enabled) {
+        auto &entry = profile.byOp[step.op->getName().getStringRef()];
+        entry.first += std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - start)
+                           .count();
+        ++entry.second;
+      }
       if (observe)
         for (auto [index, array] : llvm::enumerate(results))
           if (array.isFloat &&
