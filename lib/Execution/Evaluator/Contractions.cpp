@@ -294,6 +294,78 @@ void gemmConv(const ConvShape &c, const Array &x, const Array &w, Array &y) {
   }
 }
 
+/// Conv as GEMM with the columns transposed: row (image, output position)
+/// of colT holds that position's receptive field, (c, taps) as the weights
+/// are laid out, so copies run along kernel rows. For few output positions
+/// and large kernels (the weight gradient's conv, whose kernel is the
+/// forward's output plane), where gemmConv would copy rows of a few
+/// elements per tap.
+void gemmConvByPosition(const ConvShape &c, const Array &x, const Array &w,
+                        Array &y) {
+  const Window &win = c.win;
+  int64_t rows = c.cg * c.kSize;
+  int64_t chunk = imagesPerChunk(c.batches, rows, c.outPlane);
+  std::vector<float> colT, product;
+  for (int64_t n0 = 0; n0 < c.batches; n0 += chunk) {
+    int64_t images = std::min(chunk, c.batches - n0);
+    int64_t cols = images * c.outPlane;
+    colT.assign(cols * rows, 0.0f);
+    for (int64_t g = 0; g < c.groups; ++g) {
+      if (g > 0)
+        std::fill(colT.begin(), colT.end(), 0.0f);
+      for (int64_t b = 0; b < images; ++b)
+        for (int64_t od = 0; od < win.out[0]; ++od)
+          for (int64_t oh = 0; oh < win.out[1]; ++oh)
+            for (int64_t ow = 0; ow < win.out[2]; ++ow) {
+              int64_t position = (od * win.out[1] + oh) * win.out[2] + ow;
+              float *field = colT.data() + (b * c.outPlane + position) * rows;
+              int64_t offW = ow * win.stride[2] - win.padBegin[2];
+              auto [lo, hi] =
+                  validRange(win.kernel[2], win.dilation[2], offW, win.in[2]);
+              for (int64_t ci = 0; ci < c.cg; ++ci) {
+                const float *xp =
+                    x.f.data() +
+                    ((n0 + b) * c.channels + g * c.cg + ci) * c.inPlane;
+                for (int64_t kd = 0; kd < win.kernel[0]; ++kd) {
+                  int64_t id = od * win.stride[0] - win.padBegin[0] +
+                               kd * win.dilation[0];
+                  if (id < 0 || id >= win.in[0])
+                    continue;
+                  for (int64_t kh = 0; kh < win.kernel[1]; ++kh) {
+                    int64_t ih = oh * win.stride[1] - win.padBegin[1] +
+                                 kh * win.dilation[1];
+                    if (ih < 0 || ih >= win.in[1])
+                      continue;
+                    const float *xrow =
+                        xp + (id * win.in[1] + ih) * win.in[2] + offW;
+                    float *dst = field + ci * c.kSize +
+                                 (kd * win.kernel[1] + kh) * win.kernel[2];
+                    int64_t step = win.dilation[2];
+                    for (int64_t kw = lo; kw < hi; ++kw)
+                      dst[kw] = xrow[kw * step];
+                  }
+                }
+              }
+            }
+      const float *wg = w.f.data() + g * c.mg * rows;
+      if (images == 1) { // straight into y: rows of outPlane
+        sgemm(false, true, c.mg, cols, rows, 1.0f, wg, rows, colT.data(), rows,
+              0.0f, y.f.data() + (n0 * c.maps + g * c.mg) * c.outPlane,
+              c.outPlane);
+        continue;
+      }
+      product.resize(c.mg * cols);
+      sgemm(false, true, c.mg, cols, rows, 1.0f, wg, rows, colT.data(), rows,
+            0.0f, product.data(), cols);
+      for (int64_t m = 0; m < c.mg; ++m)
+        for (int64_t b = 0; b < images; ++b)
+          std::copy_n(product.data() + m * cols + b * c.outPlane, c.outPlane,
+                      y.f.data() +
+                          ((n0 + b) * c.maps + g * c.mg + m) * c.outPlane);
+    }
+  }
+}
+
 Error evalConv(Operation *op, ArrayRef<const Array *> in,
                MutableArrayRef<Array> out) {
   const Array &x = *in[0], &w = *in[1];
@@ -304,7 +376,11 @@ Error evalConv(Operation *op, ArrayRef<const Array *> in,
     return shape.takeError();
   std::fill(y.f.begin(), y.f.end(), 0.0f);
   // A GEMM pays off once each output sums enough products for enough maps.
-  if (shape->cg * shape->kSize >= 8 && shape->mg >= 4)
+  // Output rows shorter than kernel rows: gather along the kernel instead.
+  if (shape->cg * shape->kSize >= 8 && shape->mg >= 4 &&
+      shape->win.out[2] < shape->win.kernel[2])
+    gemmConvByPosition(*shape, x, w, y);
+  else if (shape->cg * shape->kSize >= 8 && shape->mg >= 4)
     gemmConv(*shape, x, w, y);
   else
     directConv(*shape, x, w, y);
