@@ -242,6 +242,29 @@ void directConv(const ConvShape &c, const Array &x, const Array &w, Array &y) {
     }
 }
 
+/// Group g's output maps of images [n0, n0 + images) as W_g x col, where
+/// col is [C/g * k, images * outPlane] or, `transposed`, its transpose;
+/// `product` is scratch.
+void multiplyColumns(const ConvShape &c, const Array &w, int64_t g,
+                     const float *col, bool transposed, int64_t n0,
+                     int64_t images, std::vector<float> &product, Array &y) {
+  int64_t rows = c.cg * c.kSize, cols = images * c.outPlane;
+  const float *wg = w.f.data() + g * c.mg * rows;
+  int64_t ldCol = transposed ? rows : cols;
+  if (images == 1) { // straight into y: rows of outPlane
+    sgemm(false, transposed, c.mg, cols, rows, 1.0f, wg, rows, col, ldCol, 0.0f,
+          y.f.data() + (n0 * c.maps + g * c.mg) * c.outPlane, c.outPlane);
+    return;
+  }
+  product.resize(c.mg * cols);
+  sgemm(false, transposed, c.mg, cols, rows, 1.0f, wg, rows, col, ldCol, 0.0f,
+        product.data(), cols);
+  for (int64_t m = 0; m < c.mg; ++m)
+    for (int64_t b = 0; b < images; ++b)
+      std::copy_n(product.data() + m * cols + b * c.outPlane, c.outPlane,
+                  y.f.data() + ((n0 + b) * c.maps + g * c.mg + m) * c.outPlane);
+}
+
 /// Conv as GEMM: for each chunk of images and each group, the column
 /// matrix col[C/g * k, images * outPlane] (row (c, taps) as the weights are
 /// laid out, zeros where the window reads padding) times W[M/g, C/g * k].
@@ -275,21 +298,8 @@ void gemmConv(const ConvShape &c, const Array &x, const Array &w, Array &y) {
                 });
               });
         }
-      const float *wg = w.f.data() + g * c.mg * rows;
-      if (images == 1) { // straight into y: rows of outPlane
-        sgemm(false, false, c.mg, cols, rows, 1.0f, wg, rows, col.data(), cols,
-              0.0f, y.f.data() + (n0 * c.maps + g * c.mg) * c.outPlane,
-              c.outPlane);
-        continue;
-      }
-      product.resize(c.mg * cols);
-      sgemm(false, false, c.mg, cols, rows, 1.0f, wg, rows, col.data(), cols,
-            0.0f, product.data(), cols);
-      for (int64_t m = 0; m < c.mg; ++m)
-        for (int64_t b = 0; b < images; ++b)
-          std::copy_n(product.data() + m * cols + b * c.outPlane, c.outPlane,
-                      y.f.data() +
-                          ((n0 + b) * c.maps + g * c.mg + m) * c.outPlane);
+      multiplyColumns(c, w, g, col.data(), /*transposed=*/false, n0, images,
+                      product, y);
     }
   }
 }
@@ -347,21 +357,8 @@ void gemmConvByPosition(const ConvShape &c, const Array &x, const Array &w,
                 }
               }
             }
-      const float *wg = w.f.data() + g * c.mg * rows;
-      if (images == 1) { // straight into y: rows of outPlane
-        sgemm(false, true, c.mg, cols, rows, 1.0f, wg, rows, colT.data(), rows,
-              0.0f, y.f.data() + (n0 * c.maps + g * c.mg) * c.outPlane,
-              c.outPlane);
-        continue;
-      }
-      product.resize(c.mg * cols);
-      sgemm(false, true, c.mg, cols, rows, 1.0f, wg, rows, colT.data(), rows,
-            0.0f, product.data(), cols);
-      for (int64_t m = 0; m < c.mg; ++m)
-        for (int64_t b = 0; b < images; ++b)
-          std::copy_n(product.data() + m * cols + b * c.outPlane, c.outPlane,
-                      y.f.data() +
-                          ((n0 + b) * c.maps + g * c.mg + m) * c.outPlane);
+      multiplyColumns(c, w, g, colT.data(), /*transposed=*/true, n0, images,
+                      product, y);
     }
   }
 }
