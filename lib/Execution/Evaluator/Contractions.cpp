@@ -320,9 +320,8 @@ void gemmConvByPosition(const ConvShape &c, const Array &x, const Array &w,
     int64_t images = std::min(chunk, c.batches - n0);
     int64_t cols = images * c.outPlane;
     colT.assign(cols * rows, 0.0f);
+    // Every group writes the same positions (the rest read padding).
     for (int64_t g = 0; g < c.groups; ++g) {
-      if (g > 0)
-        std::fill(colT.begin(), colT.end(), 0.0f);
       for (int64_t b = 0; b < images; ++b)
         for (int64_t od = 0; od < win.out[0]; ++od)
           for (int64_t oh = 0; oh < win.out[1]; ++oh)
