@@ -37,7 +37,12 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-Error runPasses(ModuleOp module, StringRef what,
+/// A phase's timer under --mlir-timing (a no-op scope otherwise).
+TimingScope phase(TimingScope *parent, StringRef name) {
+  return parent ? parent->nest(name) : TimingScope();
+}
+
+Error runPasses(ModuleOp module, StringRef what, TimingScope *timing,
                 llvm::function_ref<void(PassManager &)> build) {
   std::string diagnostics;
   ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
@@ -49,6 +54,9 @@ Error runPasses(ModuleOp module, StringRef what,
   PassManager pm(module.getContext());
   build(pm);
   (void)applyPassManagerCLOptions(pm); // dsmp-compile's --mlir-print-ir-*
+  TimingScope scope = phase(timing, what);
+  if (timing)
+    pm.enableTiming(scope);
   if (failed(pm.run(module)))
     return llvm::createStringError(what + ": " + diagnostics);
   return Error::success();
@@ -258,10 +266,10 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   pipeline.sensitivitySeeds = options.sensitivitySeeds;
 
   OwningOpRef<ModuleOp> analyzed(fp32.clone());
-  if (Error err =
-          runPasses(*analyzed, "precision analysis", [&](PassManager &pm) {
-            buildPrecisionAnalysisPipeline(pm, pipeline);
-          }))
+  if (Error err = runPasses(*analyzed, "precision analysis", options.timing,
+                            [&](PassManager &pm) {
+                              buildPrecisionAnalysisPipeline(pm, pipeline);
+                            }))
     return std::move(err);
   double analysisSeconds = secondsSince(start);
 
@@ -272,7 +280,9 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
     return llvm::createStringError("validation: " +
                                    llvm::toString(sets.takeError()));
   std::string referenceEngine;
+  TimingScope referenceTimer = phase(options.timing, "validation (FP32 run)");
   auto reference = runOnSets(*analyzed, *sets, &referenceEngine);
+  referenceTimer.stop();
   if (!reference)
     return llvm::createStringError("validation (FP32 run): " +
                                    llvm::toString(reference.takeError()));
@@ -304,21 +314,22 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   for (int attempt = 0; attempt <= options.maxRetries; ++attempt) {
     OwningOpRef<ModuleOp> candidate(analyzed->clone());
     if (Error err =
-            runPasses(*candidate, "precision assignment", [&](PassManager &pm) {
-              AssignPrecisionPassOptions assign;
-              assign.target = pipeline.target;
-              assign.features.assign(pipeline.features.begin(),
-                                     pipeline.features.end());
-              assign.tolerance = pipeline.tolerance;
-              assign.margin = margin;
-              assign.defaultFormat = pipeline.defaultFormat;
-              assign.denyOps.assign(pipeline.denyOps.begin(),
-                                    pipeline.denyOps.end());
-              assign.allowOps.assign(pipeline.allowOps.begin(),
-                                     pipeline.allowOps.end());
-              assign.sensitiveLayers = pipeline.sensitiveLayers;
-              pm.addPass(createAssignPrecisionPass(assign));
-            }))
+            runPasses(*candidate, "precision assignment", options.timing,
+                      [&](PassManager &pm) {
+                        AssignPrecisionPassOptions assign;
+                        assign.target = pipeline.target;
+                        assign.features.assign(pipeline.features.begin(),
+                                               pipeline.features.end());
+                        assign.tolerance = pipeline.tolerance;
+                        assign.margin = margin;
+                        assign.defaultFormat = pipeline.defaultFormat;
+                        assign.denyOps.assign(pipeline.denyOps.begin(),
+                                              pipeline.denyOps.end());
+                        assign.allowOps.assign(pipeline.allowOps.begin(),
+                                               pipeline.allowOps.end());
+                        assign.sensitiveLayers = pipeline.sensitiveLayers;
+                        pm.addPass(createAssignPrecisionPass(assign));
+                      }))
       return std::move(err);
     opsReport = describeOps(*candidate);
     if (auto info =
@@ -338,14 +349,17 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
     llvm::sort(contributors,
                [](auto &a, auto &b) { return a.first > b.first; });
 
-    if (Error err =
-            runPasses(*candidate, "cast insertion", [&](PassManager &pm) {
+    if (Error err = runPasses(
+            *candidate, "cast insertion", options.timing, [&](PassManager &pm) {
               pm.addNestedPass<func::FuncOp>(createInsertCastsPass());
               pm.addNestedPass<func::FuncOp>(createMinimizeCastsPass());
               pm.addPass(createCSEPass());
             }))
       return std::move(err);
+    TimingScope validationTimer =
+        phase(options.timing, "validation (assigned model)");
     auto outputs = runOnSets(*candidate, *sets, &validationEngine);
+    validationTimer.stop();
     if (!outputs)
       return llvm::createStringError("validation (assigned model): " +
                                      llvm::toString(outputs.takeError()));
@@ -455,6 +469,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
       eightBit += s;
   }
   InputShapes shapes = shapesOf(sets->front());
+  TimingScope summaryTimer = phase(options.timing, "summary");
   auto actBefore = activationBytes(fp32, shapes);
   auto actAfter = activationBytes(*result.module, shapes);
   if (!actBefore || !actAfter)
@@ -534,9 +549,11 @@ compileWithPrecision(StringRef modelPath, StringRef outputDir,
   // Weights stay in memory: the analyses read them and the cast folding
   // rewrites them in the low format.
   auto importStart = std::chrono::steady_clock::now();
+  TimingScope importTimer = phase(options.timing, "import");
   auto loaded = loadModel(modelPath, context, "");
   if (!loaded)
     return loaded.takeError();
+  importTimer.stop();
   double importSeconds = secondsSince(importStart);
   // Control flow (If) and recurrences (LSTM) resolve only with shapes and
   // fixed inputs: then the whole flow works on the graph specialized to the
@@ -584,6 +601,7 @@ compileWithPrecision(StringRef modelPath, StringRef outputDir,
   if (!reportPath.empty())
     if (Error err = writePrecisionReport(result->report, reportPath))
       return std::move(err);
+  TimingScope artifactTimer = phase(options.timing, "artifact");
   if (compile.variants.empty()) {
     auto sets = readInputSets(options.calibration);
     if (!sets)

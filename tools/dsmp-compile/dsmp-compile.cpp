@@ -32,6 +32,7 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -165,6 +166,7 @@ int main(int argc, char **argv) {
   // looked at pass by pass, like dsmp-opt.
   mlir::dsmp::registerDriverPasses(); // first: the options name passes
   mlir::registerPassManagerCLOptions();
+  mlir::registerDefaultTimingManagerCLOptions(); // --mlir-timing
   // --help lists dsmp's options; LLVM's and MLIR's (--mlir-print-ir-*, ...)
   // are still accepted (--help-hidden lists them).
   llvm::cl::HideUnrelatedOptions({&compileCategory, &precision});
@@ -172,7 +174,8 @@ int main(int argc, char **argv) {
       argc, argv,
       "dsmp ahead-of-time compiler\n\n"
       "  MLIR's pass-manager options work too: --mlir-print-ir-after=PASS,\n"
-      "  --mlir-print-ir-after-all, --mlir-pass-statistics, ...\n");
+      "  --mlir-print-ir-after-all, --mlir-pass-statistics, --mlir-timing,\n"
+      "  ...\n");
 
   bool precisionFlow = tolerance.getNumOccurrences() > 0;
   mlir::dsmp::CompileOptions options;
@@ -260,6 +263,12 @@ int main(int argc, char **argv) {
   mp.margin = margin;
   mp.maxRetries = maxRetries;
   mp.sensitivitySeeds = sensitivitySeeds;
+  // --mlir-timing: each phase's wall time (passes nested), printed at exit.
+  mlir::DefaultTimingManager timing;
+  mlir::applyDefaultTimingManagerCLOptions(timing);
+  mlir::TimingScope rootTimer = timing.getRootScope();
+  if (timing.isEnabled())
+    mp.timing = &rootTimer;
   auto result = mlir::dsmp::compileWithPrecision(modelPath, outputDir, mp,
                                                  options, reportPath, context);
   if (!result)
@@ -273,6 +282,7 @@ int main(int argc, char **argv) {
     result->module->print(os);
   }
   if (!exportPath.empty()) {
+    mlir::TimingScope exportTimer = rootTimer.nest("export-onnx");
     OwningOpRef<ModuleOp> exported(result->module->clone());
     auto bytes = mlir::dsmp::exportONNXModel(*exported);
     if (!bytes)

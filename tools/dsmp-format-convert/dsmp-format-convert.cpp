@@ -12,7 +12,8 @@
 // conversions (include/dsmp/runtime/FloatFormats.h) and writes one uint32
 // per value to OUT: the format's code, or for tf32 the rounded f32's bits.
 // With --decode, IN holds uint32 codes and OUT gets their f32 values.
-// FORMAT: f16 bf16 tf32 f8E4M3FN f8E5M2 f8E4M3FNUZ f8E5M2FNUZ.
+// FORMAT: f16 f16-general bf16 tf32 f8E4M3FN f8E5M2 f8E4M3FNUZ f8E5M2FNUZ
+// (f16: the runtime's toF16/fromF16; f16-general: encode/decode with kF16).
 // The tests compare this against ml_dtypes and numpy.
 //
 //===----------------------------------------------------------------------===//
@@ -35,8 +36,10 @@ int usage() {
   return 2;
 }
 
+/// "f16" is toF16/fromF16 (the runtime's fast path); "f16-general" the
+/// same format through the general encode/decode.
 const SmallFloat *smallFormat(const std::string &name) {
-  if (name == "f16")
+  if (name == "f16-general")
     return &kF16;
   if (name == "f8E4M3FN")
     return &kF8E4M3FN;
@@ -62,7 +65,7 @@ int main(int argc, char **argv) {
   const char *inPath = argv[argc - 2];
   const char *outPath = argv[argc - 1];
   const SmallFloat *small = smallFormat(format);
-  if (!small && format != "bf16" && format != "tf32") {
+  if (!small && format != "f16" && format != "bf16" && format != "tf32") {
     std::fprintf(stderr, "dsmp-format-convert: unknown format '%s'\n",
                  format.c_str());
     return 2;
@@ -86,12 +89,14 @@ int main(int argc, char **argv) {
       uint32_t word = buffer[i];
       if (decodeMode) {
         float value = small              ? decode(*small, word)
+                      : format == "f16"  ? fromF16(static_cast<uint16_t>(word))
                       : format == "bf16" ? fromBF16(static_cast<uint16_t>(word))
                                          : floatOf(word);
         buffer[i] = bitsOf(value);
       } else {
         float x = floatOf(word);
         buffer[i] = small              ? encode(*small, x, saturate)
+                    : format == "f16"  ? toF16(x)
                     : format == "bf16" ? toBF16(x)
                                        : bitsOf(roundToTF32(x));
       }

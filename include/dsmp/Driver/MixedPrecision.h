@@ -22,6 +22,8 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
+#include "mlir/Support/Timing.h"
+
 #include <string>
 #include <vector>
 
@@ -49,6 +51,8 @@ struct MixedPrecisionOptions {
   unsigned sensitivitySeeds = 1;
   /// Folder a .mlir model's weight file is relative to.
   std::string weightsDir = ".";
+  /// Where the phases' times go (--mlir-timing); none when null.
+  TimingScope *timing = nullptr;
 };
 
 struct MixedPrecisionResult {

@@ -164,11 +164,44 @@ inline float roundToTF32(float x) {
   return floatOf(bits);
 }
 
+/// f32 -> f16 code, ties to even, overflow to inf: the same codes as
+/// encode(kF16, x, false) (test/Formats checks both), without its general
+/// shifts, since millions of weights go through it per compile.
 inline uint16_t toF16(float x) {
-  return static_cast<uint16_t>(encode(kF16, x, /*saturate=*/false));
+  uint32_t bits = bitsOf(x);
+  uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
+  uint32_t magnitude = bits & 0x7FFFFFFFu;
+  if (magnitude > 0x7F800000u)
+    return sign | 0x7E00u;      // quiet NaN
+  if (magnitude >= 0x477FF000u) // 65520 and up round past 65504
+    return sign | 0x7C00u;
+  if (magnitude < 0x38800000u) {
+    // Below f16's smallest normal (2^-14): adding 0.5 (whose f32 ulp is
+    // f16's subnormal step 2^-24) rounds to that step, ties to even; the
+    // low bits are then the subnormal code (0x400 is the smallest normal).
+    float shifted = floatOf(magnitude) + 0.5f;
+    return sign | static_cast<uint16_t>(bitsOf(shifted) - 0x3F000000u);
+  }
+  // Normal: rebias the exponent (127 -> 15) and round the 13 dropped bits
+  // to nearest even; a mantissa carry moves into the exponent by itself.
+  uint32_t odd = (magnitude >> 13) & 1u;
+  magnitude += 0xC8000FFFu + odd;
+  return sign | static_cast<uint16_t>(magnitude >> 13);
 }
 
-inline float fromF16(uint16_t code) { return decode(kF16, code); }
+/// f16 code -> f32 (exact; NaN gives a quiet NaN with the code's sign).
+inline float fromF16(uint16_t code) {
+  uint32_t sign = static_cast<uint32_t>(code & 0x8000u) << 16;
+  uint32_t exponent = (code >> 10) & 0x1Fu;
+  uint32_t mantissa = code & 0x3FFu;
+  if (exponent == 0x1F)
+    return floatOf(sign | (mantissa ? 0x7FC00000u : 0x7F800000u));
+  if (exponent == 0) { // subnormal or zero: mantissa * 2^-24, exact
+    float value = static_cast<float>(mantissa) * 0x1p-24f;
+    return sign ? -value : value;
+  }
+  return floatOf(sign | ((exponent + 112) << 23) | (mantissa << 13));
+}
 
 } // namespace dsmp::formats
 

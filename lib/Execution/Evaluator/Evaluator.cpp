@@ -218,11 +218,18 @@ Expected<Array> decodeConstant(ConstantOp op) {
       // 16- and 8-bit codes, one per element (or one for a splat).
       ArrayRef<char> raw = dense.getRawData();
       size_t per = storageBytes(element);
-      if (dense.isSplat())
+      if (dense.isSplat()) {
         std::fill(a.f.begin(), a.f.end(), decodeNarrow(element, raw.data()));
-      else
+      } else if (isa<Float16Type>(element)) { // most weights: one loop
+        for (int64_t k = 0; k < a.size(); ++k) {
+          uint16_t code;
+          std::memcpy(&code, raw.data() + 2 * k, 2);
+          a.f[k] = ::dsmp::formats::fromF16(code);
+        }
+      } else {
         for (int64_t k = 0; k < a.size(); ++k)
           a.f[k] = decodeNarrow(element, raw.data() + k * per);
+      }
     } else if (a.isFloat) { // tf32: 19 bits, stored in 3 bytes
       size_t k = 0;
       for (APFloat v : dense.getValues<APFloat>()) {
