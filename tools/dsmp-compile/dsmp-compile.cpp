@@ -284,7 +284,10 @@ int main(int argc, char **argv) {
   if (!exportPath.empty()) {
     mlir::TimingScope exportTimer = rootTimer.nest("export-onnx");
     OwningOpRef<ModuleOp> exported(result->module->clone());
-    auto bytes = mlir::dsmp::exportONNXModel(*exported);
+    std::vector<mlir::dsmp::WidenedNode> widened;
+    mlir::dsmp::ONNXExportOptions exportOptions;
+    exportOptions.widened = &widened;
+    auto bytes = mlir::dsmp::exportONNXModel(*exported, exportOptions);
     if (!bytes)
       return fail(llvm::toString(bytes.takeError()));
     std::error_code ec;
@@ -292,6 +295,25 @@ int main(int argc, char **argv) {
     if (ec)
       return fail("cannot write '" + exportPath + "': " + ec.message());
     os << *bytes;
+    // The report says which nodes the file computes in f32 (same values:
+    // dsmp computes them in f32 too and rounds the result).
+    llvm::json::Array nodes;
+    for (const auto &w : widened) {
+      nodes.push_back(llvm::json::Object{
+          {"node", w.node}, {"op_type", w.opType}, {"missing_type", w.type}});
+      llvm::errs() << "dsmp-compile: note: " << exportPath << ": node '"
+                   << w.node << "' (" << w.opType << ") runs in f32 between "
+                   << "Casts: ONNX opset " << exportOptions.opset << " "
+                   << w.opType << " has no " << w.type << "\n";
+    }
+    (*summary)["onnx_export"] =
+        llvm::json::Object{{"file", exportPath.getValue()},
+                           {"opset", exportOptions.opset},
+                           {"computed_in_f32", std::move(nodes)}};
+    if (!reportPath.empty())
+      if (llvm::Error err =
+              mlir::dsmp::writePrecisionReport(result->report, reportPath))
+        return fail(llvm::toString(std::move(err)));
   }
   double f8 = summary->getNumber("f8_flop_share").value_or(0);
   llvm::outs() << llvm::formatv(

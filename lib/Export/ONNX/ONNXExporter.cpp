@@ -8,7 +8,9 @@
 // Writes @main_graph as an ONNX graph at the opset whose operator forms the
 // dsmp ops follow. Every op with the OnnxOp trait maps to the node of the
 // same type, its inherent attributes (but `acc`) to ONNX attributes of the
-// same name; `none` operands and results become empty names.
+// same name; `none` operands and results become empty names. A node whose
+// 16-bit types ONNX's schema at the export opset does not accept (libonnx's
+// OpSchemaRegistry) is computed in f32 between Casts (WidenedNode).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +29,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Path.h"
 
+#include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
 
 #include <cstring>
@@ -100,12 +103,15 @@ private:
   Error exportBlock(Block &block, onnx::GraphProto &graph, bool topLevel,
                     ArrayRef<std::string> outputNames);
   Error exportOp(Operation *op, onnx::GraphProto &graph, bool topLevel);
+  void widenUnsupported(Operation *op, onnx::GraphProto &graph);
   Error convertAttribute(Operation *op, NamedAttribute attr,
                          onnx::AttributeProto &out);
 
   ModuleOp module;
   const ::mlir::dsmp::ONNXExportOptions &options;
   llvm::DenseMap<Value, std::string> names;
+  /// The f32 copy of a 16-bit value that a widened node reads.
+  llvm::DenseMap<Value, std::string> widenedNames;
   llvm::StringSet<> used;
   std::optional<::mlir::dsmp::WeightFileReader> weights;
 };
@@ -283,6 +289,8 @@ Error Exporter::exportOp(Operation *op, onnx::GraphProto &graph,
     }
   }
 
+  widenUnsupported(op, graph);
+
   // Subgraphs: If's then/else branches and Loop's body.
   static const char *const ifNames[] = {"then_branch", "else_branch"};
   for (auto [index, region] : llvm::enumerate(op->getRegions())) {
@@ -307,6 +315,105 @@ Error Exporter::exportOp(Operation *op, onnx::GraphProto &graph,
       return err;
   }
   return Error::success();
+}
+
+namespace {
+/// "tensor(bfloat16)" for a 16-bit float tensor type, "" otherwise: the
+/// types a schema check is about (libonnx 1.12 predates the f8 types, and
+/// every float op takes f32).
+std::string narrowTypeString(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  if (element.isF16())
+    return "tensor(float16)";
+  if (element.isBF16())
+    return "tensor(bfloat16)";
+  return "";
+}
+
+/// Whether formal parameter `index` of `formals` (the last one repeats when
+/// variadic) accepts `typeString`; true where the node's form is not the
+/// schema's (an older schema than the export's opset knows).
+bool accepts(const std::vector<onnx::OpSchema::FormalParameter> &formals,
+             size_t index, const std::string &typeString) {
+  if (formals.empty())
+    return true;
+  if (index >= formals.size()) {
+    if (formals.back().GetOption() != onnx::OpSchema::Variadic)
+      return true;
+    index = formals.size() - 1;
+  }
+  for (const std::string *allowed : formals[index].GetTypes())
+    if (*allowed == typeString)
+      return true;
+  return false;
+}
+} // namespace
+
+void Exporter::widenUnsupported(Operation *op, onnx::GraphProto &graph) {
+  if (op->getNumRegions() || isa<CastOp>(op))
+    return;
+  onnx::NodeProto &node = graph.mutable_node()->at(graph.node_size() - 1);
+  const onnx::OpSchema *schema =
+      onnx::OpSchemaRegistry::Schema(node.op_type(), options.opset, "");
+  if (!schema)
+    return;
+  std::string missing;
+  for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+    std::string t = narrowTypeString(operand.getType());
+    if (!t.empty() && !accepts(schema->inputs(), i, t))
+      missing = t;
+  }
+  for (auto [i, result] : llvm::enumerate(op->getResults())) {
+    std::string t = narrowTypeString(result.getType());
+    if (!t.empty() && !accepts(schema->outputs(), i, t))
+      missing = t;
+  }
+  if (missing.empty() || !accepts(schema->inputs(), 0, "tensor(float)"))
+    return;
+  if (options.widened)
+    options.widened->push_back({node.name(), node.op_type(), missing});
+  // Operands of the missing type go through one shared Cast to f32 each,
+  // placed before the node; results come back through a Cast after it.
+  int nodeIndex = graph.node_size() - 1;
+  for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+    if (narrowTypeString(operand.getType()) != missing ||
+        static_cast<int>(i) >= node.input_size())
+      continue;
+    std::string &wide = widenedNames[operand];
+    if (wide.empty()) {
+      wide = unique(node.input(i) + "_f32");
+      auto *cast = graph.add_node();
+      cast->set_op_type("Cast");
+      cast->set_name(unique(wide + "_cast"));
+      cast->add_input(node.input(i));
+      cast->add_output(wide);
+      auto *to = cast->add_attribute();
+      to->set_name("to");
+      to->set_type(onnx::AttributeProto::INT);
+      to->set_i(onnx::TensorProto::FLOAT);
+    }
+    graph.mutable_node(nodeIndex)->set_input(i, wide);
+  }
+  // The node after its input Casts (the one just before it moves up).
+  graph.mutable_node()->SwapElements(nodeIndex, graph.node_size() - 1);
+  onnx::NodeProto &moved = *graph.mutable_node(graph.node_size() - 1);
+  for (auto [i, result] : llvm::enumerate(op->getResults())) {
+    if (narrowTypeString(result.getType()) != missing ||
+        static_cast<int>(i) >= moved.output_size() || moved.output(i).empty())
+      continue;
+    std::string narrow = moved.output(i);
+    std::string wide = unique(narrow + "_f32");
+    moved.set_output(i, wide);
+    auto *cast = graph.add_node();
+    cast->set_op_type("Cast");
+    cast->set_name(unique(narrow + "_cast"));
+    cast->add_input(wide);
+    cast->add_output(narrow);
+    auto *to = cast->add_attribute();
+    to->set_name("to");
+    to->set_type(onnx::AttributeProto::INT);
+    to->set_i(getOnnxDataType(getElementTypeOrSelf(result.getType())));
+  }
 }
 
 /// The type the ONNX graph declared for output `index` where the IR only
