@@ -116,9 +116,15 @@ int runExport(mlir::MLIRContext &context) {
                            : std::string(weightsDir);
   if (options.weightsDir.empty())
     options.weightsDir = ".";
+  std::vector<mlir::dsmp::WidenedNode> widened;
+  options.widened = &widened;
   auto bytes = mlir::dsmp::exportONNXModel(*module, options);
   if (!bytes)
     return fail(inputPath + ": error: " + toString(bytes.takeError()));
+  for (const auto &w : widened)
+    llvm::errs() << inputPath << ": note: node '" << w.node << "' (" << w.opType
+                 << ") runs in f32 between Casts: ONNX opset " << options.opset
+                 << " " << w.opType << " has no " << w.type << "\n";
   return writeOutput(*bytes);
 }
 } // namespace
