@@ -77,6 +77,7 @@ std::string dsmp::compileModelWithPrecision(
   mp.denyOps = request.denyOps;
   mp.allowOps = request.allowOps;
   mp.sensitiveLayers = request.sensitiveLayers;
+  mp.metric = request.metric;
   mlir::DialectRegistry registry;
   mlir::dsmp::registerDriverDialects(registry);
   mlir::MLIRContext context(registry);

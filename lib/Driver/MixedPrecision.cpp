@@ -129,15 +129,31 @@ struct Measurement {
   }
 };
 
-Measurement measure(const OutputSets &outputs, const OutputSets &reference) {
+/// max |a - ref| over an output's elements.
+double maxAbsError(const HostTensor &a, const HostTensor &ref) {
+  size_t n = std::min(a.data.size() / ::dsmp::runtime::dtypeSize(a.dtype),
+                      ref.data.size() / ::dsmp::runtime::dtypeSize(ref.dtype));
+  double worst = 0;
+  for (size_t i = 0; i < n; ++i) {
+    double d = std::fabs(::dsmp::runtime::elementAsDouble(a, i) -
+                         ::dsmp::runtime::elementAsDouble(ref, i));
+    if (!(d <= worst)) // NaN counts as the worst
+      worst = std::isnan(d) ? INFINITY : d;
+  }
+  return worst;
+}
+
+Measurement measure(const OutputSets &outputs, const OutputSets &reference,
+                    bool maxAbs) {
   Measurement m;
   for (const HostTensor &t : reference.front())
     m.names.push_back(t.name);
   m.error.assign(m.names.size(), 0.0);
   for (size_t s = 0; s < outputs.size(); ++s)
     for (size_t o = 0; o < m.names.size(); ++o) {
-      m.error[o] =
-          std::max(m.error[o], relativeL2(outputs[s][o], reference[s][o]));
+      m.error[o] = std::max(
+          m.error[o], maxAbs ? maxAbsError(outputs[s][o], reference[s][o])
+                             : relativeL2(outputs[s][o], reference[s][o]));
       m.top1Same &= sameTop1(outputs[s][o], reference[s][o]);
     }
   return m;
@@ -250,6 +266,11 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   if (options.calibration.empty())
     return llvm::createStringError(
         "--tolerance needs --calibration=DIR (inputs to measure the model on)");
+  if (options.metric != "rel-l2" && options.metric != "max-abs")
+    return llvm::createStringError("--error-metric must be rel-l2 or max-abs, "
+                                   "got '" +
+                                   options.metric + "'");
+  bool maxAbs = options.metric == "max-abs";
   auto start = std::chrono::steady_clock::now();
 
   AutoMixedPrecisionPipelineOptions pipeline;
@@ -264,6 +285,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   pipeline.sensitiveLayers = options.sensitiveLayers;
   pipeline.weightsDir = options.weightsDir;
   pipeline.sensitivitySeeds = options.sensitivitySeeds;
+  pipeline.metric = options.metric;
 
   OwningOpRef<ModuleOp> analyzed(fp32.clone());
   if (Error err = runPasses(*analyzed, "precision analysis", options.timing,
@@ -301,6 +323,20 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   // largest predicted contributors to f32 outright.
   static const double kDemote[] = {0.25, 0.5, 1.0};
   double margin = pipeline.margin;
+  const double maxMargin = 4.0;
+  // A max-abs budget: the analyses predict the absolute L2 error |e| of the
+  // outputs' n elements, and max |e_i| lies between |e| / sqrt(n) (spread
+  // evenly) and |e| (in one element). The prediction takes n independent
+  // normal errors, E max |e_i| ~ |e| sqrt(2 ln(2n) / n); validation
+  // recalibrates where the error is more concentrated than that.
+  double maxAbsPerL2 = 1.0;
+  if (maxAbs) {
+    size_t elements = 0;
+    for (const HostTensor &t : reference->front())
+      elements += t.data.size() / ::dsmp::runtime::dtypeSize(t.dtype);
+    double n = static_cast<double>(std::max<size_t>(elements, 1));
+    maxAbsPerL2 = std::min(1.0, std::sqrt(2 * std::log(2 * n) / n));
+  }
   int demotions = 0, recalibrations = 0, f8StepBacks = 0;
   // The model that met the budget before a widening round.
   struct Candidate {
@@ -320,7 +356,8 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
                         assign.target = pipeline.target;
                         assign.features.assign(pipeline.features.begin(),
                                                pipeline.features.end());
-                        assign.tolerance = pipeline.tolerance;
+                        // (in the analyses' metric: max-abs predicts |e|)
+                        assign.tolerance = pipeline.tolerance / maxAbsPerL2;
                         assign.margin = margin;
                         assign.defaultFormat = pipeline.defaultFormat;
                         assign.denyOps.assign(pipeline.denyOps.begin(),
@@ -335,7 +372,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
     if (auto info =
             (*candidate)->getAttrOfType<DictionaryAttr>("dsmp.precision"))
       if (auto p = info.getAs<FloatAttr>("predicted_error"))
-        predicted = p.getValueAsDouble();
+        predicted = p.getValueAsDouble() * maxAbsPerL2;
     // Indices of the ops the budget moved off f32, largest share first.
     SmallVector<std::pair<double, size_t>> contributors;
     llvm::DenseSet<size_t> inF8; // indices of ops assigned an f8 format
@@ -363,7 +400,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
     if (!outputs)
       return llvm::createStringError("validation (assigned model): " +
                                      llvm::toString(outputs.takeError()));
-    final = measure(*outputs, *reference);
+    final = measure(*outputs, *reference, maxAbs);
     finalOutputs = std::move(*outputs);
     bool met = final.worst() <= options.tolerance &&
                (!options.keepTop1 || final.top1Same);
@@ -392,12 +429,12 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
       break;
     }
     if (met && budgetBound && attempt < options.maxRetries && worst > 0 &&
-        worst < 0.8 * options.tolerance && margin < 4.0) {
+        worst < 0.8 * options.tolerance && margin < maxMargin) {
       // The prediction was pessimistic and the budget stopped ops from
       // going 16-bit: widen it by how much room the measurement left.
       best = Candidate{std::move(candidate), json::Array(opsReport), final,
                        finalOutputs, predicted};
-      margin = std::min(margin * 0.9 * options.tolerance / worst, 4.0);
+      margin = std::min(margin * 0.9 * options.tolerance / worst, maxMargin);
       attempts.push_back(std::move(record));
       continue;
     }
@@ -481,6 +518,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   json::Object summary;
   summary["target"] = options.target;
   summary["tolerance"] = options.tolerance;
+  summary["error_metric"] = options.metric;
   summary["margin"] = options.margin;
   summary["met"] = result.met;
   summary["flop_share"] = std::move(share);
@@ -527,7 +565,9 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
       for (size_t s = 0; s < expected->size(); ++s)
         for (const HostTensor &want : (*expected)[s])
           if (want.name == final.names[o])
-            worst = std::max(worst, relativeL2(finalOutputs[s][o], want));
+            worst =
+                std::max(worst, maxAbs ? maxAbsError(finalOutputs[s][o], want)
+                                       : relativeL2(finalOutputs[s][o], want));
       fromStored[final.names[o]] = worst;
     }
     summary["error_vs_stored_outputs"] = std::move(fromStored);

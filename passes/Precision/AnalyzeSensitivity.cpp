@@ -112,6 +112,13 @@ struct AnalyzeSensitivityPass final
       module.emitError("dsmp-analyze-sensitivity needs calibration=DIR");
       return signalPassFailure();
     }
+    if (metric != "rel-l2" && metric != "max-abs") {
+      module.emitError("dsmp-analyze-sensitivity: metric must be rel-l2 or "
+                       "max-abs, got '" +
+                       metric + "'");
+      return signalPassFailure();
+    }
+    bool relative = metric == "rel-l2";
     std::vector<Probe> probes(ops.size());
     SmallVector<size_t> decisions = branchDecisions(ops);
     std::vector<std::string> stoppedBy(ops.size());
@@ -145,8 +152,8 @@ struct AnalyzeSensitivityPass final
             values.push_back(g.mul(grad, x));
             return static_cast<int>(values.size()) - 1;
           };
-          // Seeds r / |y| with r a fixed random +-1 vector per output, one
-          // backward pass per seed vector.
+          // Seeds r / |y| (rel-l2) or r (max-abs) with r a fixed random +-1
+          // vector per output, one backward pass per seed vector.
           std::mt19937 rng(0x5eed);
           for (unsigned k = 0; k < std::max(1u, unsigned(seeds)); ++k) {
             SmallVector<std::pair<Value, Value>> seedValues;
@@ -157,6 +164,10 @@ struct AnalyzeSensitivityPass final
               std::vector<float> signs(type.getNumElements());
               for (float &s : signs)
                 s = (rng() & 1) ? 1.0f : -1.0f;
+              if (!relative) {
+                seedValues.push_back({y, g.floats(type, signs)});
+                continue;
+              }
               Value norm =
                   g.value("dsmp.sqrt",
                           {g.add(g.reduceAll("dsmp.reduce_sum", g.mul(y, y)),

@@ -28,7 +28,7 @@ struct AutoMixedPrecisionPipelineOptions
       llvm::cl::desc("Target features that add formats (+bf16, +avx512bf16)")};
   PassOptions::Option<double> tolerance{
       *this, "tolerance",
-      llvm::cl::desc("Budget on each output's relative L2 error"),
+      llvm::cl::desc("Budget on each output's error (see metric)"),
       llvm::cl::init(1e-2)};
   PassOptions::Option<double> margin{
       *this, "margin",
@@ -61,6 +61,11 @@ struct AutoMixedPrecisionPipelineOptions
       *this, "sensitivity-seeds",
       llvm::cl::desc("Random vectors the adjoint is seeded with"),
       llvm::cl::init(1)};
+  PassOptions::Option<std::string> metric{
+      *this, "metric",
+      llvm::cl::desc("What the budget bounds: rel-l2 (each output's relative "
+                     "L2 error) or max-abs (each element's absolute error)"),
+      llvm::cl::init("rel-l2")};
 };
 
 /// Ranges and sensitivities on the calibration inputs, then assignment,

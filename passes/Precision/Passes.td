@@ -59,7 +59,9 @@ def AnalyzeSensitivityPass
     as in dsmp-analyze-ranges, see `engine`): the adjoint is built
     from VJPOpInterface (dialects/Dsmp/IR/DsmpVJP.cpp), seeded at each
     output y with r / |y|, r a fixed random +-1 vector, so gradients are
-    relative to the output's size. For each op result x with gradient g:
+    relative to the output's size (`metric` = rel-l2), or with r alone
+    (max-abs: the energies then measure the absolute L2 error, which bounds
+    every element's error). For each op result x with gradient g:
     `adapt` = sum |g * x| (ADAPT's first-order bound: times the unit
     roundoff u of a format it bounds the output change) and `energy` =
     sum (g * x)^2 (times u^2/3 it estimates the variance that rounding x
@@ -91,7 +93,11 @@ def AnalyzeSensitivityPass
     Option<"seeds", "seeds", "unsigned", /*default=*/"1",
            "Random vectors r the adjoint is seeded with (one backward pass "
            "each); the energies are their mean, whose variance falls as "
-           "1/seeds">
+           "1/seeds">,
+    Option<"metric", "metric", "std::string", /*default=*/"\"rel-l2\"",
+           "Output error the energies measure: rel-l2 (seeds r / |y|) or "
+           "max-abs (seeds r: the absolute L2 error, a bound on each "
+           "element's)">
   ];
 }
 
@@ -103,9 +109,10 @@ def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
 
     Chooses, per compute op, the format that the target description allows
     for its class (lib/Target/Description/targets.json), maximising the
-    throughput-weighted FLOPs moved off f32 subject to a predicted relative
-    output error <= `margin` * `tolerance` and no overflow in the calibrated
-    ranges. The prediction counts each rounded value once, u^2/3 * its
+    throughput-weighted FLOPs moved off f32 subject to a predicted output
+    error <= `margin` * `tolerance` (in the metric dsmp-analyze-sensitivity
+    measured: relative L2, or absolute L2 for a max-abs budget) and no
+    overflow in the calibrated ranges. The prediction counts each rounded value once, u^2/3 * its
     energy (RoundingCost.h): a 16-bit op's result unless the op returns an
     input's value (Relu, Max, ...), a value cast to a narrower format for
     its readers, a contraction's constant weights. Ops are taken greedily by
@@ -137,7 +144,8 @@ def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
                "Target features that add formats (+bf16 on aarch64, "
                "+avx512bf16 on x86_64)">,
     Option<"tolerance", "tolerance", "double", /*default=*/"1e-2",
-           "Budget on each output's relative L2 error">,
+           "Budget on each output's error (relative L2, or max-abs where the "
+           "sensitivities were measured for it)">,
     Option<"margin", "margin", "double", /*default=*/"0.5",
            "Fraction of the budget the prediction may use (above 1 when "
            "validation showed the prediction to be pessimistic)">,

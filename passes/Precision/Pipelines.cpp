@@ -34,6 +34,7 @@ void mlir::dsmp::buildPrecisionAnalysisPipeline(
   sensitivity.calibration = options.calibration;
   sensitivity.engine = options.calibrationEngine;
   sensitivity.seeds = options.sensitivitySeeds;
+  sensitivity.metric = options.metric;
   pm.addPass(createAnalyzeSensitivityPass(sensitivity));
 }
 

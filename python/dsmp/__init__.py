@@ -76,7 +76,8 @@ def _output_dtype(manifest, name):
 
 def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
             calibration=None, validation=None, report=None, default_format="auto",
-            deny_ops=(), allow_ops=(), sensitive_layers="", fix_inputs=None):
+            deny_ops=(), allow_ops=(), sensitive_layers="", fix_inputs=None,
+            error_metric="rel-l2"):
     """Compiles an ONNX (or dsmp .mlir) model for `target` and returns a
     Module (when the artifact runs on this machine) that runs it.
 
@@ -88,7 +89,8 @@ def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
     passed to run). Unnamed dynamic dims become 1.
     output: the artifact folder to write; a temporary one if None.
     tolerance: choose a format per op so that each output's relative L2
-    error against FP32 stays within it (docs/precision.md); needs
+    error against FP32 stays within it (docs/precision.md), or with
+    error_metric="max-abs" every output element's absolute error; needs
     `calibration` (a folder of input_*.pb or of test_data_set_* folders);
     `validation` (held-out inputs, default the calibration ones), `report`
     (a .json path; an .html page is written beside it), `default_format`,
@@ -119,7 +121,8 @@ def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
                                 float(tolerance), os.fspath(calibration),
                                 os.fspath(validation) if validation else "",
                                 os.fspath(report) if report else "", default_format,
-                                list(deny_ops), list(allow_ops), sensitive_layers, fixed)
+                                list(deny_ops), list(allow_ops), sensitive_layers, fixed,
+                                error_metric)
         runs_here = target == host or target not in ("x86_64", "aarch64")
         return Module(output, owned=owned) if runs_here else output
     _compile_artifact(os.fspath(path), os.fspath(output), target, variants, fixed)

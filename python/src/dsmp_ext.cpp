@@ -203,7 +203,8 @@ NB_MODULE(_dsmp, m) {
          const std::string &defaultFormat,
          const std::vector<std::string> &denyOps,
          const std::vector<std::string> &allowOps,
-         const std::string &sensitiveLayers, const dsmp::ShapeMap &fixed) {
+         const std::string &sensitiveLayers, const dsmp::ShapeMap &fixed,
+         const std::string &metric) {
         dsmp::PrecisionRequest request;
         request.fixed = fixed;
         request.tolerance = tolerance;
@@ -214,6 +215,7 @@ NB_MODULE(_dsmp, m) {
         request.denyOps = denyOps;
         request.allowOps = allowOps;
         request.sensitiveLayers = sensitiveLayers;
+        request.metric = metric;
         std::string error;
         {
           nb::gil_scoped_release release;
@@ -230,6 +232,7 @@ NB_MODULE(_dsmp, m) {
       nb::arg("deny_ops") = std::vector<std::string>{},
       nb::arg("allow_ops") = std::vector<std::string>{},
       nb::arg("sensitive_layers") = "", nb::arg("fixed") = dsmp::ShapeMap{},
+      nb::arg("error_metric") = "rel-l2",
       "Choose formats within a budget, then compile (dsmp-compile "
       "--tolerance).");
   nb::class_<Model>(m, "Model")

@@ -63,6 +63,18 @@ import json
 summary = json.load(open(report))["summary"]
 print(f"sm_80 formats: 16-bit share {summary['low_precision_flop_share']:.0%}, error {rel:.1e}",
       "ok" if 0 < rel <= 1e-2 else "MISMATCH")
+# A budget on every logit's absolute error (error_metric="max-abs").
+bounded = dsmp.compile(model, target="sm_80", tolerance=3e-2, error_metric="max-abs",
+                       calibration=os.path.join(folder, "test_data_set_0"),
+                       validation=os.path.join(folder, "test_data_set_1"),
+                       shapes=[{"image": x.shape} for x in images])
+worst = float(np.max(np.abs(bounded.run({"image": images[1]})["logits"] - logits[1])))
+print(f"sm_80 max-abs: largest error {worst:.1e}", "ok" if 0 < worst <= 3e-2 + 1e-4 else "OVER")
+try:
+    dsmp.compile(model, target="sm_80", tolerance=1e-2, error_metric="linf",
+                 calibration=folder)
+except RuntimeError as error:
+    print("unknown metric ->", error)
 try:
     dsmp.compile(model, target="sm_80", tolerance=-1, calibration=folder)
 except RuntimeError as error:

@@ -86,8 +86,9 @@ llvm::cl::opt<int64_t>
 llvm::cl::OptionCategory precision("Precision (with --tolerance)");
 llvm::cl::opt<double> tolerance(
     "tolerance",
-    llvm::cl::desc("Choose formats so that each output's relative L2 error "
-                   "against FP32 stays within this budget"),
+    llvm::cl::desc("Choose formats so that each output's error against FP32 "
+                   "(relative L2, or see --error-metric) stays within this "
+                   "budget"),
     llvm::cl::init(0.0), llvm::cl::cat(precision));
 llvm::cl::opt<std::string>
     calibration("calibration",
@@ -149,6 +150,12 @@ llvm::cl::opt<unsigned> sensitivitySeeds(
                    "(one backward pass each; more give a steadier "
                    "prediction)"),
     llvm::cl::init(1), llvm::cl::cat(precision));
+llvm::cl::opt<std::string> errorMetric(
+    "error-metric",
+    llvm::cl::desc("What --tolerance bounds: rel-l2 (each output's relative "
+                   "L2 error, the default) or max-abs (the largest absolute "
+                   "error of any output element)"),
+    llvm::cl::init("rel-l2"), llvm::cl::cat(precision));
 llvm::cl::opt<int> maxRetries(
     "max-retries",
     llvm::cl::desc("Validation rounds that raise precision, at most"),
@@ -253,6 +260,7 @@ int main(int argc, char **argv) {
   mp.target = targetName;
   mp.features.assign(targetFeatures.begin(), targetFeatures.end());
   mp.tolerance = tolerance;
+  mp.metric = errorMetric;
   mp.keepTop1 = keepTop1;
   mp.calibration = calibration;
   mp.validation = validation;
@@ -318,12 +326,13 @@ int main(int argc, char **argv) {
   double f8 = summary->getNumber("f8_flop_share").value_or(0);
   llvm::outs() << llvm::formatv(
       "{0}: {1} on {2}: {8} FLOP share {3:P1}{9}, predicted error {4:E2}, "
-      "measured {5:E2} (budget {6:E2}{7})\n",
+      "measured {5:E2} (budget {6:E2}{10}{7})\n",
       llvm::sys::path::filename(modelPath), targetName, options.target.name,
       summary->getNumber("low_precision_flop_share").value_or(0),
       summary->getNumber("predicted_error").value_or(0),
       summary->getNumber("measured_error").value_or(0), tolerance.getValue(),
       result->met ? ", met" : ", NOT met", f8 > 0 ? "16/8-bit" : "16-bit",
-      f8 > 0 ? llvm::formatv(" ({0:P1} in f8)", f8).str() : std::string());
+      f8 > 0 ? llvm::formatv(" ({0:P1} in f8)", f8).str() : std::string(),
+      errorMetric == "max-abs" ? " max-abs" : "");
   return result->met ? 0 : 1;
 }

@@ -38,6 +38,7 @@ std::string compileModel(const std::string &modelPath,
 /// What `dsmp-compile --tolerance` takes (docs/precision.md).
 struct PrecisionRequest {
   double tolerance = 1e-2;
+  std::string metric = "rel-l2"; // or "max-abs" (--error-metric)
   std::string calibration;
   std::string validation; // the calibration folder when empty
   std::string report;     // JSON (and HTML beside it) when not empty

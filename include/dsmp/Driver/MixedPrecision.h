@@ -34,8 +34,12 @@ struct MixedPrecisionOptions {
   std::string target = "sm_80";
   /// Target features that add formats ("+bf16" on aarch64, ...).
   std::vector<std::string> features;
-  /// Budget on each output's relative L2 error against FP32.
+  /// Budget on each output's error against FP32, in `metric`.
   double tolerance = 1e-2;
+  /// "rel-l2": |y' - y| / |y| per output; "max-abs": max |y'_i - y_i| over
+  /// every output element (the prediction is then the absolute L2 error,
+  /// an upper bound, and validation measures the real maximum).
+  std::string metric = "rel-l2";
   /// Also require every sample's arg-max (top-1 class) to stay the same.
   bool keepTop1 = false;
   std::string calibration;
