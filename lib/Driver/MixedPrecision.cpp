@@ -324,19 +324,6 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   static const double kDemote[] = {0.25, 0.5, 1.0};
   double margin = pipeline.margin;
   const double maxMargin = 4.0;
-  // A max-abs budget: the analyses predict the absolute L2 error |e| of the
-  // outputs' n elements, and max |e_i| lies between |e| / sqrt(n) (spread
-  // evenly) and |e| (in one element). The prediction takes n independent
-  // normal errors, E max |e_i| ~ |e| sqrt(2 ln(2n) / n); validation
-  // recalibrates where the error is more concentrated than that.
-  double maxAbsPerL2 = 1.0;
-  if (maxAbs) {
-    size_t elements = 0;
-    for (const HostTensor &t : reference->front())
-      elements += t.data.size() / ::dsmp::runtime::dtypeSize(t.dtype);
-    double n = static_cast<double>(std::max<size_t>(elements, 1));
-    maxAbsPerL2 = std::min(1.0, std::sqrt(2 * std::log(2 * n) / n));
-  }
   int demotions = 0, recalibrations = 0, f8StepBacks = 0;
   // The model that met the budget before a widening round.
   struct Candidate {
@@ -345,8 +332,11 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
     Measurement measurement;
     OutputSets outputs;
     double predicted;
+    double margin;
   };
   std::optional<Candidate> best;
+  // The smallest widened margin whose model missed the budget.
+  double overshot = INFINITY;
   for (int attempt = 0; attempt <= options.maxRetries; ++attempt) {
     OwningOpRef<ModuleOp> candidate(analyzed->clone());
     if (Error err =
@@ -356,8 +346,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
                         assign.target = pipeline.target;
                         assign.features.assign(pipeline.features.begin(),
                                                pipeline.features.end());
-                        // (in the analyses' metric: max-abs predicts |e|)
-                        assign.tolerance = pipeline.tolerance / maxAbsPerL2;
+                        assign.tolerance = pipeline.tolerance;
                         assign.margin = margin;
                         assign.defaultFormat = pipeline.defaultFormat;
                         assign.denyOps.assign(pipeline.denyOps.begin(),
@@ -372,7 +361,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
     if (auto info =
             (*candidate)->getAttrOfType<DictionaryAttr>("dsmp.precision"))
       if (auto p = info.getAs<FloatAttr>("predicted_error"))
-        predicted = p.getValueAsDouble() * maxAbsPerL2;
+        predicted = p.getValueAsDouble();
     // Indices of the ops the budget moved off f32, largest share first.
     SmallVector<std::pair<double, size_t>> contributors;
     llvm::DenseSet<size_t> inF8; // indices of ops assigned an f8 format
@@ -418,8 +407,15 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
              reason == StringRef("budget_fallback");
     });
     if (!met && best) {
-      // A widened budget overshot: keep the last model that met it.
       attempts.push_back(std::move(record));
+      // A widened budget overshot: try halfway (geometrically) to the last
+      // margin that met it while rounds remain and the two differ by 10 %;
+      // else keep that model.
+      overshot = std::min(overshot, margin);
+      if (attempt < options.maxRetries && overshot > 1.1 * best->margin) {
+        margin = std::sqrt(overshot * best->margin);
+        continue;
+      }
       result.module = std::move(best->module);
       opsReport = std::move(best->ops);
       final = std::move(best->measurement);
@@ -429,12 +425,21 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
       break;
     }
     if (met && budgetBound && attempt < options.maxRetries && worst > 0 &&
-        worst < 0.8 * options.tolerance && margin < maxMargin) {
+        worst < 0.8 * options.tolerance && margin < maxMargin &&
+        overshot > 1.1 * margin) {
       // The prediction was pessimistic and the budget stopped ops from
-      // going 16-bit: widen it by how much room the measurement left.
-      best = Candidate{std::move(candidate), json::Array(opsReport), final,
-                       finalOutputs, predicted};
-      margin = std::min(margin * 0.9 * options.tolerance / worst, maxMargin);
+      // going 16-bit: widen it by how much room the measurement left (not
+      // past halfway to a margin that overshot).
+      best = Candidate{std::move(candidate),
+                       json::Array(opsReport),
+                       final,
+                       finalOutputs,
+                       predicted,
+                       margin};
+      double wider = margin * 0.9 * options.tolerance / worst;
+      if (std::isfinite(overshot))
+        wider = std::min(wider, std::sqrt(overshot * margin));
+      margin = std::min(wider, maxMargin);
       attempts.push_back(std::move(record));
       continue;
     }

@@ -132,6 +132,7 @@ struct AnalyzeSensitivityPass final
     }
     std::vector<Sums> sums;
     size_t sets = 0;
+    int64_t outputElements = 0;
     std::vector<bool> reached;
     llvm::Error err = runProbes(
         module, calibration,
@@ -144,6 +145,11 @@ struct AnalyzeSensitivityPass final
             forward.push_back(&op);
           OpBuilder b(ret);
           GraphBuilder g(b, ret->getLoc());
+          // (the copy has the calibration shapes)
+          for (Value y : ret->getOperands())
+            if (auto type = dyn_cast<RankedTensorType>(y.getType());
+                type && type.hasStaticShape())
+              outputElements += type.getNumElements();
 
           // The graph computes g * x (one op per probe); the sums are taken
           // as each product is computed, in double.
@@ -245,6 +251,13 @@ struct AnalyzeSensitivityPass final
     }
 
     Builder b(&getContext());
+    // What the energies measure, for dsmp-assign-precision: under max-abs
+    // it needs the outputs' element count (maxAbsPerL2, RoundingCost.h).
+    module->setAttr("dsmp.error_metric",
+                    b.getDictionaryAttr(
+                        {b.getNamedAttr("metric", b.getStringAttr(metric)),
+                         b.getNamedAttr("output_elements",
+                                        b.getI64IntegerAttr(outputElements))}));
     double perSet = 1.0 / std::max<size_t>(sets, 1);
     for (auto [id, op] : llvm::enumerate(ops)) {
       const Probe &p = probes[id];

@@ -143,7 +143,16 @@ struct AssignPrecisionPass final
       op->setAttr("dsmp.reason", b.getStringAttr(reason));
     };
     const TargetDescription &t = *description;
-    double budget = std::pow(margin * tolerance, 2);
+    // The energies predict relative L2 errors, or under a max-abs budget the
+    // absolute L2 error, of which the expected largest element is a factor.
+    double perL2 = 1.0;
+    if (auto metric =
+            module->getAttrOfType<DictionaryAttr>("dsmp.error_metric"))
+      if (auto name = metric.getAs<StringAttr>("metric");
+          name && name.getValue() == "max-abs")
+        if (auto n = metric.getAs<IntegerAttr>("output_elements"))
+          perL2 = maxAbsPerL2(n.getInt());
+    double budget = std::pow(margin * tolerance / perL2, 2);
 
     // Candidates, best format first; f8 apart as an upgrade per op.
     SmallVector<SmallVector<Choice, 2>> offers;
@@ -387,7 +396,8 @@ struct AssignPrecisionPass final
              b.getNamedAttr("margin", b.getF64FloatAttr(margin)),
              b.getNamedAttr(
                  "predicted_error",
-                 b.getF64FloatAttr(std::sqrt(std::max(cost.total(), 0.0))))}));
+                 b.getF64FloatAttr(perL2 *
+                                   std::sqrt(std::max(cost.total(), 0.0))))}));
   }
 
   void accept(const Choice &c, double share, Builder &b, StringRef reason) {

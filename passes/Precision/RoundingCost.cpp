@@ -16,6 +16,11 @@
 using namespace mlir;
 using namespace mlir::dsmp;
 
+double mlir::dsmp::maxAbsPerL2(int64_t n) {
+  double elements = static_cast<double>(std::max<int64_t>(n, 1));
+  return std::min(1.0, std::sqrt(2 * std::log(2 * elements) / elements));
+}
+
 bool mlir::dsmp::returnsInputValues(Operation *op) {
   static const llvm::StringSet<> kSelecting = {
       "Relu", "Abs",   "Neg",  "Max",     "Min",           "Floor", "Ceil",

@@ -92,6 +92,13 @@ private:
 /// own once its inputs are in the format.
 bool returnsInputValues(Operation *op);
 
+/// For a max-abs budget: the predicted largest element error per unit of
+/// the outputs' absolute L2 error |e| (what the energies measure then) over
+/// n elements. max |e_i| lies between |e| / sqrt(n) (spread evenly) and |e|
+/// (in one element); taking n independent normal errors,
+/// E max |e_i| ~ |e| sqrt(2 ln(2n) / n). Validation measures the real one.
+double maxAbsPerL2(int64_t n);
+
 /// Whether operand `index` of an op in a 16-bit format carries data in that
 /// format (and is cast to it): all but Resize's scales and roi and Pow's
 /// exponent.
