@@ -78,6 +78,9 @@ def AnalyzeSensitivityPass
     distance from the threshold, since rounding upstream can flip the branch
     though no gradient shows it.
 
+    The module gets `dsmp.error_metric` = {metric, output_elements (at the
+    calibration shapes)} for dsmp-assign-precision.
+
     Post-condition: ops with a float result carry `dsmp.sensitivity`
     (dictionary of those numbers); ops the gradient cannot reach (an op
     without a VJP model stands between them and the outputs) carry none
@@ -112,7 +115,9 @@ def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
     throughput-weighted FLOPs moved off f32 subject to a predicted output
     error <= `margin` * `tolerance` (in the metric dsmp-analyze-sensitivity
     measured: relative L2, or absolute L2 for a max-abs budget) and no
-    overflow in the calibrated ranges. The prediction counts each rounded value once, u^2/3 * its
+    overflow in the calibrated ranges. Under max-abs (`dsmp.error_metric`)
+    the predicted largest element error is |e| sqrt(2 ln(2n) / n) for the
+    predicted absolute L2 error |e| over n output elements. The prediction counts each rounded value once, u^2/3 * its
     energy (RoundingCost.h): a 16-bit op's result unless the op returns an
     input's value (Relu, Max, ...), a value cast to a narrower format for
     its readers, a contraction's constant weights. Ops are taken greedily by
