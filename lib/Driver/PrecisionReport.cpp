@@ -78,7 +78,9 @@ void writeHtml(const json::Object &report, llvm::raw_ostream &os) {
   if (summary) {
     os << "<p>target <b>" << escape(summary->getString("target").value_or(""))
        << "</b>, budget &tau; = " << number("tolerance")
-       << " (relative L2 per output), budget "
+       << (summary->getString("error_metric").value_or("rel-l2") == "max-abs"
+               ? " (max abs error of any output element), budget "
+               : " (relative L2 per output), budget ")
        << (summary->getBoolean("met").value_or(false) ? "met" : "NOT met")
        << ".</p>\n";
     // Budget bar: predicted and measured against the tolerance.
