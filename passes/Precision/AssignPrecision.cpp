@@ -65,7 +65,6 @@ const char *const kDefaultDeny[] = {"Exp",
                                     "Reciprocal",
                                     "CumSum",
                                     "LayerNormalization",
-                                    "BatchNormalization",
                                     "InstanceNormalization",
                                     "GroupNormalization",
                                     "LpNormalization"};

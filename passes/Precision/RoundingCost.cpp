@@ -30,7 +30,10 @@ bool mlir::dsmp::returnsInputValues(Operation *op) {
 
 bool mlir::dsmp::isDataOperand(Operation *op, unsigned index) {
   StringRef name = op->getName().getStringRef();
-  if (name == "dsmp.resize" || name == "dsmp.pow")
+  // Inference BatchNormalization's statistics and affine parameters stay
+  // f32 (ONNX types them apart: T1, T2); only X is data.
+  if (name == "dsmp.resize" || name == "dsmp.pow" ||
+      name == "dsmp.batch_normalization")
     return index == 0;
   return true;
 }

@@ -100,8 +100,8 @@ bool returnsInputValues(Operation *op);
 double maxAbsPerL2(int64_t n);
 
 /// Whether operand `index` of an op in a 16-bit format carries data in that
-/// format (and is cast to it): all but Resize's scales and roi and Pow's
-/// exponent.
+/// format (and is cast to it): all but Resize's scales and roi, Pow's
+/// exponent and BatchNormalization's scale, bias, mean and variance.
 bool isDataOperand(Operation *op, unsigned index);
 
 } // namespace mlir::dsmp

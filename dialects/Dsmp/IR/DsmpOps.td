@@ -409,8 +409,11 @@ def Dsmp_ConvTransposeOp : Dsmp_OnnxOp<"conv_transpose", Dsmp_ConvClass,
 // Normalization
 //===----------------------------------------------------------------------===//
 
+// Elementwise class: in inference its statistics are inputs (constants in a
+// trained model), so it is a per-channel affine map, computed in f32 from a
+// 16-bit X, its parameters kept f32 (isDataOperand).
 def Dsmp_BatchNormalizationOp : Dsmp_OnnxOp<"batch_normalization",
-    Dsmp_NormalizationClass,
+    Dsmp_ElementwiseClass,
     (ins Dsmp_FloatTensor:$X, Dsmp_FloatTensor:$scale, Dsmp_FloatTensor:$B,
          Dsmp_FloatTensor:$input_mean, Dsmp_FloatTensor:$input_var,
          DefaultValuedAttr<F32Attr, "1e-05f">:$epsilon,

@@ -117,7 +117,8 @@ struct ReduceLowering : OpRewritePattern<ReduceOp> {
 };
 
 /// Inference BatchNormalization: (x - mean) * scale / sqrt(var + eps) + B,
-/// the per-channel parameters read along dim 1.
+/// the per-channel parameters read along dim 1. A 16-bit X (or result)
+/// computes in f32 and rounds once, its parameters f32 or not.
 struct BatchNormLowering : OpRewritePattern<BatchNormalizationOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -141,16 +142,28 @@ struct BatchNormLowering : OpRewritePattern<BatchNormalizationOp> {
                    op.getInputVar()},
         ValueRange{init}, {id, channel, channel, channel, channel, id},
         SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-        [eps](OpBuilder &b, Location l, ValueRange a) {
+        [eps, type](OpBuilder &b, Location l, ValueRange args) {
+          SmallVector<Value> a(args.begin(), args.begin() + 5); // not Y
           Type t = a[0].getType();
+          bool widen = llvm::any_of(
+              a, [&](Value v) { return v.getType() != a[0].getType(); });
+          widen |= isNarrowFloat(t);
+          if (widen) {
+            t = b.getF32Type();
+            for (Value &v : a)
+              if (v.getType() != t)
+                v = arith::ExtFOp::create(b, l, t, v);
+          }
           Value centered = arith::SubFOp::create(b, l, a[0], a[3]);
           Value std = math::SqrtOp::create(
               b, l,
               arith::AddFOp::create(b, l, a[4], floatConst(b, l, t, eps)));
           Value scaled = arith::DivFOp::create(
               b, l, arith::MulFOp::create(b, l, centered, a[1]), std);
-          linalg::YieldOp::create(
-              b, l, Value(arith::AddFOp::create(b, l, scaled, a[2])));
+          Value y = arith::AddFOp::create(b, l, scaled, a[2]);
+          if (y.getType() != type.getElementType())
+            y = arith::TruncFOp::create(b, l, type.getElementType(), y);
+          linalg::YieldOp::create(b, l, y);
         });
     rewriter.replaceOp(op, generic.getResult(0));
     return success();

@@ -43,3 +43,19 @@ func.func @gemm_tf32(%a: tensor<4x8xf32>, %b: tensor<8x8xf32>, %c: tensor<8xf32>
   %0 = dsmp.gemm %a, %b, %c {dsmp.assigned = #dsmp.format<tf32>} : (tensor<4x8xf32>, tensor<8x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+/// An f16 BatchNormalization (inference: a per-channel affine map) reads only
+/// X in f16; its scale, bias, mean and variance stay f32 (ONNX types them
+/// apart), so no statistic is rounded.
+// CHECK-LABEL: func.func @batch_norm_f16
+// CHECK: %[[BX:.*]] = dsmp.cast %{{.*}} : (tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf16>
+// CHECK-NOT: dsmp.cast {{.*}}tensor<2xf32>
+// CHECK: dsmp.batch_normalization %[[BX]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {{.*}} : (tensor<1x2x3x3xf16>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf16>
+func.func @batch_norm_f16(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
+  %s = dsmp.constant dense<[1.5, 0.5]> : tensor<2xf32>
+  %b = dsmp.constant dense<[0.25, -1.0]> : tensor<2xf32>
+  %m = dsmp.constant dense<[0.1, -0.2]> : tensor<2xf32>
+  %v = dsmp.constant dense<[1.0e-6, 4.0]> : tensor<2xf32>
+  %y = dsmp.batch_normalization %x, %s, %b, %m, %v {dsmp.assigned = #dsmp.format<f16>} : (tensor<1x2x3x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
+  return %y : tensor<1x2x3x3xf32>
+}
