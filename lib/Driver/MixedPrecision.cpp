@@ -424,19 +424,21 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
       result.met = true;
       break;
     }
-    if (met && budgetBound && attempt < options.maxRetries && worst > 0 &&
+    if (met && budgetBound && attempt < options.maxRetries &&
         worst < 0.8 * options.tolerance && margin < maxMargin &&
         overshot > 1.1 * margin) {
       // The prediction was pessimistic and the budget stopped ops from
       // going 16-bit: widen it by how much room the measurement left (not
-      // past halfway to a margin that overshot).
+      // past halfway to a margin that overshot). No error at all (no op
+      // fitted the budget) says nothing of how much: probe 4x wider.
       best = Candidate{std::move(candidate),
                        json::Array(opsReport),
                        final,
                        finalOutputs,
                        predicted,
                        margin};
-      double wider = margin * 0.9 * options.tolerance / worst;
+      double wider =
+          worst > 0 ? margin * 0.9 * options.tolerance / worst : 4 * margin;
       if (std::isfinite(overshot))
         wider = std::min(wider, std::sqrt(overshot * margin));
       margin = std::min(wider, maxMargin);
