@@ -16,6 +16,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 
 #include <cmath>
+#include <cstring>
 
 using llvm::ArrayRef;
 using llvm::Error;
@@ -90,9 +91,37 @@ Error evalTranspose(Operation *op, ArrayRef<const Array *> in,
   else
     for (int64_t d = x.rank() - 1; d >= 0; --d)
       perm.push_back(d);
+  // Moving only size-1 dims keeps the element order (the adjoint's
+  // transposes of batch-1 tensors): a copy.
+  SmallVector<int64_t, 4> moved;
+  for (int64_t p : perm)
+    if (x.shape[p] != 1)
+      moved.push_back(p);
+  if (llvm::is_sorted(moved))
+    return evalCopy(op, in, out);
+  // Trailing dims that stay in place move as contiguous blocks.
+  int64_t rank = x.rank(), kept = 0, block = 1;
+  while (kept < rank && perm[rank - 1 - kept] == rank - 1 - kept) {
+    block *= x.shape[rank - 1 - kept];
+    ++kept;
+  }
   SmallVector<int64_t, 4> own = stridesOf(x.shape), strides;
   for (int64_t p : perm)
     strides.push_back(own[p]);
+  if (x.isFloat && kept > 0 && block > 1) {
+    SmallVector<int64_t, 4> outer(out[0].shape.begin(),
+                                  out[0].shape.end() - kept);
+    strides.resize(rank - kept);
+    const float *src = x.f.data();
+    float *dst = out[0].f.data();
+    int64_t o = 0;
+    stridedLoop<1>(outer, {strides}, {0},
+                   [&](int64_t, const std::array<int64_t, 1> &idx) {
+                     std::memcpy(dst + o, src + idx[0], block * sizeof(float));
+                     o += block;
+                   });
+    return Error::success();
+  }
   stridedLoop<1>(out[0].shape, {strides}, {0},
                  [&](int64_t o, const std::array<int64_t, 1> &idx) {
                    out[0].copyFrom(x, idx[0], o);
