@@ -43,10 +43,19 @@ void copyPerDim(const Array &src, Array &dst,
     return;
   // Row by row: the outer dims' offset once, then the innermost dim.
   const std::vector<int64_t> &last = offsets[rank - 1];
+  // A row read in order from consecutive elements (Slice with step 1 on the
+  // last dim, Pad's interior) is one block copy.
+  bool consecutive = last[0] >= 0;
+  for (int64_t j = 1; j < inner && consecutive; ++j)
+    consecutive = last[j] == last[0] + j;
   auto copyRow = [&](auto *out, const auto *in, int64_t base, bool inside,
                      auto filler) {
     if (!inside) {
       std::fill(out, out + inner, filler);
+      return;
+    }
+    if (consecutive) {
+      std::copy(in + base + last[0], in + base + last[0] + inner, out);
       return;
     }
     for (int64_t j = 0; j < inner; ++j)
