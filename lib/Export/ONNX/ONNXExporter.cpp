@@ -110,8 +110,10 @@ private:
   ModuleOp module;
   const ::mlir::dsmp::ONNXExportOptions &options;
   llvm::DenseMap<Value, std::string> names;
-  /// The f32 copy of a 16-bit value that a widened node reads.
-  llvm::DenseMap<Value, std::string> widenedNames;
+  /// The f32 copy of a 16-bit value that a widened node reads, per graph
+  /// (a Cast inside an If branch is not visible outside it).
+  llvm::DenseMap<std::pair<Value, const onnx::GraphProto *>, std::string>
+      widenedNames;
   llvm::StringSet<> used;
   std::optional<::mlir::dsmp::WeightFileReader> weights;
 };
@@ -379,7 +381,7 @@ void Exporter::widenUnsupported(Operation *op, onnx::GraphProto &graph) {
     if (narrowTypeString(operand.getType()) != missing ||
         static_cast<int>(i) >= node.input_size())
       continue;
-    std::string &wide = widenedNames[operand];
+    std::string &wide = widenedNames[{operand, &graph}];
     if (wide.empty()) {
       wide = unique(node.input(i) + "_f32");
       auto *cast = graph.add_node();
