@@ -413,8 +413,15 @@ Error evalClip(Operation *op, llvm::ArrayRef<const Array *> in,
   if (x.isFloat) {
     float lo = in[1] ? in[1]->f.at(0) : -INFINITY;
     float hi = in[2] ? in[2]->f.at(0) : INFINITY;
-    for (size_t k = 0; k < x.f.size(); ++k)
-      y.f[k] = std::isnan(x.f[k]) ? x.f[k] : std::min(std::max(x.f[k], lo), hi);
+    // Comparisons with NaN are false, so NaN passes through; written as
+    // selects so the loop vectorizes.
+    const float *src = x.f.data();
+    float *dst = y.f.data();
+    for (size_t k = 0, n = x.f.size(); k < n; ++k) {
+      float v = src[k];
+      v = v < lo ? lo : v;
+      dst[k] = v > hi ? hi : v;
+    }
   } else {
     int64_t lo = in[1] ? in[1]->i.at(0) : INT64_MIN;
     int64_t hi = in[2] ? in[2]->i.at(0) : INT64_MAX;
