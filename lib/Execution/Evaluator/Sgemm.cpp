@@ -9,6 +9,7 @@
 #include <vector>
 
 #if defined(DSMP_EVAL_DNNL)
+#include <dlfcn.h>
 #include <oneapi/dnnl/dnnl.h>
 #elif defined(DSMP_EVAL_OPENBLAS)
 #include <cblas.h>
@@ -43,6 +44,38 @@ void loopSgemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
     }
   }
 }
+
+#if defined(DSMP_EVAL_DNNL)
+/// Products of at least this many multiply-adds use every OpenMP thread.
+constexpr int64_t kParallelMacs = int64_t(1) << 24;
+
+/// oneDNN's sgemm runs an OpenMP parallel region per call with as many
+/// threads as the calling thread's OpenMP setting. A small product gains
+/// nothing from a second thread, and when other processes load the cores
+/// (lit's workers, make -j) each region waits for descheduled threads:
+/// mobilenet's forward took 5x as long. So small products run on one
+/// thread. libgomp comes with libdnnl; it is looked up, not linked, so a
+/// oneDNN on another threading runtime just keeps its own setting.
+void chooseThreads(int64_t m, int64_t n, int64_t k) {
+  using SetThreads = void (*)(int);
+  using GetThreads = int (*)();
+  static const SetThreads set =
+      reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  static const int most = [] {
+    auto get = reinterpret_cast<GetThreads>(
+        dlsym(RTLD_DEFAULT, "omp_get_max_threads"));
+    return get ? get() : 1;
+  }();
+  if (!set || most <= 1)
+    return;
+  int wanted = m * n * k >= kParallelMacs ? most : 1;
+  thread_local int current = 0;
+  if (wanted != current) {
+    set(wanted);
+    current = wanted;
+  }
+}
+#endif
 } // namespace
 
 void sgemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
@@ -51,6 +84,7 @@ void sgemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
   if (m == 0 || n == 0)
     return;
 #if defined(DSMP_EVAL_DNNL)
+  chooseThreads(m, n, k);
   if (dnnl_sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, alpha, a, lda,
                  b, ldb, beta, c, ldc) == dnnl_success)
     return;
