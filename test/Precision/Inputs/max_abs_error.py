@@ -8,19 +8,13 @@ import os
 import sys
 
 import numpy as np
-import onnx
-from onnx import numpy_helper
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from shared_models import load_outputs  # noqa: E402
 
 
 def read(folder):
-    out = {}
-    for name in sorted(os.listdir(folder)):
-        if name.startswith("output_") and name.endswith(".pb"):
-            t = onnx.TensorProto()
-            with open(os.path.join(folder, name), "rb") as f:
-                t.ParseFromString(f.read())
-            out[t.name] = numpy_helper.to_array(t).astype(np.float64)
-    return out
+    return {k: v.astype(np.float64) for k, v in load_outputs(folder).items()}
 
 
 reference = read(sys.argv[1])
