@@ -100,8 +100,8 @@ FloatFn unaryFloat(Operation *op) {
     return [](float x) { return -x; };
   if (name == "reciprocal")
     return [](float x) { return 1.0f / x; };
-  if (name == "relu")
-    return [](float x) { return std::max(0.0f, x); };
+  if (name == "relu") // evalUnary's loop; kept for the table of forms
+    return [](float x) { return x > 0 ? x : (x != x ? x : 0.0f); };
   if (name == "round")
     return [](float x) { return std::nearbyint(x); };
   if (name == "selu") {
@@ -165,6 +165,25 @@ Error evalUnary(Operation *op, llvm::ArrayRef<const Array *> in,
   const Array &x = *in[0];
   Array &y = out[0];
   if (x.isFloat && y.isFloat) {
+    StringRef name = op->getName().stripDialect();
+    const float *src = x.f.data();
+    float *dst = y.f.data();
+    size_t n = x.f.size();
+    // The cheap ones without a call per element. Relu as the lowering's
+    // arith.maximumf(x, 0): NaN stays NaN, -0 becomes +0.
+    if (name == "relu") {
+      for (size_t k = 0; k < n; ++k) {
+        float v = src[k];
+        dst[k] = v > 0 ? v : (v != v ? v : 0.0f);
+      }
+      return Error::success();
+    }
+    if (name == "leaky_relu") {
+      float alpha = floatAttr(op, "alpha", 0.01f);
+      for (size_t k = 0; k < n; ++k)
+        dst[k] = src[k] < 0 ? alpha * src[k] : src[k];
+      return Error::success();
+    }
     FloatFn fn = unaryFloat(op);
     if (!fn)
       return unsupported(op, "no f32 form");
@@ -335,6 +354,27 @@ Error evalVariadic(Operation *op, llvm::ArrayRef<const Array *> in,
                    llvm::MutableArrayRef<Array> out) {
   StringRef name = op->getName().stripDialect();
   Array &y = out[0];
+  // Two float operands of the result's shape (a Max after a Conv, the
+  // common case): one pass straight into y.
+  if (in.size() == 2 && in[0]->isFloat && in[1]->isFloat && y.isFloat &&
+      in[0]->shape == y.shape && in[1]->shape == y.shape &&
+      (name == "max" || name == "min" || name == "sum")) {
+    const float *p = in[0]->f.data(), *q = in[1]->f.data();
+    float *r = y.f.data();
+    size_t n = y.f.size();
+    if (name == "sum") {
+      for (size_t k = 0; k < n; ++k)
+        r[k] = p[k] + q[k];
+    } else {
+      bool isMax = name == "max";
+      for (size_t k = 0; k < n; ++k) {
+        float a = p[k], b = q[k];
+        float m = isMax ? (a > b ? a : b) : (a < b ? a : b);
+        r[k] = (a != a || b != b) ? NAN : m; // NaN wins, as below
+      }
+    }
+    return Error::success();
+  }
   Array acc = y;
   // Start from the first operand broadcast to the result.
   std::array<llvm::SmallVector<int64_t, 4>, 1> s0 = {
