@@ -71,6 +71,26 @@ def DecomposeRecurrentPass
   ];
 }
 
+def ExpandMaxPoolGradPass
+    : Pass<"dsmp-expand-max-pool-grad", "mlir::func::FuncOp"> {
+  let summary = "Expand dsmp.max_pool_grad into ops the host lowering knows";
+  let description = [{
+    Pre-condition: `dsmp.max_pool_grad` ops (MaxPool's VJP in an adjoint
+    graph) with static shapes.
+
+    Post-condition: each is, per window offset, a strided `dsmp.slice` of X
+    (padded with the lowest float), a `dsmp.equal` with Y and a one-hot
+    depthwise `dsmp.conv_transpose` of dY / ties placing the matches, summed
+    over the offsets: the same gradient, from ops the lowering has. The
+    reference evaluator runs `dsmp.max_pool_grad` directly; the lowering
+    pipeline runs this pass first. An op that cannot be expanded is an
+    error.
+  }];
+  let statistics = [
+    Statistic<"numExpanded", "num-expanded", "max_pool_grad ops expanded">
+  ];
+}
+
 def TestPrecisionInterfacePass
     : Pass<"dsmp-test-precision-interface", "mlir::func::FuncOp"> {
   let summary = "Test only: report PrecisionOpInterface facts as remarks";

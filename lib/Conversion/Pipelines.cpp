@@ -28,6 +28,8 @@ LogicalResult
 buildLowerToLLVMPipeline(OpPassManager &pm,
                          const LowerToLLVMPipelineOptions &options) {
   // dsmp ops become linalg/tensor/arith/math on the same tensors.
+  // Adjoint graphs' MaxPool gradients as ops the lowering has.
+  pm.addNestedPass<func::FuncOp>(createExpandMaxPoolGradPass());
   pm.addNestedPass<func::FuncOp>(createConvertDsmpToLinalgPass());
   if (!options.useBlas &&
       failed(parsePassPipeline("func.func(linalg-generalize-named-ops)", pm)))

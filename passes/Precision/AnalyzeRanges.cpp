@@ -68,6 +68,26 @@ std::optional<std::pair<double, double>> staticBounds(Operation *op) {
 /// exponent field (one pass, no per-element log); the |x| histogram by
 /// binary exponent and the counts below each format's smallest normal (a
 /// power of two) are read off those bins.
+uint32_t bitsOf(float x) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+
+/// A signed integer that orders as the float does (sign-magnitude flipped
+/// to two's complement for negative values).
+int32_t orderKey(float x) {
+  int32_t bits = int32_t(bitsOf(x));
+  return bits ^ ((bits >> 31) & 0x7FFFFFFF);
+}
+
+float fromOrderKey(int32_t key) {
+  uint32_t bits = uint32_t(key ^ ((key >> 31) & 0x7FFFFFFF));
+  float x;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
 struct Stats {
   float min = std::numeric_limits<float>::infinity();
   float max = -std::numeric_limits<float>::infinity();
@@ -78,18 +98,38 @@ struct Stats {
 
   void add(ArrayRef<float> values) {
     count += values.size();
+    // Extremes of the finite values on integer keys that order as the
+    // floats do (float min/max reductions do not vectorize without
+    // fast-math; integer ones do). Zeros of either sign key as +0.
+    int32_t lo = orderKey(min), hi = orderKey(max);
+    uint32_t big = bitsOf(amax);
+    int64_t zero = 0;
     for (float x : values) {
-      uint32_t bits;
-      std::memcpy(&bits, &x, sizeof bits);
-      uint32_t field = (bits >> 23) & 0xFF;
-      ++byExponentField[field];
-      if (field == 0xFF)
-        continue; // inf, NaN
-      zeros += (bits & 0x7FFFFFFFu) == 0;
-      min = std::min(min, x);
-      max = std::max(max, x);
-      amax = std::max(amax, std::fabs(x));
+      uint32_t bits = bitsOf(x), magnitude = bits & 0x7FFFFFFFu;
+      bool finite = magnitude < 0x7F800000u;
+      int32_t key = magnitude == 0 ? 0 : orderKey(x);
+      lo = std::min(lo, finite ? key : std::numeric_limits<int32_t>::max());
+      hi = std::max(hi, finite ? key : std::numeric_limits<int32_t>::min());
+      big = std::max(big, finite ? magnitude : 0u);
+      zero += magnitude == 0;
     }
+    min = fromOrderKey(lo);
+    max = fromOrderKey(hi);
+    std::memcpy(&amax, &big, sizeof amax);
+    zeros += zero;
+    // Exponent fields into four partial histograms, so that runs of equal
+    // fields do not wait on one counter.
+    std::array<std::array<int64_t, 256>, 4> part{};
+    size_t n = values.size(), k = 0;
+    const float *v = values.data();
+    auto field = [&](size_t at) { return (bitsOf(v[at]) >> 23) & 0xFF; };
+    for (; k + 4 <= n; k += 4)
+      for (int j = 0; j < 4; ++j)
+        ++part[j][field(k + j)];
+    for (; k < n; ++k)
+      ++part[0][field(k)];
+    for (int f = 0; f < 256; ++f)
+      byExponentField[f] += part[0][f] + part[1][f] + part[2][f] + part[3][f];
   }
   int64_t nonFinite() const { return byExponentField[255]; }
   /// |x| by binary exponent, clamped to [kLowestExponent, kHighestExponent].

@@ -89,9 +89,25 @@ struct Sums {
   double abs = 0, square = 0;
   size_t sets = 0; // calibration sets seen
   void add(ArrayRef<float> p) {
-    for (float v : p) {
-      abs += std::fabs(double(v));
-      square += double(v) * double(v);
+    // Eight independent partial sums: the loop vectorizes (one chain of
+    // double additions would not).
+    constexpr size_t kLanes = 8;
+    double a[kLanes] = {}, q[kLanes] = {};
+    size_t k = 0;
+    for (; k + kLanes <= p.size(); k += kLanes)
+      for (size_t j = 0; j < kLanes; ++j) {
+        double v = p[k + j];
+        a[j] += std::fabs(v);
+        q[j] += v * v;
+      }
+    for (; k < p.size(); ++k) {
+      double v = p[k];
+      a[0] += std::fabs(v);
+      q[0] += v * v;
+    }
+    for (size_t j = 0; j < kLanes; ++j) {
+      abs += a[j];
+      square += q[j];
     }
   }
 };

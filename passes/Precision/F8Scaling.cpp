@@ -30,8 +30,9 @@ bool mlir::dsmp::constantFloats(ConstantOp op, SmallVectorImpl<float> &values) {
     if (dense.isSplat()) {
       values.assign(type.getNumElements(), dense.getSplatValue<float>());
     } else {
-      auto range = dense.getValues<float>();
-      values.assign(range.begin(), range.end());
+      ArrayRef<char> raw = dense.getRawData(); // little-endian floats
+      values.resize(type.getNumElements());
+      std::memcpy(values.data(), raw.data(), values.size() * sizeof(float));
     }
     return true;
   }

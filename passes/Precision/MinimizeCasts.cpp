@@ -92,12 +92,12 @@ struct FoldConstantCast : OpRewritePattern<CastOp> {
     // Round to nearest even (dsmp::formats: bit-exact with APFloat and
     // ml_dtypes, test/Formats; APFloat per element took seconds on
     // resnet18's 11M weights).
-    SmallVector<uint16_t> bits;
-    bits.reserve(values.size());
-    bool half = target.isF16();
-    for (float v : values)
-      bits.push_back(half ? ::dsmp::formats::toF16(v)
-                          : ::dsmp::formats::toBF16(v));
+    SmallVector<uint16_t> bits(values.size());
+    if (target.isF16())
+      ::dsmp::formats::toF16(values.data(), bits.data(), values.size());
+    else
+      for (auto [v, code] : llvm::zip_equal(values, bits))
+        code = ::dsmp::formats::toBF16(v);
     ArrayRef<char> raw(reinterpret_cast<const char *>(bits.data()),
                        bits.size() * sizeof(uint16_t));
     auto attr = DenseElementsAttr::getFromRawBuffer(type, raw);

@@ -33,6 +33,7 @@ os.makedirs(args.work, exist_ok=True)
 
 SMALL = {  # format -> (numpy dtype, code dtype)
     "f16": (np.float16, np.uint16),  # toF16/fromF16
+    "f16-bulk": (np.float16, np.uint16),  # their array forms (F16C)
     "f16-general": (np.float16, np.uint16),  # encode/decode(kF16)
     "bf16": (ml_dtypes.bfloat16, np.uint16),
     "f8E4M3FN": (ml_dtypes.float8_e4m3fn, np.uint8),

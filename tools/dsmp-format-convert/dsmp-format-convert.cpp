@@ -12,8 +12,10 @@
 // conversions (include/dsmp/runtime/FloatFormats.h) and writes one uint32
 // per value to OUT: the format's code, or for tf32 the rounded f32's bits.
 // With --decode, IN holds uint32 codes and OUT gets their f32 values.
-// FORMAT: f16 f16-general bf16 tf32 f8E4M3FN f8E5M2 f8E4M3FNUZ f8E5M2FNUZ
-// (f16: the runtime's toF16/fromF16; f16-general: encode/decode with kF16).
+// FORMAT: f16 f16-bulk f16-general bf16 tf32 f8E4M3FN f8E5M2 f8E4M3FNUZ
+// f8E5M2FNUZ (f16: the runtime's toF16/fromF16 per value; f16-bulk: their
+// array forms, F16C where the CPU has it; f16-general: encode/decode with
+// kF16).
 // The tests compare this against ml_dtypes and numpy.
 //
 //===----------------------------------------------------------------------===//
@@ -65,7 +67,8 @@ int main(int argc, char **argv) {
   const char *inPath = argv[argc - 2];
   const char *outPath = argv[argc - 1];
   const SmallFloat *small = smallFormat(format);
-  if (!small && format != "f16" && format != "bf16" && format != "tf32") {
+  if (!small && format != "f16" && format != "f16-bulk" && format != "bf16" &&
+      format != "tf32") {
     std::fprintf(stderr, "dsmp-format-convert: unknown format '%s'\n",
                  format.c_str());
     return 2;
@@ -83,8 +86,27 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::vector<uint32_t> buffer(1 << 20);
+  std::vector<float> floats(buffer.size());
+  std::vector<uint16_t> codes(buffer.size());
   size_t count;
   while ((count = std::fread(buffer.data(), 4, buffer.size(), in)) > 0) {
+    if (format == "f16-bulk") {
+      if (decodeMode) {
+        for (size_t i = 0; i < count; ++i)
+          codes[i] = static_cast<uint16_t>(buffer[i]);
+        fromF16(codes.data(), floats.data(), count);
+        for (size_t i = 0; i < count; ++i)
+          buffer[i] = bitsOf(floats[i]);
+      } else {
+        for (size_t i = 0; i < count; ++i)
+          floats[i] = floatOf(buffer[i]);
+        toF16(floats.data(), codes.data(), count);
+        for (size_t i = 0; i < count; ++i)
+          buffer[i] = codes[i];
+      }
+      std::fwrite(buffer.data(), 4, count, out);
+      continue;
+    }
     for (size_t i = 0; i < count; ++i) {
       uint32_t word = buffer[i];
       if (decodeMode) {

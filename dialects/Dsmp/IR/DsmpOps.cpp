@@ -520,6 +520,18 @@ LogicalResult MaxPoolOp::verify() {
                       getDilations(), getPads());
 }
 
+LogicalResult MaxPoolGradOp::verify() {
+  if (hasUnranked(*this))
+    return success();
+  int64_t rank = rankOf(getX());
+  if (rank < 3)
+    return emitOpError("expects X of rank >= 3");
+  if (rankOf(getY()) != rank)
+    return emitOpError("expects Y of the same rank as X");
+  return verifyWindow(*this, rank - 2, getKernelShape(), getStrides(),
+                      getDilations(), getPads());
+}
+
 template <typename OpTy> static LogicalResult verifyGlobalPool(OpTy op) {
   if (hasUnranked(op))
     return success();

@@ -666,6 +666,34 @@ def Dsmp_MaxPoolOp : Dsmp_OnnxOp<"max_pool", Dsmp_ReductionClass,
   let hasVerifier = 1;
 }
 
+def Dsmp_MaxPoolGradOp : Dsmp_Op<"max_pool_grad",
+    [Pure, AllTypesMatch<["X", "dX"]>, AllTypesMatch<["Y", "dY"]>]> {
+  let summary = "MaxPool's vector-Jacobian product (no ONNX counterpart)";
+  let description = [{
+    The gradient with respect to `X` of `Y = dsmp.max_pool X` with the same
+    window attributes (no auto_pad, no ceil_mode), given `dY`: each window's
+    gradient goes to the window's elements equal to its maximum `Y`, shared
+    evenly where several tie; positions no window reaches get 0.
+
+    MaxPool's VJP model emits it for the precision analyses' adjoint graphs:
+    the reference evaluator runs it as one kernel, and the host lowering
+    first expands it (`dsmp-expand-max-pool-grad`) into one strided slice,
+    comparison and one-hot depthwise ConvTranspose per window offset.
+
+    ```mlir
+    %dx = dsmp.max_pool_grad %x, %y, %dy {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>, tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Dsmp_FloatTensor:$X, Dsmp_FloatTensor:$Y,
+                       Dsmp_FloatTensor:$dY,
+                       DenseI64ArrayAttr:$kernel_shape,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilations,
+                       OptionalAttr<DenseI64ArrayAttr>:$pads,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides);
+  let results = (outs Dsmp_FloatTensor:$dX);
+  let hasVerifier = 1;
+}
+
 class Dsmp_GlobalPoolOp<string mnemonic, string onnxName, string what>
     : Dsmp_OnnxOp<mnemonic, Dsmp_ReductionClass, (ins Dsmp_FloatTensor:$X),
                   (outs Dsmp_FloatTensor:$Y), [Pure, SameOperandsAndResultElementType]> {

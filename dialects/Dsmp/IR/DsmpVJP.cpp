@@ -7,9 +7,9 @@
 // VJPOpInterface models, written as dsmp ops so that the adjoint graph is
 // compiled and run like any model. Gradients flow to float operands that
 // are not constants. MaxPool routes each window's gradient to its maximum
-// through slices and one-hot ConvTransposes (the dialect has no scatter);
-// windows of more than 64 elements spread it evenly, as AveragePool's
-// adjoint does.
+// with dsmp.max_pool_grad (the one op here without an ONNX counterpart: the
+// dialect has no scatter); windows of more than 64 elements spread it
+// evenly, as AveragePool's adjoint does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -508,11 +508,9 @@ LogicalResult poolVJP(VJP &v) {
 }
 
 /// MaxPool: each window's gradient goes to its maximum, shared evenly where
-/// several elements tie. For each offset k in the window, the input at k
-/// of every window (a strided slice of the input padded with the lowest
-/// float) is compared with the window's maximum; the matches take G / ties,
-/// put back in place by a depthwise ConvTranspose with a one-hot kernel.
-/// Windows of more than 64 elements keep the even spread.
+/// several elements tie: dsmp.max_pool_grad, one kernel in the evaluator
+/// (the host lowering expands it, dsmp-expand-max-pool-grad). Windows of
+/// more than 64 elements keep the even spread.
 LogicalResult maxPoolVJP(VJP &v) {
   if (!v.wants(0) || !v.grad(0))
     return success();
@@ -535,71 +533,13 @@ LogicalResult maxPoolVJP(VJP &v) {
       *w, gType.getShape().drop_front(2), xType.getShape().drop_front(2));
   if (llvm::any_of(padding, [](int64_t p) { return p < 0; }))
     return failure();
-
   GraphBuilder &g = v.g;
-  Type element = xType.getElementType();
-  Value padded = v.operand(0);
-  if (llvm::any_of(w->pads, [](int64_t p) { return p != 0; })) {
-    SmallVector<int64_t> pads(2 * (n + 2), 0);
-    for (size_t i = 0; i < n; ++i) {
-      pads[2 + i] = w->pads[i];
-      pads[n + 4 + i] = w->pads[n + i];
-    }
-    padded = g.value("dsmp.pad",
-                     {padded, g.i64s(pads),
-                      g.scalar(std::numeric_limits<float>::lowest(), element),
-                      g.none()});
-  }
-  SmallVector<int64_t> axes, steps(w->strides);
-  for (size_t i = 0; i < n; ++i)
-    axes.push_back(2 + i);
-  SmallVector<Value> matches;
-  Value ties;
-  SmallVector<int64_t> at(n, 0); // the offset, kernel dims row-major
-  for (int64_t k = 0; k < offsets; ++k) {
-    SmallVector<int64_t> starts, ends;
-    for (size_t i = 0; i < n; ++i) {
-      starts.push_back(at[i] * w->dilations[i]);
-      ends.push_back(starts.back() +
-                     w->strides[i] * (gType.getDimSize(2 + i) - 1) + 1);
-    }
-    Value window = g.value("dsmp.slice", {padded, g.i64s(starts), g.i64s(ends),
-                                          g.i64s(axes), g.i64s(steps)});
-    Value match = g.value("dsmp.equal", {window, v.result()});
-    Value one = g.value(
-        "dsmp.where", {match, g.scalar(1.0, element), g.scalar(0.0, element)});
-    if (!match || !one)
-      return failure();
-    matches.push_back(match);
-    ties = ties ? g.add(ties, one) : one;
-    for (size_t i = n; i-- > 0;) { // next offset
-      if (++at[i] < w->kernel[i])
-        break;
-      at[i] = 0;
-    }
-  }
-  Value share = g.div(v.grad(), ties);
-  int64_t channels = xType.getDimSize(1);
-  SmallVector<int64_t> wShape{channels, 1};
-  wShape.append(w->kernel.begin(), w->kernel.end());
-  auto weightType = RankedTensorType::get(wShape, element);
-  Value sum;
-  for (int64_t k = 0; k < offsets; ++k) {
-    std::vector<float> hot(weightType.getNumElements(), 0.0f);
-    for (int64_t c = 0; c < channels; ++c)
-      hot[c * offsets + k] = 1.0f;
-    Value placed = g.value(
-        "dsmp.conv_transpose",
-        {g.selectOrZero(matches[k], share), g.floats(weightType, hot),
-         g.none()},
-        {g.array("strides", w->strides), g.array("pads", w->pads),
-         g.array("dilations", w->dilations), g.array("kernel_shape", w->kernel),
-         g.array("output_padding", padding), g.i64("group", channels)});
-    if (!placed)
-      return failure();
-    sum = sum ? g.add(sum, placed) : placed;
-  }
-  return v.set(0, sum);
+  return v.set(
+      0,
+      g.typed("dsmp.max_pool_grad", {v.operand(0), v.result(), v.grad()}, xType,
+              {g.array("kernel_shape", w->kernel),
+               g.array("strides", w->strides), g.array("pads", w->pads),
+               g.array("dilations", w->dilations)}));
 }
 
 //===----------------------------------------------------------------------===//

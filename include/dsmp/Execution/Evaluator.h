@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include <memory>
+#include <thread>
 #include <vector>
 
 namespace mlir::dsmp {
@@ -69,6 +70,22 @@ private:
     Type type;
   };
   std::vector<Port> inputs, outputs;
+};
+
+/// Runs the evaluator's one-time set-up (oneDNN's kernel generation, tens
+/// of milliseconds) on a thread of its own from construction, so that it
+/// overlaps with the work before the first evaluation (importing the model,
+/// reading calibration data); the destructor waits for it. An evaluation
+/// that starts earlier simply waits for the set-up inside the library.
+class EvaluatorWarmUp {
+public:
+  EvaluatorWarmUp();
+  ~EvaluatorWarmUp();
+  EvaluatorWarmUp(const EvaluatorWarmUp &) = delete;
+  EvaluatorWarmUp &operator=(const EvaluatorWarmUp &) = delete;
+
+private:
+  std::thread thread;
 };
 
 } // namespace mlir::dsmp

@@ -7,6 +7,7 @@
 #include "dsmp/Execution/Evaluator.h"
 
 #include "Array.h"
+#include "Sgemm.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/OnnxOpRegistry.h"
@@ -212,20 +213,21 @@ Expected<Array> decodeConstant(ConstantOp op) {
   Attribute value = op.getValue();
   if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
     if (a.isFloat && element.isF32()) {
-      auto values = dense.getValues<float>();
-      std::copy(values.begin(), values.end(), a.f.begin());
+      ArrayRef<char> raw = dense.getRawData(); // little-endian floats
+      if (dense.isSplat())
+        std::fill(a.f.begin(), a.f.end(), dense.getSplatValue<float>());
+      else
+        std::memcpy(a.f.data(), raw.data(), a.f.size() * sizeof(float));
     } else if (a.isFloat && !isa<FloatTF32Type>(element)) {
       // 16- and 8-bit codes, one per element (or one for a splat).
       ArrayRef<char> raw = dense.getRawData();
       size_t per = storageBytes(element);
       if (dense.isSplat()) {
         std::fill(a.f.begin(), a.f.end(), decodeNarrow(element, raw.data()));
-      } else if (isa<Float16Type>(element)) { // most weights: one loop
-        for (int64_t k = 0; k < a.size(); ++k) {
-          uint16_t code;
-          std::memcpy(&code, raw.data() + 2 * k, 2);
-          a.f[k] = ::dsmp::formats::fromF16(code);
-        }
+      } else if (isa<Float16Type>(element)) { // most weights: in bulk
+        std::vector<uint16_t> codes(a.size());
+        std::memcpy(codes.data(), raw.data(), 2 * codes.size());
+        ::dsmp::formats::fromF16(codes.data(), a.f.data(), codes.size());
       } else {
         for (int64_t k = 0; k < a.size(); ++k)
           a.f[k] = decodeNarrow(element, raw.data() + k * per);
@@ -362,6 +364,10 @@ HostTensor toHost(const Array &a, const std::string &name, Type type) {
 } // namespace
 
 GraphEvaluator::~GraphEvaluator() = default;
+
+EvaluatorWarmUp::EvaluatorWarmUp() : thread(eval::prepareSgemm) {}
+
+EvaluatorWarmUp::~EvaluatorWarmUp() { thread.join(); }
 
 Expected<std::unique_ptr<GraphEvaluator>>
 GraphEvaluator::create(func::FuncOp graph) {

@@ -11,6 +11,7 @@
 
 #include "Array.h"
 
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -276,6 +277,36 @@ Error evalInstanceNorm(Operation *op, ArrayRef<const Array *> in,
   return Error::success();
 }
 
+/// For each output index along one window dim: the taps [lo, hi) that
+/// read inside the input, and how many read inside input + padding
+/// (AveragePool's count_include_pad divisor).
+struct TapRanges {
+  SmallVector<int64_t, 16> lo, hi, padded;
+};
+
+TapRanges tapRanges(const Window &w, int d) {
+  TapRanges r;
+  for (int64_t o = 0; o < w.out[d]; ++o) {
+    int64_t base = o * w.stride[d] - w.padBegin[d];
+    int64_t lo = w.kernel[d], hi = 0, padded = 0;
+    for (int64_t k = 0; k < w.kernel[d]; ++k) {
+      int64_t c = base + k * w.dilation[d];
+      if (c >= 0 && c < w.in[d]) {
+        lo = std::min(lo, k);
+        hi = k + 1;
+      }
+      padded += c >= -w.padBegin[d] && c < w.in[d] + w.padEnd[d];
+    }
+    r.lo.push_back(std::min(lo, hi));
+    r.hi.push_back(hi);
+    r.padded.push_back(padded);
+  }
+  return r;
+}
+
+/// MaxPool and AveragePool. Each output visits only the taps that read
+/// inside the input (their range per dim computed once), in the same order
+/// as a full window walk; AveragePool sums in double.
 Error evalPool(Operation *op, ArrayRef<const Array *> in,
                MutableArrayRef<Array> out) {
   const Array &x = *in[0];
@@ -290,40 +321,106 @@ Error evalPool(Operation *op, ArrayRef<const Array *> in,
   if (!window)
     return window.takeError();
   const Window &w = *window;
+  std::array<TapRanges, 3> taps = {tapRanges(w, 0), tapRanges(w, 1),
+                                   tapRanges(w, 2)};
   int64_t planes = x.shape[0] * x.shape[1];
   int64_t inPlane = w.in[0] * w.in[1] * w.in[2];
   int64_t outPlane = w.out[0] * w.out[1] * w.out[2];
-  for (int64_t p = 0; p < planes; ++p)
+  int64_t rowStep = w.dilation[1] * w.in[2],
+          planeStep = w.dilation[0] * w.in[1] * w.in[2];
+  for (int64_t p = 0; p < planes; ++p) {
+    const float *xp = x.f.data() + p * inPlane;
+    float *yp = y.f.data() + p * outPlane;
+    for (int64_t od = 0; od < w.out[0]; ++od)
+      for (int64_t oh = 0; oh < w.out[1]; ++oh) {
+        int64_t d0 = od * w.stride[0] - w.padBegin[0];
+        int64_t h0 = oh * w.stride[1] - w.padBegin[1];
+        int64_t kd0 = taps[0].lo[od], kd1 = taps[0].hi[od];
+        int64_t kh0 = taps[1].lo[oh], kh1 = taps[1].hi[oh];
+        for (int64_t ow = 0; ow < w.out[2]; ++ow) {
+          int64_t w0 = ow * w.stride[2] - w.padBegin[2];
+          int64_t kw0 = taps[2].lo[ow], kw1 = taps[2].hi[ow];
+          // The window's corner may lie in the padding: index, not pointer.
+          int64_t corner = (d0 * w.in[1] + h0) * w.in[2] + w0;
+          float *dst = yp + (od * w.out[1] + oh) * w.out[2] + ow;
+          if (isMax) {
+            float acc = -INFINITY;
+            for (int64_t kd = kd0; kd < kd1; ++kd)
+              for (int64_t kh = kh0; kh < kh1; ++kh) {
+                int64_t row = corner + kd * planeStep + kh * rowStep;
+                for (int64_t kw = kw0; kw < kw1; ++kw)
+                  acc = std::max(acc, xp[row + kw * w.dilation[2]]);
+              }
+            *dst = acc;
+            continue;
+          }
+          double acc = 0;
+          for (int64_t kd = kd0; kd < kd1; ++kd)
+            for (int64_t kh = kh0; kh < kh1; ++kh) {
+              int64_t row = corner + kd * planeStep + kh * rowStep;
+              for (int64_t kw = kw0; kw < kw1; ++kw)
+                acc += xp[row + kw * w.dilation[2]];
+            }
+          int64_t count =
+              includePad
+                  ? taps[0].padded[od] * taps[1].padded[oh] * taps[2].padded[ow]
+                  : std::max<int64_t>(1,
+                                      (kd1 - kd0) * (kh1 - kh0) * (kw1 - kw0));
+          *dst = float(acc / double(count));
+        }
+      }
+  }
+  return Error::success();
+}
+
+/// dsmp.max_pool_grad: each window's dY shared evenly by the window's
+/// elements equal to its maximum Y (dY / ties, in f32), added into dX.
+Error evalMaxPoolGrad(Operation *op, ArrayRef<const Array *> in,
+                      MutableArrayRef<Array> out) {
+  const Array &x = *in[0], &y = *in[1], &dy = *in[2];
+  Array &dx = out[0];
+  auto window = slidingWindow(op, x.shape, y.shape, {});
+  if (!window)
+    return window.takeError();
+  const Window &w = *window;
+  std::array<TapRanges, 3> taps = {tapRanges(w, 0), tapRanges(w, 1),
+                                   tapRanges(w, 2)};
+  int64_t planes = x.shape[0] * x.shape[1];
+  int64_t inPlane = w.in[0] * w.in[1] * w.in[2];
+  int64_t outPlane = w.out[0] * w.out[1] * w.out[2];
+  int64_t rowStep = w.dilation[1] * w.in[2];
+  int64_t planeStep = w.dilation[0] * w.in[1] * w.in[2];
+  std::fill(dx.f.begin(), dx.f.end(), 0.0f);
+  for (int64_t p = 0; p < planes; ++p) {
+    const float *xp = x.f.data() + p * inPlane;
+    float *gp = dx.f.data() + p * inPlane;
     for (int64_t od = 0; od < w.out[0]; ++od)
       for (int64_t oh = 0; oh < w.out[1]; ++oh)
         for (int64_t ow = 0; ow < w.out[2]; ++ow) {
-          double acc = isMax ? -INFINITY : 0;
-          int64_t count = 0, padded = 0;
-          for (int64_t kd = 0; kd < w.kernel[0]; ++kd)
-            for (int64_t kh = 0; kh < w.kernel[1]; ++kh)
-              for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
-                int64_t c[3] = {
-                    od * w.stride[0] - w.padBegin[0] + kd * w.dilation[0],
-                    oh * w.stride[1] - w.padBegin[1] + kh * w.dilation[1],
-                    ow * w.stride[2] - w.padBegin[2] + kw * w.dilation[2]};
-                bool inside = true, inPadded = true;
-                for (int d = 0; d < 3; ++d) {
-                  inside &= c[d] >= 0 && c[d] < w.in[d];
-                  inPadded &=
-                      c[d] >= -w.padBegin[d] && c[d] < w.in[d] + w.padEnd[d];
+          int64_t o = p * outPlane + (od * w.out[1] + oh) * w.out[2] + ow;
+          int64_t corner = ((od * w.stride[0] - w.padBegin[0]) * w.in[1] +
+                            oh * w.stride[1] - w.padBegin[1]) *
+                               w.in[2] +
+                           ow * w.stride[2] - w.padBegin[2];
+          auto forMatches = [&](auto body) {
+            for (int64_t kd = taps[0].lo[od]; kd < taps[0].hi[od]; ++kd)
+              for (int64_t kh = taps[1].lo[oh]; kh < taps[1].hi[oh]; ++kh) {
+                int64_t row = corner + kd * planeStep + kh * rowStep;
+                for (int64_t kw = taps[2].lo[ow]; kw < taps[2].hi[ow]; ++kw) {
+                  int64_t at = row + kw * w.dilation[2];
+                  if (xp[at] == y.f[o])
+                    body(at);
                 }
-                padded += inPadded;
-                if (!inside)
-                  continue;
-                float v =
-                    x.f[p * inPlane + (c[0] * w.in[1] + c[1]) * w.in[2] + c[2]];
-                acc = isMax ? std::max<double>(acc, v) : acc + v;
-                ++count;
               }
-          if (!isMax)
-            acc /= double(includePad ? padded : std::max<int64_t>(count, 1));
-          y.f[p * outPlane + (od * w.out[1] + oh) * w.out[2] + ow] = float(acc);
+          };
+          int64_t ties = 0;
+          forMatches([&](int64_t) { ++ties; });
+          if (ties == 0)
+            continue;
+          float share = dy.f[o] / float(ties);
+          forMatches([&](int64_t at) { gp[at] += share; });
         }
+  }
   return Error::success();
 }
 
@@ -360,6 +457,7 @@ void addReductionKernels(KernelTable &table) {
   table["dsmp.instance_normalization"] = evalInstanceNorm;
   table["dsmp.average_pool"] = evalPool;
   table["dsmp.max_pool"] = evalPool;
+  table["dsmp.max_pool_grad"] = evalMaxPoolGrad;
   table["dsmp.global_average_pool"] = evalGlobalPool;
   table["dsmp.global_max_pool"] = evalGlobalPool;
 }

@@ -97,4 +97,14 @@ void sgemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
   loopSgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
+void prepareSgemm() {
+#if defined(DSMP_EVAL_DNNL)
+  // A 1x1 product takes a path without the generated kernels; 8x8 does not.
+  constexpr int64_t n = 8;
+  std::vector<float> a(n * n, 0.0f), c(n * n);
+  sgemm(false, false, n, n, n, 1.0f, a.data(), n, a.data(), n, 0.0f, c.data(),
+        n);
+#endif
+}
+
 } // namespace mlir::dsmp::eval

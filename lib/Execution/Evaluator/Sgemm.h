@@ -24,6 +24,10 @@ void sgemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
            float alpha, const float *a, int64_t lda, const float *b,
            int64_t ldb, float beta, float *c, int64_t ldc);
 
+/// Does the library's one-time set-up: oneDNN generates its sgemm kernels
+/// on the first call of the process (30-50 ms); a no-op otherwise.
+void prepareSgemm();
+
 } // namespace mlir::dsmp::eval
 
 #endif // DSMP_LIB_EXECUTION_EVALUATOR_SGEMM_H
