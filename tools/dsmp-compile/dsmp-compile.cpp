@@ -27,6 +27,7 @@
 #include "dsmp/Driver/MixedPrecision.h"
 #include "dsmp/Driver/Registration.h"
 #include "dsmp/Execution/Compile.h"
+#include "dsmp/Execution/Evaluator.h"
 #include "dsmp/Export/ONNXExporter.h"
 #include "dsmp/Target/TargetDescription.h"
 
@@ -39,6 +40,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
+
+#include <optional>
 
 using namespace mlir;
 
@@ -185,6 +188,10 @@ int main(int argc, char **argv) {
       "  ...\n");
 
   bool precisionFlow = tolerance.getNumOccurrences() > 0;
+  // The analyses' evaluator set-up overlaps with everything before them.
+  std::optional<mlir::dsmp::EvaluatorWarmUp> warmUp;
+  if (precisionFlow)
+    warmUp.emplace();
   mlir::dsmp::CompileOptions options;
   // A GPU target's formats run on the host CPU until GPU code generation
   // exists; a CPU target runs its own.

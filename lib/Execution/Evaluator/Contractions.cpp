@@ -18,6 +18,8 @@
 
 #include "mlir/IR/TypeUtilities.h"
 
+#include <memory>
+
 using llvm::ArrayRef;
 using llvm::Error;
 using llvm::Expected;
@@ -268,37 +270,55 @@ void multiplyColumns(const ConvShape &c, const Array &w, int64_t g,
 /// Conv as GEMM: for each chunk of images and each group, the column
 /// matrix col[C/g * k, images * outPlane] (row (c, taps) as the weights are
 /// laid out, zeros where the window reads padding) times W[M/g, C/g * k].
+/// Every element of col is written (the zeros too), so it is never cleared.
 void gemmConv(const ConvShape &c, const Array &x, const Array &w, Array &y) {
   const Window &win = c.win;
   int64_t rows = c.cg * c.kSize;
   int64_t chunk = imagesPerChunk(c.batches, rows, c.outPlane);
-  std::vector<float> col, product;
+  std::unique_ptr<float[]> col(new float[rows * chunk * c.outPlane]);
+  std::vector<float> product;
+  int64_t width = win.out[2];
   for (int64_t n0 = 0; n0 < c.batches; n0 += chunk) {
     int64_t images = std::min(chunk, c.batches - n0);
     int64_t cols = images * c.outPlane;
-    col.assign(rows * cols, 0.0f);
     for (int64_t g = 0; g < c.groups; ++g) {
       for (int64_t b = 0; b < images; ++b)
         for (int64_t ci = 0; ci < c.cg; ++ci) {
           const float *xp =
               x.f.data() + ((n0 + b) * c.channels + g * c.cg + ci) * c.inPlane;
           forEachTap(
-              win, win.out[2], win.in[2],
+              win, width, win.in[2],
               [&](int64_t kd, int64_t kh, int64_t kw, int64_t offW, int64_t lo,
                   int64_t hi) {
                 int64_t row = ci * c.kSize +
                               (kd * win.kernel[1] + kh) * win.kernel[2] + kw;
-                float *cp = col.data() + row * cols + b * c.outPlane;
+                float *cp = col.get() + row * cols + b * c.outPlane;
                 int64_t s = win.stride[2];
-                forEachRowPair(win, kd, kh, [&](int64_t outRow, int64_t inRow) {
-                  float *crow = cp + outRow * win.out[2];
-                  const float *xrow = xp + inRow * win.in[2];
-                  for (int64_t ow = lo; ow < hi; ++ow)
-                    crow[ow] = xrow[ow * s + offW];
-                });
+                for (int64_t od = 0; od < win.out[0]; ++od) {
+                  int64_t id = od * win.stride[0] - win.padBegin[0] +
+                               kd * win.dilation[0];
+                  for (int64_t oh = 0; oh < win.out[1]; ++oh) {
+                    int64_t ih = oh * win.stride[1] - win.padBegin[1] +
+                                 kh * win.dilation[1];
+                    float *crow = cp + (od * win.out[1] + oh) * width;
+                    if (id < 0 || id >= win.in[0] || ih < 0 ||
+                        ih >= win.in[1] || lo >= hi) {
+                      std::fill(crow, crow + width, 0.0f);
+                      continue;
+                    }
+                    const float *xrow = xp + (id * win.in[1] + ih) * win.in[2];
+                    std::fill(crow, crow + lo, 0.0f);
+                    if (s == 1)
+                      std::copy(xrow + lo + offW, xrow + hi + offW, crow + lo);
+                    else
+                      for (int64_t ow = lo; ow < hi; ++ow)
+                        crow[ow] = xrow[ow * s + offW];
+                    std::fill(crow + hi, crow + width, 0.0f);
+                  }
+                }
               });
         }
-      multiplyColumns(c, w, g, col.data(), /*transposed=*/false, n0, images,
+      multiplyColumns(c, w, g, col.get(), /*transposed=*/false, n0, images,
                       product, y);
     }
   }
@@ -370,16 +390,18 @@ Error evalConv(Operation *op, ArrayRef<const Array *> in,
   auto shape = convShape(op, x, w, y, x.shape[1], y.shape[1]);
   if (!shape)
     return shape.takeError();
-  std::fill(y.f.begin(), y.f.end(), 0.0f);
-  // A GEMM pays off once each output sums enough products for enough maps.
+  // A GEMM pays off once each output sums enough products for enough maps
+  // (it writes every output; the direct loops accumulate into zeros).
   // Output rows shorter than kernel rows: gather along the kernel instead.
   if (shape->cg * shape->kSize >= 8 && shape->mg >= 4 &&
-      shape->win.out[2] < shape->win.kernel[2])
+      shape->win.out[2] < shape->win.kernel[2]) {
     gemmConvByPosition(*shape, x, w, y);
-  else if (shape->cg * shape->kSize >= 8 && shape->mg >= 4)
+  } else if (shape->cg * shape->kSize >= 8 && shape->mg >= 4) {
     gemmConv(*shape, x, w, y);
-  else
+  } else {
+    std::fill(y.f.begin(), y.f.end(), 0.0f);
     directConv(*shape, x, w, y);
+  }
   addBias(resultRounding(op), bias, y, shape->maps, shape->outPlane);
   return Error::success();
 }
