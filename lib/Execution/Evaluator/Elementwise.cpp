@@ -228,6 +228,23 @@ Error binary(Operation *op, const Array &a, const Array &b, Array &out,
       broadcastStrides(a.shape, out.shape),
       broadcastStrides(b.shape, out.shape)};
   bool same = a.shape == out.shape && b.shape == out.shape;
+  // Each operand of the result's shape or a single element (an adjoint's
+  // scale by a constant, a comparison with a scalar): one flat loop, where
+  // the strided loop would step per element when the last dim is short.
+  bool aFlat = a.shape == out.shape || a.size() == 1;
+  bool bFlat = b.shape == out.shape || b.size() == 1;
+  if (a.isFloat && aFlat && bFlat) {
+    size_t n = out.size(), sa = a.size() == 1 ? 0 : 1,
+           sb = b.size() == 1 ? 0 : 1;
+    const float *pa = a.f.data(), *pb = b.f.data();
+    if (out.isFloat)
+      for (size_t k = 0; k < n; ++k)
+        out.f[k] = fa(pa[k * sa], pb[k * sb]);
+    else
+      for (size_t k = 0; k < n; ++k)
+        out.i[k] = fa(pa[k * sa], pb[k * sb]);
+    return Error::success();
+  }
   if (a.isFloat) {
     if (same && out.isFloat)
       for (size_t k = 0; k < a.f.size(); ++k)
@@ -354,21 +371,28 @@ Error evalVariadic(Operation *op, llvm::ArrayRef<const Array *> in,
                    llvm::MutableArrayRef<Array> out) {
   StringRef name = op->getName().stripDialect();
   Array &y = out[0];
-  // Two float operands of the result's shape (a Max after a Conv, the
-  // common case): one pass straight into y.
+  // Two float operands of the result's shape, or one of them a single
+  // element (a Max after a Conv, or a clamp at a constant: the common
+  // cases): one pass straight into y. A single element has stride 0.
+  auto fits = [&](const Array *a) {
+    return a->shape == y.shape || a->f.size() == 1;
+  };
   if (in.size() == 2 && in[0]->isFloat && in[1]->isFloat && y.isFloat &&
-      in[0]->shape == y.shape && in[1]->shape == y.shape &&
+      fits(in[0]) && fits(in[1]) &&
+      (in[0]->shape == y.shape || in[1]->shape == y.shape) &&
       (name == "max" || name == "min" || name == "sum")) {
     const float *p = in[0]->f.data(), *q = in[1]->f.data();
+    size_t sp = in[0]->f.size() == 1 && y.f.size() != 1 ? 0 : 1;
+    size_t sq = in[1]->f.size() == 1 && y.f.size() != 1 ? 0 : 1;
     float *r = y.f.data();
     size_t n = y.f.size();
     if (name == "sum") {
       for (size_t k = 0; k < n; ++k)
-        r[k] = p[k] + q[k];
+        r[k] = p[k * sp] + q[k * sq];
     } else {
       bool isMax = name == "max";
       for (size_t k = 0; k < n; ++k) {
-        float a = p[k], b = q[k];
+        float a = p[k * sp], b = q[k * sq];
         float m = isMax ? (a > b ? a : b) : (a < b ? a : b);
         r[k] = (a != a || b != b) ? NAN : m; // NaN wins, as below
       }

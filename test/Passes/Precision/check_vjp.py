@@ -113,10 +113,16 @@ WRNG = np.random.default_rng(11)
 CW = WRNG.standard_normal((6, 2, 3, 3)).astype(np.float32)
 DW = WRNG.standard_normal((4, 1, 3, 3)).astype(np.float32)
 MW = WRNG.standard_normal((4, 5)).astype(np.float32)
+CW2 = WRNG.standard_normal((8, 3, 3, 3)).astype(np.float32)
 WEIGHT_CASES = [
     wcase("conv weights", [2, 4, 7, 7], CW, "%w = dsmp.constant {w} : tensor<6x2x3x3xf32>\n%n = dsmp.none\n"
           "%y = dsmp.conv %x0, %w, %n {group = 2 : i64, strides = array<i64: 2, 1>, dilations = array<i64: 1, 2>, pads = array<i64: 1, 0, 2, 1>} : (tensor<2x4x7x7xf32>, tensor<6x2x3x3xf32>, none) -> tensor<2x6x4x4xf32>",
           [2, 6, 4, 4]),
+    # Its weight gradient is a conv whose 9x9 kernel outgrows its 3x3
+    # output (the evaluator's gather by output position, zeros at the pads).
+    wcase("conv weights, large plane", [2, 3, 9, 9], CW2, "%w = dsmp.constant {w} : tensor<8x3x3x3xf32>\n%n = dsmp.none\n"
+          "%y = dsmp.conv %x0, %w, %n {pads = array<i64: 1, 1, 1, 1>} : (tensor<2x3x9x9xf32>, tensor<8x3x3x3xf32>, none) -> tensor<2x8x9x9xf32>",
+          [2, 8, 9, 9]),
     wcase("depthwise conv weights", [1, 4, 6, 6], DW, "%w = dsmp.constant {w} : tensor<4x1x3x3xf32>\n%n = dsmp.none\n"
           "%y = dsmp.conv %x0, %w, %n {group = 4 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x6x6xf32>, tensor<4x1x3x3xf32>, none) -> tensor<1x4x6x6xf32>",
           [1, 4, 6, 6]),
@@ -175,6 +181,11 @@ def check_weights(c, args, work):
     seed = WRNG.standard_normal(c["out"])
     d = WRNG.standard_normal(c["w"].shape)
     got = run_model(args.bin, adj, [("x0", x), ("seed_0", seed)], work, tag + ".g")
+    evaluated = run_model(args.bin, adj, [("x0", x), ("seed_0", seed)], work, tag + ".e",
+                          engine="evaluate")
+    a, b = got["wgrad_0"], evaluated["wgrad_0"]
+    if np.abs(a - b).max() > 1e-5 * max(1.0, np.abs(a).max()):
+        return False, f"{c['name']}: evaluated weight gradient MISMATCH vs compiled: {np.abs(a - b).max():.3g}"
     lhs = float((got["wgrad_0"] * d).sum())
     h = args.step
     ys = [run_model(args.bin, graph(c, c["body"].replace("{w}", dense(c["w"] + sign * h * d)), work,
