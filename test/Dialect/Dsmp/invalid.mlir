@@ -245,3 +245,21 @@ func.func @yield_parent(%a: tensor<2xf32>) {
   // expected-error @+1 {{expects parent op to be one of 'dsmp.if, dsmp.loop'}}
   dsmp.yield %a : tensor<2xf32>
 }
+
+// -----
+
+/// MaxPoolGrad: dX has X's type.
+func.func @max_pool_grad_type(%x: tensor<1x4x8x8xf32>, %y: tensor<1x4x4x4xf32>) {
+  // expected-error @+1 {{all of {X, dX} have same type}}
+  %dx = dsmp.max_pool_grad %x, %y, %y {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>, tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return
+}
+
+// -----
+
+/// MaxPoolGrad: one kernel dim per spatial dim.
+func.func @max_pool_grad_kernel(%x: tensor<1x4x8x8xf32>, %y: tensor<1x4x4x4xf32>) {
+  // expected-error @+1 {{kernel_shape has 1 entries, expected 2}}
+  %dx = dsmp.max_pool_grad %x, %y, %y {kernel_shape = array<i64: 2>} : (tensor<1x4x8x8xf32>, tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x8x8xf32>
+  return
+}

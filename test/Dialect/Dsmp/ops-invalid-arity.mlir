@@ -530,6 +530,14 @@ func.func @max_pool(%a0: tensor<1x4x8x8xf32>, %a1: tensor<2xf32>) {
 
 // -----
 
+func.func @max_pool_grad(%a0: tensor<1x4x8x8xf32>, %a1: tensor<1x4x4x4xf32>, %a2: tensor<1x4x4x4xf32>, %a3: tensor<2xf32>) {
+  // expected-error @+1 {{'dsmp.max_pool_grad' op expected 3 operands, but found 4}}
+  %r = "dsmp.max_pool_grad"(%a0, %a1, %a2, %a3) <{kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>}> : (tensor<1x4x8x8xf32>, tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>, tensor<2xf32>) -> (tensor<1x4x8x8xf32>)
+  return
+}
+
+// -----
+
 func.func @mean() {
   // expected-error @+1 {{'dsmp.mean' op expected 1 or more operands, but found 0}}
   %r = "dsmp.mean"() : () -> (tensor<2x3xf32>)

@@ -159,6 +159,8 @@
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.max %{{[^ ,:()]+}}, %{{[^ ,:()]+}} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
 // CHECK-LABEL: func.func @max_pool(
 // CHECK-NEXT: %{{[^ ,:()]+}}, %{{[^ ,:()]+}} = dsmp.max_pool %{{[^ ,:()]+}} {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>) -> (tensor<1x4x4x4xf32>, none)
+// CHECK-LABEL: func.func @max_pool_grad(
+// CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.max_pool_grad %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}} {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>, tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x8x8xf32>
 // CHECK-LABEL: func.func @mean(
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.mean %{{[^ ,:()]+}}, %{{[^ ,:()]+}} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
 // CHECK-LABEL: func.func @mean_variance_normalization(
@@ -656,6 +658,11 @@ func.func @max(%a: tensor<2x3xf32>, %b: tensor<3xf32>) {
 
 func.func @max_pool(%x: tensor<1x4x8x8xf32>) {
   %y, %i = dsmp.max_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>) -> (tensor<1x4x4x4xf32>, none)
+  return
+}
+
+func.func @max_pool_grad(%x: tensor<1x4x8x8xf32>, %y: tensor<1x4x4x4xf32>, %dy: tensor<1x4x4x4xf32>) {
+  %dx = dsmp.max_pool_grad %x, %y, %dy {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>, tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x8x8xf32>
   return
 }
 
