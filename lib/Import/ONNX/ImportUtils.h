@@ -19,6 +19,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,14 @@ llvm::Expected<int64_t> checkTensor(const onnx::TensorProto &tensor,
 llvm::Expected<std::vector<char>>
 readTensorBytes(const onnx::TensorProto &tensor, llvm::StringRef modelDir,
                 uint64_t maxBytes);
+
+/// The bytes readTensorBytes would return, as a view of the tensor's inline
+/// raw_data (checked the same way) where it has one, so that large weights
+/// become attributes without a staging copy; std::nullopt where they live
+/// elsewhere (typed fields, external data).
+llvm::Expected<std::optional<llvm::ArrayRef<char>>>
+viewRawTensorBytes(const onnx::TensorProto &tensor, llvm::StringRef modelDir,
+                   uint64_t maxBytes);
 
 /// Resolves an external-data location, refusing anything outside `modelDir`
 /// (absolute paths, `..`, symlinks that lead out).

@@ -319,11 +319,22 @@ Expected<Value> ModelImporter::importTensor(const onnx::TensorProto &tensor,
   if (!elementType)
     return fail("tensor '" + tensor.name() + "' has unsupported dtype " +
                 getOnnxTypeName(tensor.data_type()));
+  SmallVector<int64_t> dims(tensor.dims().begin(), tensor.dims().end());
+  auto type = RankedTensorType::get(dims, elementType);
+  bool inline_ = options.weightsPath.empty() ||
+                 type.getNumElements() <= options.inlineElementLimit;
+  if (inline_ && !elementType.isInteger(1)) {
+    // Inline raw_data (most weights): the attribute copies it once.
+    auto view = viewRawTensorBytes(tensor, modelDir, options.maxTensorBytes);
+    if (!view)
+      return fail(llvm::toString(view.takeError()));
+    if (*view)
+      return ConstantOp::create(b, loc, type, makeDenseAttr(type, **view))
+          .getResult();
+  }
   auto bytes = readTensorBytes(tensor, modelDir, options.maxTensorBytes);
   if (!bytes)
     return fail(llvm::toString(bytes.takeError()));
-  SmallVector<int64_t> dims(tensor.dims().begin(), tensor.dims().end());
-  auto type = RankedTensorType::get(dims, elementType);
   TypedAttr value;
   if (!options.weightsPath.empty() &&
       type.getNumElements() > options.inlineElementLimit &&

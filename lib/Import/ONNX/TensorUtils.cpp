@@ -256,6 +256,20 @@ Expected<std::vector<char>> readTensorBytes(const onnx::TensorProto &tensor,
   return bytes;
 }
 
+Expected<std::optional<llvm::ArrayRef<char>>>
+viewRawTensorBytes(const onnx::TensorProto &tensor, StringRef modelDir,
+                   uint64_t maxBytes) {
+  if (tensor.data_location() == onnx::TensorProto::EXTERNAL ||
+      !tensor.has_raw_data())
+    return std::nullopt;
+  auto count = checkTensor(tensor, modelDir, maxBytes);
+  if (!count)
+    return count.takeError();
+  size_t size =
+      static_cast<size_t>(*count) * getOnnxElementBytes(tensor.data_type());
+  return llvm::ArrayRef<char>(tensor.raw_data().data(), size);
+}
+
 DenseElementsAttr makeDenseAttr(RankedTensorType type,
                                 llvm::ArrayRef<char> bytes) {
   if (type.getElementType().isInteger(1)) {
