@@ -304,9 +304,74 @@ TapRanges tapRanges(const Window &w, int d) {
   return r;
 }
 
+/// One output's window: its in-bounds taps as indices into X's plane.
+struct PoolTaps {
+  int64_t corner; // may lie in the padding: an index, not a pointer
+  int64_t lo[3], hi[3];
+  int64_t rowStep, planeStep, dilation;
+
+  /// body(index) for each in-bounds tap, in window order.
+  template <typename Body> void each(Body body) const {
+    for (int64_t kd = lo[0]; kd < hi[0]; ++kd)
+      for (int64_t kh = lo[1]; kh < hi[1]; ++kh) {
+        int64_t row = corner + kd * planeStep + kh * rowStep;
+        for (int64_t kw = lo[2]; kw < hi[2]; ++kw)
+          body(row + kw * dilation);
+      }
+  }
+  int64_t count() const {
+    return (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+  }
+};
+
+/// A pool's window over the [N * C] planes of X, with each output's tap
+/// ranges per dim computed once.
+struct PoolWalk {
+  Window w;
+  std::array<TapRanges, 3> taps;
+  int64_t planes, inPlane, outPlane;
+
+  static llvm::Expected<PoolWalk> of(Operation *op, const Array &x,
+                                     const Array &y) {
+    auto window = slidingWindow(op, x.shape, y.shape, {});
+    if (!window)
+      return window.takeError();
+    PoolWalk walk{*window, {}, x.shape[0] * x.shape[1], 1, 1};
+    for (int d = 0; d < 3; ++d) {
+      walk.taps[d] = tapRanges(walk.w, d);
+      walk.inPlane *= walk.w.in[d];
+      walk.outPlane *= walk.w.out[d];
+    }
+    return walk;
+  }
+
+  /// visit(plane, output index in the plane, out[3] position, PoolTaps).
+  template <typename Visit> void forEachOutput(Visit visit) const {
+    PoolTaps t;
+    t.rowStep = w.dilation[1] * w.in[2];
+    t.planeStep = w.dilation[0] * w.in[1] * w.in[2];
+    t.dilation = w.dilation[2];
+    for (int64_t p = 0; p < planes; ++p)
+      for (int64_t od = 0; od < w.out[0]; ++od)
+        for (int64_t oh = 0; oh < w.out[1]; ++oh)
+          for (int64_t ow = 0; ow < w.out[2]; ++ow) {
+            int64_t at[3] = {od, oh, ow};
+            for (int d = 0; d < 3; ++d) {
+              t.lo[d] = taps[d].lo[at[d]];
+              t.hi[d] = taps[d].hi[at[d]];
+            }
+            t.corner = ((od * w.stride[0] - w.padBegin[0]) * w.in[1] +
+                        oh * w.stride[1] - w.padBegin[1]) *
+                           w.in[2] +
+                       ow * w.stride[2] - w.padBegin[2];
+            visit(p, (od * w.out[1] + oh) * w.out[2] + ow, at, t);
+          }
+  }
+};
+
 /// MaxPool and AveragePool. Each output visits only the taps that read
-/// inside the input (their range per dim computed once), in the same order
-/// as a full window walk; AveragePool sums in double.
+/// inside the input, in the same order as a full window walk; AveragePool
+/// sums in double.
 Error evalPool(Operation *op, ArrayRef<const Array *> in,
                MutableArrayRef<Array> out) {
   const Array &x = *in[0];
@@ -317,59 +382,27 @@ Error evalPool(Operation *op, ArrayRef<const Array *> in,
     return unsupported(op, "MaxPool indices");
   bool isMax = op->getName().stripDialect() == "max_pool";
   bool includePad = intAttr(op, "count_include_pad", 0);
-  auto window = slidingWindow(op, x.shape, y.shape, {});
-  if (!window)
-    return window.takeError();
-  const Window &w = *window;
-  std::array<TapRanges, 3> taps = {tapRanges(w, 0), tapRanges(w, 1),
-                                   tapRanges(w, 2)};
-  int64_t planes = x.shape[0] * x.shape[1];
-  int64_t inPlane = w.in[0] * w.in[1] * w.in[2];
-  int64_t outPlane = w.out[0] * w.out[1] * w.out[2];
-  int64_t rowStep = w.dilation[1] * w.in[2],
-          planeStep = w.dilation[0] * w.in[1] * w.in[2];
-  for (int64_t p = 0; p < planes; ++p) {
-    const float *xp = x.f.data() + p * inPlane;
-    float *yp = y.f.data() + p * outPlane;
-    for (int64_t od = 0; od < w.out[0]; ++od)
-      for (int64_t oh = 0; oh < w.out[1]; ++oh) {
-        int64_t d0 = od * w.stride[0] - w.padBegin[0];
-        int64_t h0 = oh * w.stride[1] - w.padBegin[1];
-        int64_t kd0 = taps[0].lo[od], kd1 = taps[0].hi[od];
-        int64_t kh0 = taps[1].lo[oh], kh1 = taps[1].hi[oh];
-        for (int64_t ow = 0; ow < w.out[2]; ++ow) {
-          int64_t w0 = ow * w.stride[2] - w.padBegin[2];
-          int64_t kw0 = taps[2].lo[ow], kw1 = taps[2].hi[ow];
-          // The window's corner may lie in the padding: index, not pointer.
-          int64_t corner = (d0 * w.in[1] + h0) * w.in[2] + w0;
-          float *dst = yp + (od * w.out[1] + oh) * w.out[2] + ow;
-          if (isMax) {
-            float acc = -INFINITY;
-            for (int64_t kd = kd0; kd < kd1; ++kd)
-              for (int64_t kh = kh0; kh < kh1; ++kh) {
-                int64_t row = corner + kd * planeStep + kh * rowStep;
-                for (int64_t kw = kw0; kw < kw1; ++kw)
-                  acc = std::max(acc, xp[row + kw * w.dilation[2]]);
-              }
-            *dst = acc;
-            continue;
-          }
-          double acc = 0;
-          for (int64_t kd = kd0; kd < kd1; ++kd)
-            for (int64_t kh = kh0; kh < kh1; ++kh) {
-              int64_t row = corner + kd * planeStep + kh * rowStep;
-              for (int64_t kw = kw0; kw < kw1; ++kw)
-                acc += xp[row + kw * w.dilation[2]];
-            }
-          int64_t count =
-              includePad
-                  ? taps[0].padded[od] * taps[1].padded[oh] * taps[2].padded[ow]
-                  : std::max<int64_t>(1,
-                                      (kd1 - kd0) * (kh1 - kh0) * (kw1 - kw0));
-          *dst = float(acc / double(count));
-        }
-      }
-  }
+  auto walk = PoolWalk::of(op, x, y);
+  if (!walk)
+    return walk.takeError();
+  walk->forEachOutput([&](int64_t p, int64_t o, const int64_t *at,
+                          const PoolTaps &t) {
+    const float *xp = x.f.data() + p * walk->inPlane;
+    float &dst = y.f[p * walk->outPlane + o];
+    if (isMax) {
+      float acc = -INFINITY;
+      t.each([&](int64_t k) { acc = std::max(acc, xp[k]); });
+      dst = acc;
+      return;
+    }
+    double acc = 0;
+    t.each([&](int64_t k) { acc += xp[k]; });
+    const auto &taps = walk->taps;
+    int64_t count = includePad ? taps[0].padded[at[0]] * taps[1].padded[at[1]] *
+                                     taps[2].padded[at[2]]
+                               : std::max<int64_t>(1, t.count());
+    dst = float(acc / double(count));
+  });
   return Error::success();
 }
 
@@ -379,48 +412,25 @@ Error evalMaxPoolGrad(Operation *op, ArrayRef<const Array *> in,
                       MutableArrayRef<Array> out) {
   const Array &x = *in[0], &y = *in[1], &dy = *in[2];
   Array &dx = out[0];
-  auto window = slidingWindow(op, x.shape, y.shape, {});
-  if (!window)
-    return window.takeError();
-  const Window &w = *window;
-  std::array<TapRanges, 3> taps = {tapRanges(w, 0), tapRanges(w, 1),
-                                   tapRanges(w, 2)};
-  int64_t planes = x.shape[0] * x.shape[1];
-  int64_t inPlane = w.in[0] * w.in[1] * w.in[2];
-  int64_t outPlane = w.out[0] * w.out[1] * w.out[2];
-  int64_t rowStep = w.dilation[1] * w.in[2];
-  int64_t planeStep = w.dilation[0] * w.in[1] * w.in[2];
+  auto walk = PoolWalk::of(op, x, y);
+  if (!walk)
+    return walk.takeError();
   std::fill(dx.f.begin(), dx.f.end(), 0.0f);
-  for (int64_t p = 0; p < planes; ++p) {
-    const float *xp = x.f.data() + p * inPlane;
-    float *gp = dx.f.data() + p * inPlane;
-    for (int64_t od = 0; od < w.out[0]; ++od)
-      for (int64_t oh = 0; oh < w.out[1]; ++oh)
-        for (int64_t ow = 0; ow < w.out[2]; ++ow) {
-          int64_t o = p * outPlane + (od * w.out[1] + oh) * w.out[2] + ow;
-          int64_t corner = ((od * w.stride[0] - w.padBegin[0]) * w.in[1] +
-                            oh * w.stride[1] - w.padBegin[1]) *
-                               w.in[2] +
-                           ow * w.stride[2] - w.padBegin[2];
-          auto forMatches = [&](auto body) {
-            for (int64_t kd = taps[0].lo[od]; kd < taps[0].hi[od]; ++kd)
-              for (int64_t kh = taps[1].lo[oh]; kh < taps[1].hi[oh]; ++kh) {
-                int64_t row = corner + kd * planeStep + kh * rowStep;
-                for (int64_t kw = taps[2].lo[ow]; kw < taps[2].hi[ow]; ++kw) {
-                  int64_t at = row + kw * w.dilation[2];
-                  if (xp[at] == y.f[o])
-                    body(at);
-                }
-              }
-          };
-          int64_t ties = 0;
-          forMatches([&](int64_t) { ++ties; });
-          if (ties == 0)
-            continue;
-          float share = dy.f[o] / float(ties);
-          forMatches([&](int64_t at) { gp[at] += share; });
-        }
-  }
+  walk->forEachOutput(
+      [&](int64_t p, int64_t o, const int64_t *, const PoolTaps &t) {
+        const float *xp = x.f.data() + p * walk->inPlane;
+        float *gp = dx.f.data() + p * walk->inPlane;
+        float top = y.f[p * walk->outPlane + o];
+        int64_t ties = 0;
+        t.each([&](int64_t k) { ties += xp[k] == top; });
+        if (ties == 0)
+          return;
+        float share = dy.f[p * walk->outPlane + o] / float(ties);
+        t.each([&](int64_t k) {
+          if (xp[k] == top)
+            gp[k] += share;
+        });
+      });
   return Error::success();
 }
 
