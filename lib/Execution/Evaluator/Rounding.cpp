@@ -49,11 +49,7 @@ __attribute__((target("avx,f16c"))) void roundF16CInPlace(float *v, size_t n) {
     v[i] = roundF16C(v[i]);
 }
 
-bool hasF16C() {
-  static const bool has =
-      __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
-  return has;
-}
+bool hasF16C() { return formats::detail::hasF16C(); }
 #else
 bool hasF16C() { return false; }
 #endif
