@@ -141,6 +141,21 @@ Value convWeightGradient(GraphBuilder &g, Operation *op, Value G) {
   for (int64_t i = 0; i < n; ++i)
     swap.push_back(2 + i);
   Value w = g.transpose(G, swap);
+  // The forward never read the last r = (S + pads - (k - 1) d - 1) mod s
+  // padded positions of a strided conv: trimmed from the end pad, the
+  // product has exactly the kernel's taps and needs no crop.
+  ArrayRef<int64_t> kernel = wType.getShape().drop_front(2);
+  for (int64_t i = 0; i < n; ++i) {
+    if (strides[i] < 1 || dilations[i] < 1)
+      return {};
+    int64_t span =
+        spatial[i] + pads[i] + pads[n + i] - (kernel[i] - 1) * dilations[i] - 1;
+    if (span < 0)
+      return {};
+    int64_t unread = span % strides[i];
+    int64_t trim = std::min(unread, pads[n + i]);
+    pads[n + i] -= trim;
+  }
   Value full = g.value("dsmp.conv", {x, w, g.none()},
                        {g.array("strides", dilations),
                         g.array("dilations", strides), g.array("pads", pads),
@@ -148,11 +163,16 @@ Value convWeightGradient(GraphBuilder &g, Operation *op, Value G) {
   if (!full)
     return {};
   // [C/g, M, K'...] -> crop to the kernel -> [M, C/g, k...].
-  ArrayRef<int64_t> kernel = wType.getShape().drop_front(2);
-  SmallVector<int64_t> zeros(n, 0), axes(n);
-  std::iota(axes.begin(), axes.end(), 2);
-  Value cropped = g.value("dsmp.slice", {full, g.i64s(zeros), g.i64s(kernel),
-                                         g.i64s(axes), g.none()});
+  auto fullType = dyn_cast<RankedTensorType>(full.getType());
+  if (!fullType || !fullType.hasStaticShape())
+    return {};
+  Value cropped = full;
+  if (fullType.getShape().drop_front(2) != kernel) {
+    SmallVector<int64_t> zeros(n, 0), axes(n);
+    std::iota(axes.begin(), axes.end(), 2);
+    cropped = g.value("dsmp.slice", {full, g.i64s(zeros), g.i64s(kernel),
+                                     g.i64s(axes), g.none()});
+  }
   return cropped ? g.transpose(cropped, swap) : Value();
 }
 

@@ -28,17 +28,18 @@ namespace mlir::dsmp::eval {
 namespace {
 
 /// dst[coord] = src[sum_d offsets[d][coord_d]], or `fill` where any
-/// offsets[d][coord_d] is negative.
-void copyPerDim(const Array &src, Array &dst,
+/// offsets[d][coord_d] is negative; `shape` is dst's (or a collapsed view of
+/// it with the same element count).
+void copyPerDim(const Array &src, Array &dst, ArrayRef<int64_t> shape,
                 const std::vector<std::vector<int64_t>> &offsets, double fill) {
   int64_t total = dst.size();
-  int rank = dst.rank();
+  int rank = shape.size();
   if (rank == 0) {
     if (total)
       dst.copyFrom(src, 0, 0);
     return;
   }
-  int64_t inner = dst.shape[rank - 1];
+  int64_t inner = shape[rank - 1];
   if (total == 0 || inner == 0)
     return;
   // Row by row: the outer dims' offset once, then the innermost dim.
@@ -77,7 +78,7 @@ void copyPerDim(const Array &src, Array &dst,
       copyRow(dst.i.data() + row * inner, src.i.data(), base, inside,
               int64_t(fill));
     for (int d = rank - 2; d >= 0; --d) {
-      if (++counter[d] < dst.shape[d])
+      if (++counter[d] < shape[d])
         break;
       counter[d] = 0;
     }
@@ -202,12 +203,32 @@ Error evalSlice(Operation *op, ArrayRef<const Array *> in,
     start[axis] = b;
     step[axis] = s;
   }
+  // Trailing dims taken whole join the last one that is not: their
+  // elements are consecutive (the weight gradients' crops of [C, M, 3, 3]
+  // went row by row, three floats at a time).
+  int64_t whole = 0, block = 1;
+  while (whole < rank && start[rank - 1 - whole] == 0 &&
+         step[rank - 1 - whole] == 1 &&
+         y.shape[rank - 1 - whole] == x.shape[rank - 1 - whole]) {
+    block *= x.shape[rank - 1 - whole];
+    ++whole;
+  }
+  if (whole == rank) {
+    evalCopy(op, in, out);
+    return Error::success();
+  }
   SmallVector<int64_t, 4> own = stridesOf(x.shape);
-  std::vector<std::vector<int64_t>> offsets(rank);
-  for (int64_t d = 0; d < rank; ++d)
-    for (int64_t o = 0; o < y.shape[d]; ++o)
-      offsets[d].push_back((start[d] + o * step[d]) * own[d]);
-  copyPerDim(x, y, offsets, 0);
+  int64_t kept = rank - whole; // dims of the view; the last absorbs `block`
+  SmallVector<int64_t, 4> view(y.shape.begin(), y.shape.begin() + kept);
+  view.back() *= block;
+  std::vector<std::vector<int64_t>> offsets(kept);
+  for (int64_t d = 0; d < kept; ++d) {
+    int64_t inner = d + 1 == kept ? block : 1;
+    for (int64_t o = 0; o < view[d]; ++o)
+      offsets[d].push_back((start[d] + (o / inner) * step[d]) * own[d] +
+                           o % inner);
+  }
+  copyPerDim(x, y, view, offsets, 0);
   return Error::success();
 }
 
@@ -220,7 +241,7 @@ Error evalTile(Operation *, ArrayRef<const Array *> in,
   for (int64_t d = 0; d < y.rank(); ++d)
     for (int64_t o = 0; o < y.shape[d]; ++o)
       offsets[d].push_back((o % x.shape[d]) * own[d]);
-  copyPerDim(x, y, offsets, 0);
+  copyPerDim(x, y, y.shape, offsets, 0);
   return Error::success();
 }
 
@@ -268,7 +289,7 @@ Error evalPad(Operation *op, ArrayRef<const Array *> in,
       offsets[d].push_back(c < 0 ? -1 : c * own[d]);
     }
   }
-  copyPerDim(x, y, offsets, fill);
+  copyPerDim(x, y, y.shape, offsets, fill);
   return Error::success();
 }
 

@@ -114,6 +114,7 @@ CW = WRNG.standard_normal((6, 2, 3, 3)).astype(np.float32)
 DW = WRNG.standard_normal((4, 1, 3, 3)).astype(np.float32)
 MW = WRNG.standard_normal((4, 5)).astype(np.float32)
 CW2 = WRNG.standard_normal((8, 3, 3, 3)).astype(np.float32)
+PW = WRNG.standard_normal((3, 4, 1, 1)).astype(np.float32)
 WEIGHT_CASES = [
     wcase("conv weights", [2, 4, 7, 7], CW, "%w = dsmp.constant {w} : tensor<6x2x3x3xf32>\n%n = dsmp.none\n"
           "%y = dsmp.conv %x0, %w, %n {group = 2 : i64, strides = array<i64: 2, 1>, dilations = array<i64: 1, 2>, pads = array<i64: 1, 0, 2, 1>} : (tensor<2x4x7x7xf32>, tensor<6x2x3x3xf32>, none) -> tensor<2x6x4x4xf32>",
@@ -123,6 +124,12 @@ WEIGHT_CASES = [
     wcase("conv weights, large plane", [2, 3, 9, 9], CW2, "%w = dsmp.constant {w} : tensor<8x3x3x3xf32>\n%n = dsmp.none\n"
           "%y = dsmp.conv %x0, %w, %n {pads = array<i64: 1, 1, 1, 1>} : (tensor<2x3x9x9xf32>, tensor<8x3x3x3xf32>, none) -> tensor<2x8x9x9xf32>",
           [2, 8, 9, 9]),
+    # Stride 2 leaves the last row and column unread with no end pad to
+    # trim: the weight gradient's product is 2x2 and cropped to 1x1. (The
+    # first case trims its end pad instead.)
+    wcase("conv weights, strided 1x1", [1, 4, 8, 8], PW, "%w = dsmp.constant {w} : tensor<3x4x1x1xf32>\n%n = dsmp.none\n"
+          "%y = dsmp.conv %x0, %w, %n {strides = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>, tensor<3x4x1x1xf32>, none) -> tensor<1x3x4x4xf32>",
+          [1, 3, 4, 4]),
     wcase("depthwise conv weights", [1, 4, 6, 6], DW, "%w = dsmp.constant {w} : tensor<4x1x3x3xf32>\n%n = dsmp.none\n"
           "%y = dsmp.conv %x0, %w, %n {group = 4 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x6x6xf32>, tensor<4x1x3x3xf32>, none) -> tensor<1x4x6x6xf32>",
           [1, 4, 6, 6]),
