@@ -8,6 +8,7 @@
 #include "passes/Precision/Calibration.h"
 #include "passes/Precision/Formats.h"
 #include "passes/Precision/Passes.h"
+#include "passes/Precision/RangeStats.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/GraphBuilder.h"
@@ -147,6 +148,10 @@ struct AnalyzeSensitivityPass final
       return signalPassFailure();
     }
     std::vector<Sums> sums;
+    // With record-ranges the first probes are dsmp-analyze-ranges' (the
+    // forward values), observed in the same run.
+    RangeRecorder ranges(ops.size());
+    size_t rangeProbes = 0;
     size_t sets = 0;
     int64_t outputElements = 0;
     std::vector<bool> reached;
@@ -170,6 +175,9 @@ struct AnalyzeSensitivityPass final
           // The graph computes g * x (one op per probe); the sums are taken
           // as each product is computed, in double.
           SmallVector<Value> values;
+          if (recordRanges)
+            ranges.instrument(copy, values);
+          rangeProbes = values.size();
           auto probe = [&](Value grad, Value x) {
             values.push_back(g.mul(grad, x));
             return static_cast<int>(values.size()) - 1;
@@ -257,6 +265,8 @@ struct AnalyzeSensitivityPass final
           return values;
         },
         [&](size_t probe, ArrayRef<float> product) {
+          if (probe < rangeProbes)
+            return ranges.observe(probe, product);
           sums[probe].add(product);
           sets = std::max(sets, ++sums[probe].sets);
         },
@@ -265,6 +275,9 @@ struct AnalyzeSensitivityPass final
       module.emitError(llvm::toString(std::move(err)));
       return signalPassFailure();
     }
+
+    if (recordRanges && failed(ranges.annotate(module, ops, calibration)))
+      return signalPassFailure();
 
     Builder b(&getContext());
     // What the energies measure, for dsmp-assign-precision: under max-abs

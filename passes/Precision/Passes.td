@@ -86,6 +86,11 @@ def AnalyzeSensitivityPass
     without a VJP model stands between them and the outputs) carry none
     and `dsmp.no_adjoint` names the op that stopped it, as it says so for
     ops of a branch that no calibration set takes.
+
+    With `record-ranges`, the pass also records what dsmp-analyze-ranges
+    would (`dsmp.range`, `dsmp.flops`, the inputs' ranges) from the forward
+    half of its own run: the same values, one calibration run instead of
+    two. The dsmp-auto-mixed-precision pipeline runs it so.
   }];
   let options = [
     Option<"calibration", "calibration", "std::string", /*default=*/"\"\"",
@@ -100,7 +105,10 @@ def AnalyzeSensitivityPass
     Option<"metric", "metric", "std::string", /*default=*/"\"rel-l2\"",
            "Output error the energies measure: rel-l2 (seeds r / |y|) or "
            "max-abs (seeds r: the absolute L2 error, a bound on each "
-           "element's)">
+           "element's)">,
+    Option<"recordRanges", "record-ranges", "bool", /*default=*/"false",
+           "Also record dsmp-analyze-ranges' attributes from this run's "
+           "forward values">
   ];
 }
 

@@ -24,17 +24,17 @@ void mlir::dsmp::buildPrecisionAnalysisPipeline(
   LoadWeightsPassOptions weights;
   weights.weightsDir = options.weightsDir;
   pm.addPass(createLoadWeightsPass(weights));
-  // Where values lie decides which formats can hold them.
-  AnalyzeRangesPassOptions ranges;
-  ranges.calibration = options.calibration;
-  ranges.engine = options.calibrationEngine;
-  pm.addPass(createAnalyzeRangesPass(ranges));
-  // How much each op's rounding moves the outputs: one adjoint run.
+  // How much each op's rounding moves the outputs (one forward + adjoint
+  // run), and where values lie, which decides the formats that can hold
+  // them: dsmp-analyze-ranges' attributes from that run's forward half
+  // (record-ranges; the same values as running that pass first, one
+  // calibration run instead of two).
   AnalyzeSensitivityPassOptions sensitivity;
   sensitivity.calibration = options.calibration;
   sensitivity.engine = options.calibrationEngine;
   sensitivity.seeds = options.sensitivitySeeds;
   sensitivity.metric = options.metric;
+  sensitivity.recordRanges = true;
   pm.addPass(createAnalyzeSensitivityPass(sensitivity));
 }
 

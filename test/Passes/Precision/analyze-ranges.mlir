@@ -7,6 +7,16 @@
 // RUN: dsmp-opt %s --dsmp-analyze-ranges="calibration=%t/cal engine=evaluate" | FileCheck %s
 // RUN: dsmp-opt %s --dsmp-analyze-ranges="calibration=%t/cal engine=compile" | FileCheck %s
 // RUN: not dsmp-opt %s --dsmp-analyze-ranges="calibration=%t/cal engine=jit" 2>&1 | FileCheck %s --check-prefix=ENGINE
+/// dsmp-analyze-sensitivity with record-ranges (what the
+/// dsmp-auto-mixed-precision pipeline runs) records the same ranges from
+/// its forward pass: the same checks, and the same module as running both
+/// passes, evaluated or compiled.
+// RUN: dsmp-opt %s --dsmp-analyze-sensitivity="calibration=%t/cal record-ranges=true" | FileCheck %s
+// RUN: dsmp-opt %s --dsmp-analyze-ranges=calibration=%t/cal --dsmp-analyze-sensitivity=calibration=%t/cal > %t/two-runs.mlir
+// RUN: dsmp-opt %s --dsmp-analyze-sensitivity="calibration=%t/cal record-ranges=true" > %t/one-run.mlir
+// RUN: diff %t/two-runs.mlir %t/one-run.mlir
+// RUN: dsmp-opt %s --dsmp-analyze-sensitivity="calibration=%t/cal record-ranges=true engine=compile" > %t/one-run-compiled.mlir
+// RUN: diff %t/two-runs.mlir %t/one-run-compiled.mlir
 // ENGINE: dsmp-analyze-ranges: unknown engine 'jit' (auto, evaluate, compile)
 
 /// Without calibration only the bounds every input obeys: sigmoid in

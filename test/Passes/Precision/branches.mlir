@@ -6,6 +6,11 @@
 // RUN: dsmp-opt %s --dsmp-analyze-sensitivity="calibration=%t/pos engine=compile" | FileCheck %s --check-prefix=POS
 // RUN: dsmp-opt %s --dsmp-analyze-sensitivity=calibration=%t/both | FileCheck %s --check-prefix=BOTH
 // RUN: dsmp-opt %s --pass-pipeline="builtin.module(dsmp-auto-mixed-precision{target=sm_80 tolerance=1e-2 calibration=%t/pos})" | FileCheck %s --check-prefix=ASSIGN
+/// Ranges recorded from the sensitivity run (record-ranges) match
+/// dsmp-analyze-ranges' own run, inside the flattened branches too.
+// RUN: dsmp-opt %s --dsmp-analyze-ranges=calibration=%t/both --dsmp-analyze-sensitivity=calibration=%t/both > %t/two-runs.mlir
+// RUN: dsmp-opt %s --dsmp-analyze-sensitivity="calibration=%t/both record-ranges=true" > %t/one-run.mlir
+// RUN: diff %t/two-runs.mlir %t/one-run.mlir
 // RUN: dsmp-opt %s --pass-pipeline="builtin.module(dsmp-auto-mixed-precision{target=sm_80 tolerance=1e-3 calibration=%t/pos})" | FileCheck %s --check-prefix=TIGHT
 
 /// The ops inside an If's branches are measured too: the analyses run a
