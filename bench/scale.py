@@ -105,7 +105,7 @@ def main():
     p.add_argument("--target", default="sm_80")
     args = p.parse_args()
     opt = os.path.join(args.bin, "dsmp-opt")
-    print(f"{'ops':>8} {'import s':>9} {'ranges s':>9} {'sensitivity s':>14} "
+    print(f"{'ops':>8} {'import s':>9} {'analyses s':>11} "
           f"{'assign+casts s':>15} {'total s':>8} {'s per 1k ops':>13}")
     first = None
     with tempfile.TemporaryDirectory() as work:
@@ -117,8 +117,7 @@ def main():
             with open(os.path.join(cal, f"input_{k}.pb"), "wb") as f:
                 f.write(numpy_helper.from_array(x, name).SerializeToString())
         pipeline = ("builtin.module("
-                    f"dsmp-analyze-ranges{{calibration={cal}}},"
-                    f"dsmp-analyze-sensitivity{{calibration={cal}}},"
+                    f"dsmp-analyze-sensitivity{{calibration={cal} record-ranges=true}},"
                     f"dsmp-assign-precision{{target={args.target}}},"
                     "func.func(dsmp-insert-casts,dsmp-minimize-casts),cse)")
         for size in args.sizes:
@@ -130,11 +129,10 @@ def main():
             total, report = timed([opt, model, f"--pass-pipeline={pipeline}",
                                    "--mlir-timing", "--emit-bytecode", "-o", os.devnull])
             passes = pass_times(report)
-            t_ranges = passes.get("AnalyzeRangesPass", 0.0)
-            t_sens = passes.get("AnalyzeSensitivityPass", 0.0)
+            t_analyses = passes.get("AnalyzeSensitivityPass", 0.0)
             t_assign = sum(passes.get(k, 0.0) for k in
                            ("AssignPrecisionPass", "'func.func' Pipeline", "CSE"))
-            print(f"{ops:8d} {t_import:9.2f} {t_ranges:9.2f} {t_sens:14.2f} {t_assign:15.2f} "
+            print(f"{ops:8d} {t_import:9.2f} {t_analyses:11.2f} {t_assign:15.2f} "
                   f"{total:8.2f} {1000 * total / ops:13.3f}", flush=True)
             if first is None:
                 first = (ops, total)
