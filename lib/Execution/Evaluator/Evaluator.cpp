@@ -505,9 +505,13 @@ Error GraphEvaluator::prepare(func::FuncOp graph) {
 
 namespace {
 /// DSMP_EVAL_PROFILE=1: seconds per op name over the process, printed to
-/// stderr at exit (kernel plus rounding), the slowest first.
+/// stderr at exit (kernel plus rounding), the slowest first; =shapes: per op
+/// name and operand types.
 struct KernelProfile {
   const bool enabled = getenv("DSMP_EVAL_PROFILE") != nullptr;
+  // DSMP_EVAL_PROFILE=shapes: per op name and operand types.
+  const bool byShape =
+      enabled && llvm::StringRef(getenv("DSMP_EVAL_PROFILE")) == "shapes";
   llvm::StringMap<std::pair<double, size_t>> byOp;
   ~KernelProfile() {
     if (!enabled || byOp.empty())
@@ -563,7 +567,13 @@ Error GraphEvaluator::runSteps(const std::vector<Step> &list,
       for (auto [array, rounding] : llvm::zip(results, step.roundings))
         eval::roundInPlace(rounding, array.f);
       if (profile.enabled) {
-        auto &entry = profile.byOp[step.op->getName().getStringRef()];
+        std::string key = step.op->getName().getStringRef().str();
+        if (profile.byShape) {
+          llvm::raw_string_ostream os(key);
+          for (Value v : step.op->getOperands())
+            os << " " << v.getType();
+        }
+        auto &entry = profile.byOp[key];
         entry.first += std::chrono::duration<double>(
                            std::chrono::steady_clock::now() - start)
                            .count();
