@@ -121,7 +121,18 @@ llvm::Expected<Window> slidingWindow(Operation *op,
 using Kernel =
     std::function<llvm::Error(Operation *op, llvm::ArrayRef<const Array *> in,
                               llvm::MutableArrayRef<Array> out)>;
-using KernelTable = llvm::StringMap<Kernel>;
+/// Whether a kernel writes every element of its results: if so, recycled
+/// storage is handed to it as it is, else cleared to zeros first.
+enum class Writes { some, all };
+struct KernelEntry {
+  Kernel run;
+  Writes writes = Writes::some;
+  KernelEntry() = default;
+  template <typename F>
+  KernelEntry(F f, Writes writes = Writes::some)
+      : run(std::move(f)), writes(writes) {}
+};
+using KernelTable = llvm::StringMap<KernelEntry>;
 
 llvm::Error unsupported(Operation *op, const llvm::Twine &why);
 

@@ -594,7 +594,7 @@ Error evalConvTranspose(Operation *op, ArrayRef<const Array *> in,
 void addContractionKernels(KernelTable &table) {
   table["dsmp.matmul"] = evalMatMul;
   table["dsmp.gemm"] = evalGemm;
-  table["dsmp.conv"] = evalConv;
+  table["dsmp.conv"] = KernelEntry(evalConv, Writes::all);
   table["dsmp.conv_transpose"] = evalConvTranspose;
 }
 

@@ -442,12 +442,12 @@ Error evalResize(Operation *op, ArrayRef<const Array *> in,
 
 void addDataMovementKernels(KernelTable &table) {
   for (StringRef name : {"reshape", "flatten", "squeeze", "unsqueeze"})
-    table[("dsmp." + name).str()] = evalCopy;
-  table["dsmp.transpose"] = evalTranspose;
+    table[("dsmp." + name).str()] = KernelEntry(evalCopy, Writes::all);
+  table["dsmp.transpose"] = KernelEntry(evalTranspose, Writes::all);
   table["dsmp.expand"] = evalExpand;
   table["dsmp.concat"] = evalConcat;
   table["dsmp.split"] = evalSplit;
-  table["dsmp.slice"] = evalSlice;
+  table["dsmp.slice"] = KernelEntry(evalSlice, Writes::all);
   table["dsmp.tile"] = evalTile;
   table["dsmp.pad"] = evalPad;
   table["dsmp.gather"] = evalGather;

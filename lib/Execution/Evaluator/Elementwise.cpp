@@ -556,18 +556,18 @@ void addElementwiseKernels(KernelTable &table) {
                          "identity",
                          "not",
                          "dropout"})
-    table[("dsmp." + name).str()] = evalUnary;
+    table[("dsmp." + name).str()] = KernelEntry(evalUnary, Writes::all);
   for (StringRef name :
        {"add", "sub", "mul", "div", "mod", "pow", "prelu", "and", "or", "xor",
         "equal", "greater", "greater_or_equal", "less", "less_or_equal"})
-    table[("dsmp." + name).str()] = evalBinary;
+    table[("dsmp." + name).str()] = KernelEntry(evalBinary, Writes::all);
   for (StringRef name : {"max", "min", "sum", "mean"})
-    table[("dsmp." + name).str()] = evalVariadic;
+    table[("dsmp." + name).str()] = KernelEntry(evalVariadic, Writes::all);
   table["dsmp.is_nan"] = evalPredicate;
   table["dsmp.is_inf"] = evalPredicate;
-  table["dsmp.where"] = evalWhere;
-  table["dsmp.clip"] = evalClip;
-  table["dsmp.cast"] = evalCast;
+  table["dsmp.where"] = KernelEntry(evalWhere, Writes::all);
+  table["dsmp.clip"] = KernelEntry(evalClip, Writes::all);
+  table["dsmp.cast"] = KernelEntry(evalCast, Writes::all);
 }
 
 } // namespace mlir::dsmp::eval

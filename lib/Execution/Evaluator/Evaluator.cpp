@@ -41,6 +41,8 @@ struct GraphEvaluator::Step {
   SmallVector<unsigned, 2> release;  // slots whose last use this is
   // Per result: the rounding to its narrow float type, or null.
   SmallVector<eval::Rounding, 2> roundings;
+  // Whether the kernel writes every element of its results (no clearing).
+  bool writesAll = false;
   // dsmp.if: the then and else steps and the slots they yield.
   std::vector<Step> branches[2];
   SmallVector<unsigned, 2> yields[2];
@@ -163,18 +165,23 @@ struct GraphEvaluator::BufferPool {
   llvm::DenseMap<size_t, SmallVector<std::vector<float>, 2>> floats;
   llvm::DenseMap<size_t, SmallVector<std::vector<int64_t>, 2>> ints;
 
-  Array shaped(Type type) {
+  /// Storage for a value of `type`: recycled (cleared unless the kernel
+  /// writes every element anyway) or new (zeros).
+  Array shaped(Type type, bool writesAll = false) {
     auto tensor = cast<RankedTensorType>(type);
     Array a;
     a.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
     a.isFloat = isa<FloatType>(tensor.getElementType());
     size_t n = eval::product(a.shape);
-    if (a.isFloat && reuse(floats, n, a.f))
-      std::fill(a.f.begin(), a.f.end(), 0.0f);
-    else if (!a.isFloat && reuse(ints, n, a.i))
-      std::fill(a.i.begin(), a.i.end(), 0);
-    else
+    if (a.isFloat && reuse(floats, n, a.f)) {
+      if (!writesAll)
+        std::fill(a.f.begin(), a.f.end(), 0.0f);
+    } else if (!a.isFloat && reuse(ints, n, a.i)) {
+      if (!writesAll)
+        std::fill(a.i.begin(), a.i.end(), 0);
+    } else {
       a.allocate();
+    }
     return a;
   }
 
@@ -461,7 +468,8 @@ Error GraphEvaluator::prepare(func::FuncOp graph) {
         if (it == kernels().end())
           return llvm::createStringError("the evaluator has no kernel for " +
                                          describe(&op));
-        step.kernel = &it->second;
+        step.kernel = &it->second.run;
+        step.writesAll = it->second.writes == eval::Writes::all;
       }
       for (Value v : op.getOperands()) {
         step.operands.push_back(slot(v));
@@ -557,8 +565,9 @@ Error GraphEvaluator::runSteps(const std::vector<Step> &list,
         operands.push_back(s == kNone ? nullptr : slots[s].get());
       results.clear();
       for (Value v : step.op->getResults())
-        results.push_back(
-            isa<NoneType>(v.getType()) ? Array() : pool.shaped(v.getType()));
+        results.push_back(isa<NoneType>(v.getType())
+                              ? Array()
+                              : pool.shaped(v.getType(), step.writesAll));
       KernelProfile &profile = kernelProfile();
       auto start = profile.enabled ? std::chrono::steady_clock::now()
                                    : std::chrono::steady_clock::time_point();
