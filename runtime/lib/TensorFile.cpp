@@ -11,8 +11,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
-#include <iterator>
 
 namespace dsmp::runtime {
 
@@ -255,13 +255,25 @@ bool parseTensorProto(const unsigned char *bytes, size_t size, HostTensor &t,
 
 bool readTensorFile(const std::string &path, HostTensor &tensor,
                     std::string &error) {
+  // One sized read of a regular file (istreambuf_iterator copied byte by
+  // byte: resnet18's 600 KB input took milliseconds).
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    error = "'" + path + "' is not a readable file";
+    return false;
+  }
+  uintmax_t size = std::filesystem::file_size(path, ec);
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  if (ec || !in) {
     error = "cannot open '" + path + "'";
     return false;
   }
-  std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
-                                   std::istreambuf_iterator<char>());
+  std::vector<unsigned char> bytes(static_cast<size_t>(size));
+  if (size > 0 &&
+      !in.read(reinterpret_cast<char *>(bytes.data()), std::streamsize(size))) {
+    error = "cannot read '" + path + "'";
+    return false;
+  }
   if (!parseTensorProto(bytes.data(), bytes.size(), tensor, error)) {
     error = "'" + path + "': " + error;
     return false;
