@@ -41,7 +41,10 @@
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <atomic>
 #include <limits>
+#include <system_error>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::dsmp;
@@ -947,6 +950,35 @@ Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
   return Error::success();
 }
 
+/// ONNX builds its schema registry (every op of every opset, ~10 ms) on
+/// first use. The first import starts that on a thread of its own, so that
+/// it overlaps with parsing the protobuf; wait() (or the destructor) joins
+/// it before the schemas are read. Later imports find it built.
+class SchemaRegistryWarmUp {
+public:
+  SchemaRegistryWarmUp() {
+    static std::atomic<bool> started{false};
+    if (started.exchange(true))
+      return;
+    try {
+      thread =
+          std::thread([] { (void)onnx::OpSchemaRegistry::Schema("Relu", ""); });
+    } catch (const std::system_error &) {
+      // No thread: the registry is built on first use, as without this.
+    }
+  }
+  ~SchemaRegistryWarmUp() { wait(); }
+  SchemaRegistryWarmUp(const SchemaRegistryWarmUp &) = delete;
+  SchemaRegistryWarmUp &operator=(const SchemaRegistryWarmUp &) = delete;
+  void wait() {
+    if (thread.joinable())
+      thread.join();
+  }
+
+private:
+  std::thread thread;
+};
+
 /// Parses the protobuf with a size limit that allows models up to 2 GiB.
 Error parseModel(StringRef bytes, StringRef path, onnx::ModelProto &model) {
   if (bytes.size() >= static_cast<size_t>(std::numeric_limits<int>::max()))
@@ -996,6 +1028,7 @@ Expected<OwningOpRef<ModuleOp>>
 mlir::dsmp::importONNXModelFromBuffer(StringRef bytes, StringRef path,
                                       MLIRContext &context,
                                       const ONNXImportOptions &options) {
+  SchemaRegistryWarmUp schemas;
   context.loadDialect<DsmpDialect, func::FuncDialect>();
   onnx::ModelProto model;
   if (Error err = parseModel(bytes, path, model))
@@ -1025,6 +1058,7 @@ mlir::dsmp::importONNXModelFromBuffer(StringRef bytes, StringRef path,
     return std::move(err);
   if (Error err = sortGraph(*model.mutable_graph(), {}, path, opset))
     return std::move(err);
+  schemas.wait();
   if (Error err = checkNodes(model.graph(), path, opset))
     return std::move(err);
   if (Error err = checkWindowRanks(model.graph(), path, opset, {}))
