@@ -517,7 +517,6 @@ namespace {
 /// name and operand types.
 struct KernelProfile {
   const bool enabled = getenv("DSMP_EVAL_PROFILE") != nullptr;
-  // DSMP_EVAL_PROFILE=shapes: per op name and operand types.
   const bool byShape =
       enabled && llvm::StringRef(getenv("DSMP_EVAL_PROFILE")) == "shapes";
   llvm::StringMap<std::pair<double, size_t>> byOp;
