@@ -137,9 +137,12 @@ struct AssignPrecisionPass final
       deny.insert(name);
 
     Builder b(&getContext());
+    assignedName = b.getStringAttr("dsmp.assigned");
+    reasonName = b.getStringAttr("dsmp.reason");
+    errorShareName = b.getStringAttr("dsmp.error_share");
     auto mark = [&](Operation *op, Format format, StringRef reason) {
-      op->setAttr("dsmp.assigned", FormatAttr::get(&getContext(), format));
-      op->setAttr("dsmp.reason", b.getStringAttr(reason));
+      setAttrsOf(op, {{assignedName, FormatAttr::get(&getContext(), format)},
+                      {reasonName, b.getStringAttr(reason)}});
     };
     const TargetDescription &t = *description;
     // The energies predict relative L2 errors, or under a max-abs budget the
@@ -400,10 +403,13 @@ struct AssignPrecisionPass final
   }
 
   void accept(const Choice &c, double share, Builder &b, StringRef reason) {
-    c.op->setAttr("dsmp.assigned", FormatAttr::get(&getContext(), c.format));
-    c.op->setAttr("dsmp.reason", b.getStringAttr(reason));
-    c.op->setAttr("dsmp.error_share", b.getF64FloatAttr(share));
+    setAttrsOf(c.op, {{assignedName, FormatAttr::get(&getContext(), c.format)},
+                      {reasonName, b.getStringAttr(reason)},
+                      {errorShareName, b.getF64FloatAttr(share)}});
   }
+
+  // The names of the attributes each decision sets, made once per run.
+  StringAttr assignedName, reasonName, errorShareName;
 
   /// Whether both operands of a contraction can take `f` with a per-tensor
   /// scale: each is measured (a constant, or calibrated) and at most 1 % of

@@ -57,6 +57,13 @@ bool mlir::dsmp::isF32Tensor(Type type, bool requireStaticShape) {
          (!requireStaticShape || tensor.hasStaticShape());
 }
 
+void mlir::dsmp::setAttrsOf(Operation *op, ArrayRef<NamedAttribute> attrs) {
+  NamedAttrList list(op->getDiscardableAttrDictionary());
+  for (const NamedAttribute &attr : attrs)
+    list.set(attr.getName(), attr.getValue());
+  op->setDiscardableAttrs(list.getDictionary(op->getContext()));
+}
+
 DictionaryAttr mlir::dsmp::rangeOf(Value value) {
   if (Operation *def = value.getDefiningOp())
     return def->getAttrOfType<DictionaryAttr>("dsmp.range");

@@ -33,6 +33,11 @@ bool isF32Tensor(Type type, bool requireStaticShape = false);
 /// input's argument attribute; null when none was measured.
 DictionaryAttr rangeOf(Value value);
 
+/// Sets these discardable attributes of `op` in one new dictionary
+/// (Operation::setAttr builds one per call; the precision passes add a
+/// handful to every op).
+void setAttrsOf(Operation *op, ArrayRef<NamedAttribute> attrs);
+
 /// The ONNX node name an op came from (its NameLoc), or "".
 std::string nodeName(Operation *op);
 /// The ONNX operator type of a dsmp op ("Conv"), or its op name.

@@ -87,8 +87,17 @@ struct mlir::dsmp::RangeStats {
   float max = -std::numeric_limits<float>::infinity();
   float amax = 0;
   int64_t count = 0;
-  std::array<int64_t, 256> byExponentField{}; // [0] holds zeros + subnormals
   int64_t zeros = 0;
+  /// Counts by f32 exponent field (0: zeros and subnormals, 255: inf and
+  /// NaN) for the fields [firstField, firstField + size) seen so far: a
+  /// tensor spans a few dozen, and a 100k-op graph kept 2 KiB per op.
+  int firstField = 0;
+  SmallVector<int64_t, 0> byField;
+
+  int64_t countOf(int field) const {
+    int k = field - firstField;
+    return k >= 0 && k < int(byField.size()) ? byField[k] : 0;
+  }
 
   void add(ArrayRef<float> values) {
     count += values.size();
@@ -111,70 +120,145 @@ struct mlir::dsmp::RangeStats {
     max = fromOrderKey(hi);
     std::memcpy(&amax, &big, sizeof amax);
     zeros += zero;
-    // Exponent fields into four partial histograms, so that runs of equal
-    // fields do not wait on one counter.
-    std::array<std::array<int64_t, 256>, 4> part{};
-    size_t n = values.size(), k = 0;
+
+    size_t n = values.size();
     const float *v = values.data();
-    auto field = [&](size_t at) { return (bitsOf(v[at]) >> 23) & 0xFF; };
-    for (; k + 4 <= n; k += 4)
-      for (int j = 0; j < 4; ++j)
-        ++part[j][field(k + j)];
-    for (; k < n; ++k)
-      ++part[0][field(k)];
-    for (int f = 0; f < 256; ++f)
-      byExponentField[f] += part[0][f] + part[1][f] + part[2][f] + part[3][f];
+    auto field = [&](size_t at) { return int((bitsOf(v[at]) >> 23) & 0xFF); };
+    if (n <= 512) { // a few elements: straight into the bins
+      int first = 255, last = 0;
+      for (size_t k = 0; k < n; ++k) {
+        first = std::min(first, field(k));
+        last = std::max(last, field(k));
+      }
+      if (n)
+        cover(first, last);
+      for (size_t k = 0; k < n; ++k)
+        ++byField[field(k) - firstField];
+      return;
+    }
+    // Four partial histograms, so that runs of equal fields do not wait on
+    // one counter.
+    std::array<std::array<uint32_t, 256>, 4> part{};
+    for (size_t base = 0; base < n;) { // uint32 partials: at most 2^32 - 1
+      size_t end = std::min(n, base + (size_t(1) << 31)), k = base;
+      for (; k + 4 <= end; k += 4)
+        for (int j = 0; j < 4; ++j)
+          ++part[j][field(k + j)];
+      for (; k < end; ++k)
+        ++part[0][field(k)];
+      int first = 255, last = 0;
+      for (int f = 0; f < 256; ++f)
+        if (part[0][f] | part[1][f] | part[2][f] | part[3][f]) {
+          first = std::min(first, f);
+          last = f;
+        }
+      cover(first, last);
+      for (int f = first; f <= last; ++f)
+        byField[f - firstField] +=
+            int64_t(part[0][f]) + part[1][f] + part[2][f] + part[3][f];
+      part = {};
+      base = end;
+    }
   }
-  int64_t nonFinite() const { return byExponentField[255]; }
+  int64_t nonFinite() const { return countOf(255); }
   /// |x| by binary exponent, clamped to [kLowestExponent, kHighestExponent].
   SmallVector<int64_t> hist() const {
     SmallVector<int64_t> h(kHighestExponent - kLowestExponent + 1, 0);
-    for (int field = 0; field < 255; ++field) {
-      int64_t n = byExponentField[field] - (field == 0 ? zeros : 0);
+    for (auto [k, n] : llvm::enumerate(byField)) {
+      int field = firstField + int(k);
+      if (field == 255)
+        continue;
       int e = field == 0 ? -127 : field - 127; // subnormals lie below -126
       h[std::clamp(e, kLowestExponent, kHighestExponent) - kLowestExponent] +=
-          n;
+          n - (field == 0 ? zeros : 0);
     }
     return h;
   }
   /// Nonzero finite values below 2^exponent.
   int64_t below(int exponent) const {
-    int64_t n = byExponentField[0] - zeros;
-    for (int field = 1; field < std::min(255, exponent + 127); ++field)
-      n += byExponentField[field];
+    int end = std::min(255, exponent + 127);
+    int64_t n = countOf(0) - zeros;
+    for (auto [k, count] : llvm::enumerate(byField))
+      if (int field = firstField + int(k); field >= 1 && field < end)
+        n += count;
     return n;
+  }
+
+private:
+  /// Widens the bins to hold fields [first, last].
+  void cover(int first, int last) {
+    if (byField.empty()) {
+      firstField = first;
+      byField.assign(last - first + 1, 0);
+      return;
+    }
+    if (first < firstField) {
+      byField.insert(byField.begin(), firstField - first, 0);
+      firstField = first;
+    }
+    if (last >= firstField + int(byField.size()))
+      byField.resize(last - firstField + 1, 0);
   }
 };
 
 namespace {
 
+/// The field names of `dsmp.range` and the formats' names, made once per
+/// annotation rather than once per op (each StringAttr::get hashes and
+/// locks: 5 % of a 10k-op flow).
+struct RangeFieldNames {
+  explicit RangeFieldNames(Builder &b)
+      : min(b.getStringAttr("min")), max(b.getStringAttr("max")),
+        amax(b.getStringAttr("amax")), count(b.getStringAttr("count")),
+        zeros(b.getStringAttr("zeros")),
+        nonFinite(b.getStringAttr("non_finite")), hist(b.getStringAttr("hist")),
+        overflow(b.getStringAttr("overflow")),
+        underflow(b.getStringAttr("underflow")),
+        staticLo(b.getStringAttr("static_lo")),
+        staticHi(b.getStringAttr("static_hi")),
+        range(b.getStringAttr("dsmp.range")),
+        flops(b.getStringAttr("dsmp.flops")) {
+    for (Format f : kRangeFormats) {
+      formats.push_back(b.getStringAttr(stringifyFormat(f)));
+      largest.push_back(largestValue(f));
+      // Every smallest normal is a power of two.
+      normalExponent.push_back(std::ilogb(smallestNormal(f)));
+    }
+  }
+  StringAttr min, max, amax, count, zeros, nonFinite, hist, overflow, underflow,
+      staticLo, staticHi, range, flops;
+  // By kRangeFormats: the name, the largest finite value, and the binary
+  // exponent of the smallest normal.
+  SmallVector<StringAttr, 6> formats;
+  SmallVector<double, 6> largest;
+  SmallVector<int, 6> normalExponent;
+};
+
 /// min, max, amax, counts, the |x| histogram and the formats the data
 /// overflows or (more than 1 % of its nonzeros) underflows.
-void addCalibratedFields(Builder &b, const RangeStats &s,
+void addCalibratedFields(Builder &b, const RangeFieldNames &names,
+                         const RangeStats &s,
                          SmallVectorImpl<NamedAttribute> &fields) {
   bool any = s.count > s.nonFinite();
-  fields.push_back(b.getNamedAttr("min", b.getF64FloatAttr(any ? s.min : 0)));
-  fields.push_back(b.getNamedAttr("max", b.getF64FloatAttr(any ? s.max : 0)));
-  fields.push_back(b.getNamedAttr("amax", b.getF64FloatAttr(s.amax)));
-  fields.push_back(b.getNamedAttr("count", b.getI64IntegerAttr(s.count)));
-  fields.push_back(b.getNamedAttr("zeros", b.getI64IntegerAttr(s.zeros)));
+  fields.emplace_back(names.min, b.getF64FloatAttr(any ? s.min : 0));
+  fields.emplace_back(names.max, b.getF64FloatAttr(any ? s.max : 0));
+  fields.emplace_back(names.amax, b.getF64FloatAttr(s.amax));
+  fields.emplace_back(names.count, b.getI64IntegerAttr(s.count));
+  fields.emplace_back(names.zeros, b.getI64IntegerAttr(s.zeros));
   if (s.nonFinite())
-    fields.push_back(
-        b.getNamedAttr("non_finite", b.getI64IntegerAttr(s.nonFinite())));
-  fields.push_back(b.getNamedAttr("hist", b.getDenseI64ArrayAttr(s.hist())));
+    fields.emplace_back(names.nonFinite, b.getI64IntegerAttr(s.nonFinite()));
+  fields.emplace_back(names.hist, b.getDenseI64ArrayAttr(s.hist()));
   SmallVector<Attribute> overflow, underflow;
   int64_t nonzero = s.count - s.zeros - s.nonFinite();
-  for (Format f : kRangeFormats) {
-    StringAttr name = b.getStringAttr(stringifyFormat(f));
-    if (s.amax > largestValue(f))
+  for (auto [name, largest, exponent] :
+       llvm::zip_equal(names.formats, names.largest, names.normalExponent)) {
+    if (s.amax > largest)
       overflow.push_back(name);
-    // Every smallest normal is a power of two.
-    int exponent = std::ilogb(smallestNormal(f));
     if (nonzero > 0 && s.below(exponent) * 100 > nonzero)
       underflow.push_back(name);
   }
-  fields.push_back(b.getNamedAttr("overflow", b.getArrayAttr(overflow)));
-  fields.push_back(b.getNamedAttr("underflow", b.getArrayAttr(underflow)));
+  fields.emplace_back(names.overflow, b.getArrayAttr(overflow));
+  fields.emplace_back(names.underflow, b.getArrayAttr(underflow));
 }
 
 /// The calibrated range of each f32 graph input, as a `dsmp.range` argument
@@ -185,6 +269,7 @@ LogicalResult annotateInputs(func::FuncOp graph, StringRef dir) {
   if (!sets)
     return graph.emitError(llvm::toString(sets.takeError()));
   Builder b(graph.getContext());
+  RangeFieldNames names(b);
   for (unsigned i = 0; i < graph.getNumArguments(); ++i) {
     if (!isF32Tensor(graph.getArgument(i).getType()))
       continue;
@@ -197,8 +282,8 @@ LogicalResult annotateInputs(func::FuncOp graph, StringRef dir) {
     if (s.count == 0)
       continue;
     SmallVector<NamedAttribute> fields;
-    addCalibratedFields(b, s, fields);
-    graph.setArgAttr(i, "dsmp.range", b.getDictionaryAttr(fields));
+    addCalibratedFields(b, names, s, fields);
+    graph.setArgAttr(i, names.range, b.getDictionaryAttr(fields));
   }
   return success();
 }
@@ -206,7 +291,7 @@ LogicalResult annotateInputs(func::FuncOp graph, StringRef dir) {
 } // namespace
 
 RangeRecorder::RangeRecorder(size_t numOps)
-    : stats(numOps), measured(numOps, false), flops(numOps) {}
+    : probeOfOp(numOps, kUnmeasured), flops(numOps) {}
 
 RangeRecorder::~RangeRecorder() = default;
 
@@ -220,38 +305,40 @@ void RangeRecorder::instrument(ArrayRef<Operation *> copy,
         !isF32Tensor(op->getResult(0).getType()) ||
         op->hasTrait<mlir::OpTrait::ConstantLike>())
       continue;
-    measured[id] = true;
+    probeOfOp[id] = stats.size();
+    stats.emplace_back();
     probes.push_back(op->getResult(0));
-    opOfProbe.push_back(id);
   }
 }
 
 void RangeRecorder::observe(size_t probe, ArrayRef<float> values) {
-  stats[opOfProbe[probe]].add(values);
+  stats[probe].add(values);
 }
 
 LogicalResult RangeRecorder::annotate(ModuleOp module,
                                       ArrayRef<Operation *> ops,
                                       StringRef calibration) {
   Builder b(module.getContext());
+  RangeFieldNames names(b);
   for (auto [id, op] : llvm::enumerate(ops)) {
     if (op->getNumResults() == 0 || !isF32Tensor(op->getResult(0).getType()) ||
         op->hasTrait<mlir::OpTrait::ConstantLike>())
       continue;
     SmallVector<NamedAttribute> fields;
     if (auto bounds = staticBounds(op)) {
-      fields.push_back(
-          b.getNamedAttr("static_lo", b.getF64FloatAttr(bounds->first)));
-      fields.push_back(
-          b.getNamedAttr("static_hi", b.getF64FloatAttr(bounds->second)));
+      fields.emplace_back(names.staticLo, b.getF64FloatAttr(bounds->first));
+      fields.emplace_back(names.staticHi, b.getF64FloatAttr(bounds->second));
     }
-    const RangeStats &s = stats[id];
-    if (measured[id] && s.count > 0)
-      addCalibratedFields(b, s, fields);
+    if (probeOfOp[id] != kUnmeasured && stats[probeOfOp[id]].count > 0)
+      addCalibratedFields(b, names, stats[probeOfOp[id]], fields);
+    if (fields.empty() && !flops[id])
+      continue;
+    SmallVector<NamedAttribute, 2> attrs;
     if (!fields.empty())
-      op->setAttr("dsmp.range", b.getDictionaryAttr(fields));
+      attrs.emplace_back(names.range, b.getDictionaryAttr(fields));
     if (flops[id])
-      op->setAttr("dsmp.flops", b.getI64IntegerAttr(*flops[id]));
+      attrs.emplace_back(names.flops, b.getI64IntegerAttr(*flops[id]));
+    setAttrsOf(op, attrs);
   }
   if (calibration.empty())
     return success();

@@ -49,10 +49,10 @@ public:
                          StringRef calibration);
 
 private:
-  std::vector<RangeStats> stats;
-  std::vector<bool> measured;
+  static constexpr size_t kUnmeasured = ~size_t(0);
+  std::vector<RangeStats> stats; // by probe
+  std::vector<size_t> probeOfOp; // by op (graphOps order), or kUnmeasured
   std::vector<std::optional<int64_t>> flops;
-  std::vector<size_t> opOfProbe;
 };
 
 } // namespace mlir::dsmp
