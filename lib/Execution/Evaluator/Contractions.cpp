@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Array.h"
+#include "DnnlConv.h"
 #include "Sgemm.h"
 
 #include "mlir/IR/TypeUtilities.h"
@@ -438,7 +439,10 @@ Error evalConv(Operation *op, ArrayRef<const Array *> in,
       shape->win.out[2] < shape->win.kernel[2]) {
     gemmConvByPosition(*shape, x, w, y);
   } else if (shape->cg * shape->kSize >= 8 && shape->mg >= 4) {
-    gemmConv(*shape, x, w, y);
+    if (!dnnlConv(x.rank() - 2, shape->batches, shape->channels, shape->maps,
+                  shape->groups, shape->win, x.f.data(), w.f.data(),
+                  y.f.data()))
+      gemmConv(*shape, x, w, y);
   } else {
     std::fill(y.f.begin(), y.f.end(), 0.0f);
     directConv(*shape, x, w, y);

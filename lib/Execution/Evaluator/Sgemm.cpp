@@ -56,7 +56,7 @@ constexpr int64_t kParallelMacs = int64_t(1) << 24;
 /// mobilenet's forward took 5x as long. So small products run on one
 /// thread. libgomp comes with libdnnl; it is looked up, not linked, so a
 /// oneDNN on another threading runtime just keeps its own setting.
-void chooseThreads(int64_t m, int64_t n, int64_t k) {
+void chooseThreadsImpl(int64_t macs) {
   using SetThreads = void (*)(int);
   using GetThreads = int (*)();
   static const SetThreads set =
@@ -68,7 +68,7 @@ void chooseThreads(int64_t m, int64_t n, int64_t k) {
   }();
   if (!set || most <= 1)
     return;
-  int wanted = m * n * k >= kParallelMacs ? most : 1;
+  int wanted = macs >= kParallelMacs ? most : 1;
   thread_local int current = 0;
   if (wanted != current) {
     set(wanted);
@@ -92,7 +92,7 @@ void sgemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
     return;
   }
 #if defined(DSMP_EVAL_DNNL)
-  chooseThreads(m, n, k);
+  chooseThreadsImpl(m * n * k);
   if (dnnl_sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, alpha, a, lda,
                  b, ldb, beta, c, ldc) == dnnl_success)
     return;
@@ -103,6 +103,14 @@ void sgemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
   return;
 #endif
   loopSgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void chooseThreads(int64_t macs) {
+#if defined(DSMP_EVAL_DNNL)
+  chooseThreadsImpl(macs);
+#else
+  (void)macs;
+#endif
 }
 
 void prepareSgemm() {
