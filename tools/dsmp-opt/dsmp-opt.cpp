@@ -115,6 +115,7 @@ static int runOnOnnx(StringRef input, StringRef output,
     llvm::errs() << "dsmp-opt: error: cannot serialize '" << input << "'\n";
     return 1;
   }
+  loaded->module = OwningOpRef<ModuleOp>(); // MlirOptMain parses its own
   if (failed(MlirOptMain(out->os(),
                          llvm::MemoryBuffer::getMemBufferCopy(bytes, input),
                          registry, config)))
