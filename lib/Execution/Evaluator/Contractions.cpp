@@ -585,11 +585,18 @@ Error evalConvTranspose(Operation *op, ArrayRef<const Array *> in,
   if (!shape)
     return shape.takeError();
   transposedPadding(op, spatial, shape->win);
-  std::fill(y.f.begin(), y.f.end(), 0.0f);
-  if (shape->cg >= 4 && shape->mg * shape->kSize >= 4)
+  if (shape->cg >= 4 && shape->mg * shape->kSize >= 4 &&
+      dnnlConvTranspose(spatial, shape->batches, shape->channels, shape->maps,
+                        shape->groups, shape->win, x.f.data(), w.f.data(),
+                        y.f.data())) {
+    // oneDNN wrote every element.
+  } else if (shape->cg >= 4 && shape->mg * shape->kSize >= 4) {
+    std::fill(y.f.begin(), y.f.end(), 0.0f);
     gemmConvTranspose(*shape, x, w, y);
-  else
+  } else {
+    std::fill(y.f.begin(), y.f.end(), 0.0f);
     directConvTranspose(*shape, x, w, y);
+  }
   addBias(resultRounding(op), bias, y, shape->maps, shape->outPlane);
   return Error::success();
 }

@@ -1,5 +1,4 @@
-//===- DnnlConv.cpp - Forward convolutions through oneDNN ------ -*- C++
-//-*-===//
+//===- DnnlConv.cpp - Convolutions through oneDNN ------------- -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -61,17 +60,23 @@ struct Handles {
 } // namespace
 #endif
 
-bool dnnlConv(int spatial, int64_t batches, int64_t channels, int64_t maps,
-              int64_t groups, const Window &win, const float *x, const float *w,
-              float *y) {
 #if defined(DSMP_EVAL_DNNL)
+namespace {
+/// A convolution (or, `transposed`, a ConvTranspose) as one oneDNN
+/// primitive on the plain layouts; false where oneDNN takes none.
+bool runPrimitive(bool transposed, int spatial, int64_t batches,
+                  int64_t channels, int64_t maps, int64_t groups,
+                  const Window &win, const float *x, const float *w, float *y) {
   DnnlContext &context = dnnlContext();
   if (!context.stream || spatial < 1 || spatial > 3 || groups < 1)
     return false;
   static const dnnl_format_tag_t data[] = {dnnl_ncw, dnnl_nchw, dnnl_ncdhw};
-  static const dnnl_format_tag_t weights[] = {dnnl_oiw, dnnl_oihw, dnnl_oidhw};
-  static const dnnl_format_tag_t groupedWeights[] = {dnnl_goiw, dnnl_goihw,
-                                                     dnnl_goidhw};
+  // Weights as [out, in, k..] (grouped: [g, out, in, k..]) logically; a
+  // Conv stores them so, a ConvTranspose as [in, out, k..].
+  static const dnnl_format_tag_t convWeights[2][3] = {
+      {dnnl_oiw, dnnl_oihw, dnnl_oidhw}, {dnnl_goiw, dnnl_goihw, dnnl_goidhw}};
+  static const dnnl_format_tag_t transposedWeights[2][3] = {
+      {dnnl_bac, dnnl_iohw, dnnl_iodhw}, {dnnl_acbd, dnnl_giohw, dnnl_giodhw}};
   dnnl_dims_t src = {batches, channels}, dst = {batches, maps}, wei = {};
   dnnl_dims_t strides = {}, dilates = {}, padL = {}, padR = {};
   int w0 = 0;
@@ -88,36 +93,44 @@ bool dnnlConv(int spatial, int64_t batches, int64_t channels, int64_t maps,
     strides[d] = win.stride[k];
     dilates[d] = win.dilation[k] - 1; // oneDNN counts the gaps
     padL[d] = win.padBegin[k];
-    // The end padding the output's last window reaches (negative where it
-    // stops short of the input's end).
-    padR[d] = (win.out[k] - 1) * win.stride[k] +
-              (win.kernel[k] - 1) * win.dilation[k] + 1 - win.in[k] -
-              win.padBegin[k];
+    // The end padding the last window reaches past the larger side's end
+    // (negative where it stops short of it).
+    int64_t reach = (win.kernel[k] - 1) * win.dilation[k] + 1 - padL[d];
+    padR[d] = transposed ? (win.in[k] - 1) * win.stride[k] + reach - win.out[k]
+                         : (win.out[k] - 1) * win.stride[k] + reach - win.in[k];
     if (padR[d] < 0)
       return false;
-    macs *= win.out[k] * win.kernel[k];
+    macs *= win.kernel[k] * (transposed ? win.in[k] : win.out[k]);
   }
+  dnnl_format_tag_t weightsTag =
+      (transposed ? transposedWeights : convWeights)[groups > 1][spatial - 1];
   dnnl_memory_desc_t srcMd, weiMd, dstMd;
   if (dnnl_memory_desc_init_by_tag(&srcMd, 2 + spatial, src, dnnl_f32,
                                    data[spatial - 1]) != dnnl_success ||
       dnnl_memory_desc_init_by_tag(&dstMd, 2 + spatial, dst, dnnl_f32,
                                    data[spatial - 1]) != dnnl_success ||
       dnnl_memory_desc_init_by_tag(&weiMd, w0 + spatial, wei, dnnl_f32,
-                                   groups > 1
-                                       ? groupedWeights[spatial - 1]
-                                       : weights[spatial - 1]) != dnnl_success)
+                                   weightsTag) != dnnl_success)
     return false;
-  dnnl_convolution_desc_t desc;
-  if (dnnl_dilated_convolution_forward_desc_init(
-          &desc, dnnl_forward_inference, dnnl_convolution_direct, &srcMd,
-          &weiMd, nullptr, &dstMd, strides, dilates, padL,
-          padR) != dnnl_success)
+  dnnl_convolution_desc_t convDesc;
+  dnnl_deconvolution_desc_t deconvDesc;
+  if (transposed ? dnnl_dilated_deconvolution_forward_desc_init(
+                       &deconvDesc, dnnl_forward_inference,
+                       dnnl_deconvolution_direct, &srcMd, &weiMd, nullptr,
+                       &dstMd, strides, dilates, padL, padR) != dnnl_success
+                 : dnnl_dilated_convolution_forward_desc_init(
+                       &convDesc, dnnl_forward_inference,
+                       dnnl_convolution_direct, &srcMd, &weiMd, nullptr, &dstMd,
+                       strides, dilates, padL, padR) != dnnl_success)
     return false;
   chooseThreads(macs);
   Handles h;
   // The primitive comes from oneDNN's primitive cache after the first call
   // for a shape.
-  if (dnnl_primitive_desc_create(&h.pd, &desc, nullptr, context.engine,
+  const_dnnl_op_desc_t desc = transposed
+                                  ? static_cast<const void *>(&deconvDesc)
+                                  : static_cast<const void *>(&convDesc);
+  if (dnnl_primitive_desc_create(&h.pd, desc, nullptr, context.engine,
                                  nullptr) != dnnl_success ||
       dnnl_primitive_create(&h.primitive, h.pd) != dnnl_success)
     return false;
@@ -136,6 +149,29 @@ bool dnnlConv(int spatial, int64_t batches, int64_t channels, int64_t maps,
   return dnnl_primitive_execute(h.primitive, context.stream, 3, args) ==
              dnnl_success &&
          dnnl_stream_wait(context.stream) == dnnl_success;
+}
+} // namespace
+#endif
+
+bool dnnlConv(int spatial, int64_t batches, int64_t channels, int64_t maps,
+              int64_t groups, const Window &win, const float *x, const float *w,
+              float *y) {
+#if defined(DSMP_EVAL_DNNL)
+  return runPrimitive(/*transposed=*/false, spatial, batches, channels, maps,
+                      groups, win, x, w, y);
+#else
+  (void)spatial, (void)batches, (void)channels, (void)maps, (void)groups;
+  (void)win, (void)x, (void)w, (void)y;
+  return false;
+#endif
+}
+
+bool dnnlConvTranspose(int spatial, int64_t batches, int64_t channels,
+                       int64_t maps, int64_t groups, const Window &win,
+                       const float *x, const float *w, float *y) {
+#if defined(DSMP_EVAL_DNNL)
+  return runPrimitive(/*transposed=*/true, spatial, batches, channels, maps,
+                      groups, win, x, w, y);
 #else
   (void)spatial, (void)batches, (void)channels, (void)maps, (void)groups;
   (void)win, (void)x, (void)w, (void)y;

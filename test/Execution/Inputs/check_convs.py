@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Conv geometries through the evaluator (dsmp-run --engine=evaluate)
+"""Conv and ConvTranspose geometries through the evaluator (dsmp-run --engine=evaluate)
 against onnxruntime: groups, strides, dilations, asymmetric and SAME
 padding, end padding the last window never reaches and input columns it
 never reads (oneDNN's primitive takes the first, the evaluator's own im2col
@@ -12,13 +12,15 @@ usage: check_convs.py BIN_DIR WORK_DIR
 import os
 import subprocess
 import sys
+import zlib
 
 import numpy as np
 import onnx
 import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
 
-# name: (x shape, w shape, Conv attributes)
+# name: (x shape, w shape, attributes; op ConvTranspose for the t_ ones,
+# whose weights are [C_in, C_out / group, k..])
 CASES = {
     "plain_3x3": ((2, 8, 9, 11), (16, 8, 3, 3), {}),
     "bias_pads": ((1, 8, 10, 10), (8, 8, 3, 3), {"pads": [1, 1, 1, 1], "bias": True}),
@@ -32,19 +34,35 @@ CASES = {
     "conv3d": ((1, 4, 5, 6, 7), (6, 4, 3, 2, 3), {"pads": [1, 0, 1, 1, 1, 0]}),
     "one_channel": ((16, 1, 20, 12), (24, 1, 3, 3), {}),
     "weight_gradient_form": ((8, 4, 12, 12), (6, 4, 12, 12), {"pads": [1, 1, 1, 1]}),
+    "t_plain": ((2, 8, 7, 9), (8, 16, 3, 3), {}),
+    "t_input_gradient": ((1, 16, 10, 10), (16, 8, 3, 3), {"pads": [1, 1, 1, 1], "bias": True}),
+    "t_strides": ((2, 8, 5, 6), (8, 6, 3, 3), {"strides": [2, 2], "pads": [1, 1, 1, 1]}),
+    "t_output_padding": ((1, 8, 5, 5), (8, 4, 3, 3), {"strides": [2, 2], "pads": [1, 0, 1, 0],
+                                                      "output_padding": [1, 1]}),
+    "t_output_padding_past_pads": ((1, 8, 5, 5), (8, 4, 3, 3), {"strides": [2, 2],
+                                                                "output_padding": [1, 1]}),
+    "t_dilation": ((1, 8, 6, 7), (8, 4, 3, 2), {"dilations": [2, 3], "pads": [1, 2, 0, 1]}),
+    "t_groups": ((2, 12, 6, 6), (12, 4, 3, 3), {"group": 3, "strides": [2, 1], "pads": [1, 1, 1, 1]}),
+    "t_output_shape": ((1, 8, 5, 5), (8, 4, 3, 3), {"strides": [2, 2], "output_shape": [10, 10]}),
+    "t_same_upper": ((1, 8, 5, 6), (8, 4, 3, 3), {"strides": [2, 2], "auto_pad": "SAME_UPPER"}),
+    "t_conv1d": ((3, 6, 20), (6, 5, 4), {"strides": [2], "pads": [1, 2]}),
+    "t_conv1d_groups": ((2, 8, 11), (8, 3, 3), {"group": 2, "pads": [1, 1]}),
+    "t_conv3d": ((1, 4, 3, 4, 5), (4, 6, 3, 2, 3), {"pads": [1, 0, 1, 1, 1, 0]}),
 }
 
 
 def build(name, xs, ws, attrs, path):
-    rng = np.random.default_rng(abs(hash(name)) % 2**32)
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
     w = rng.standard_normal(ws).astype(np.float32)
     inputs = ["x", "w"]
     inits = [numpy_helper.from_array(w, "w")]
     attrs = dict(attrs)
     if attrs.pop("bias", False):
-        inits.append(numpy_helper.from_array(rng.standard_normal(ws[0]).astype(np.float32), "b"))
+        maps = ws[0] if not name.startswith("t_") else ws[1] * attrs.get("group", 1)
+        inits.append(numpy_helper.from_array(rng.standard_normal(maps).astype(np.float32), "b"))
         inputs.append("b")
-    node = helper.make_node("Conv", inputs, ["y"], **attrs)
+    op = "ConvTranspose" if name.startswith("t_") else "Conv"
+    node = helper.make_node(op, inputs, ["y"], **attrs)
     graph = helper.make_graph([node], name, [helper.make_tensor_value_info("x", TensorProto.FLOAT, xs)],
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
