@@ -212,6 +212,72 @@ void forEachTransposedRowPair(const Window &win, int64_t kd, int64_t kh,
   }
 }
 
+/// sum_k a[k] * b[k * strideB] over k in [0, n), in eight independent
+/// partial sums (they vectorize where strideB is 1; one running sum would
+/// wait on each add).
+float dotRow(const float *a, const float *b, int64_t n, int64_t strideB) {
+  float acc[8] = {};
+  int64_t k = 0;
+  if (strideB == 1) {
+    for (; k + 8 <= n; k += 8)
+      for (int j = 0; j < 8; ++j)
+        acc[j] += a[k + j] * b[k + j];
+  } else {
+    for (; k + 8 <= n; k += 8)
+      for (int j = 0; j < 8; ++j)
+        acc[j] += a[k + j] * b[(k + j) * strideB];
+  }
+  for (; k < n; ++k)
+    acc[0] += a[k] * b[k * strideB];
+  return ((acc[0] + acc[1]) + (acc[2] + acc[3])) +
+         ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+}
+
+/// directConv for output rows shorter than kernel rows (the weight
+/// gradients of depthwise convs, whose kernel is the forward's output
+/// plane): per output position, one dot product along each kernel row.
+/// Accumulates into y (zeroed).
+void directConvByPosition(const ConvShape &c, const Array &x, const Array &w,
+                          Array &y) {
+  const Window &win = c.win;
+  for (int64_t nb = 0; nb < c.batches; ++nb)
+    for (int64_t mo = 0; mo < c.maps; ++mo) {
+      float *yp = y.f.data() + (nb * c.maps + mo) * c.outPlane;
+      int64_t g = mo / c.mg;
+      for (int64_t ci = 0; ci < c.cg; ++ci) {
+        const float *xp =
+            x.f.data() + (nb * c.channels + g * c.cg + ci) * c.inPlane;
+        const float *wp = w.f.data() + (mo * c.cg + ci) * c.kSize;
+        for (int64_t od = 0; od < win.out[0]; ++od)
+          for (int64_t oh = 0; oh < win.out[1]; ++oh)
+            for (int64_t ow = 0; ow < win.out[2]; ++ow) {
+              int64_t baseW = ow * win.stride[2] - win.padBegin[2];
+              auto [lo, hi] =
+                  validRange(win.kernel[2], win.dilation[2], baseW, win.in[2]);
+              float sum = 0;
+              for (int64_t kd = 0; kd < win.kernel[0]; ++kd) {
+                int64_t id =
+                    od * win.stride[0] - win.padBegin[0] + kd * win.dilation[0];
+                if (id < 0 || id >= win.in[0])
+                  continue;
+                for (int64_t kh = 0; kh < win.kernel[1]; ++kh) {
+                  int64_t ih = oh * win.stride[1] - win.padBegin[1] +
+                               kh * win.dilation[1];
+                  if (ih < 0 || ih >= win.in[1] || lo >= hi)
+                    continue;
+                  const float *xrow = xp + (id * win.in[1] + ih) * win.in[2] +
+                                      baseW + lo * win.dilation[2];
+                  const float *wrow =
+                      wp + (kd * win.kernel[1] + kh) * win.kernel[2] + lo;
+                  sum += dotRow(wrow, xrow, hi - lo, win.dilation[2]);
+                }
+              }
+              yp[(od * win.out[1] + oh) * win.out[2] + ow] += sum;
+            }
+      }
+    }
+}
+
 /// Conv with few products per output (depthwise): direct loops, the
 /// innermost over a contiguous output row. Accumulates into y (zeroed).
 void directConv(const ConvShape &c, const Array &x, const Array &w, Array &y) {
@@ -445,7 +511,10 @@ Error evalConv(Operation *op, ArrayRef<const Array *> in,
       gemmConv(*shape, x, w, y);
   } else {
     std::fill(y.f.begin(), y.f.end(), 0.0f);
-    directConv(*shape, x, w, y);
+    if (shape->win.out[2] < shape->win.kernel[2])
+      directConvByPosition(*shape, x, w, y);
+    else
+      directConv(*shape, x, w, y);
   }
   addBias(resultRounding(op), bias, y, shape->maps, shape->outPlane);
   return Error::success();
