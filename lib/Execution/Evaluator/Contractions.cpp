@@ -212,6 +212,21 @@ void forEachTransposedRowPair(const Window &win, int64_t kd, int64_t kh,
   }
 }
 
+/// Calls body(yp, xp, wp) for each output map of each image and each input
+/// channel of its group: the planes of y, x and w a direct conv combines.
+template <typename Body>
+void forEachPlanePair(const ConvShape &c, const Array &x, const Array &w,
+                      Array &y, Body body) {
+  for (int64_t nb = 0; nb < c.batches; ++nb)
+    for (int64_t mo = 0; mo < c.maps; ++mo) {
+      float *yp = y.f.data() + (nb * c.maps + mo) * c.outPlane;
+      int64_t g = mo / c.mg;
+      for (int64_t ci = 0; ci < c.cg; ++ci)
+        body(yp, x.f.data() + (nb * c.channels + g * c.cg + ci) * c.inPlane,
+             w.f.data() + (mo * c.cg + ci) * c.kSize);
+    }
+}
+
 /// sum_k a[k] * b[k * strideB] over k in [0, n), in eight independent
 /// partial sums (they vectorize where strideB is 1; one running sum would
 /// wait on each add).
@@ -240,14 +255,8 @@ float dotRow(const float *a, const float *b, int64_t n, int64_t strideB) {
 void directConvByPosition(const ConvShape &c, const Array &x, const Array &w,
                           Array &y) {
   const Window &win = c.win;
-  for (int64_t nb = 0; nb < c.batches; ++nb)
-    for (int64_t mo = 0; mo < c.maps; ++mo) {
-      float *yp = y.f.data() + (nb * c.maps + mo) * c.outPlane;
-      int64_t g = mo / c.mg;
-      for (int64_t ci = 0; ci < c.cg; ++ci) {
-        const float *xp =
-            x.f.data() + (nb * c.channels + g * c.cg + ci) * c.inPlane;
-        const float *wp = w.f.data() + (mo * c.cg + ci) * c.kSize;
+  forEachPlanePair(
+      c, x, w, y, [&](float *yp, const float *xp, const float *wp) {
         for (int64_t od = 0; od < win.out[0]; ++od)
           for (int64_t oh = 0; oh < win.out[1]; ++oh)
             for (int64_t ow = 0; ow < win.out[2]; ++ow) {
@@ -274,22 +283,15 @@ void directConvByPosition(const ConvShape &c, const Array &x, const Array &w,
               }
               yp[(od * win.out[1] + oh) * win.out[2] + ow] += sum;
             }
-      }
-    }
+      });
 }
 
 /// Conv with few products per output (depthwise): direct loops, the
 /// innermost over a contiguous output row. Accumulates into y (zeroed).
 void directConv(const ConvShape &c, const Array &x, const Array &w, Array &y) {
   const Window &win = c.win;
-  for (int64_t nb = 0; nb < c.batches; ++nb)
-    for (int64_t mo = 0; mo < c.maps; ++mo) {
-      float *yp = y.f.data() + (nb * c.maps + mo) * c.outPlane;
-      int64_t g = mo / c.mg;
-      for (int64_t ci = 0; ci < c.cg; ++ci) {
-        const float *xp =
-            x.f.data() + (nb * c.channels + g * c.cg + ci) * c.inPlane;
-        const float *wp = w.f.data() + (mo * c.cg + ci) * c.kSize;
+  forEachPlanePair(
+      c, x, w, y, [&](float *yp, const float *xp, const float *wp) {
         forEachTap(
             win, win.out[2], win.in[2],
             [&](int64_t kd, int64_t kh, int64_t kw, int64_t offW, int64_t lo,
@@ -307,8 +309,7 @@ void directConv(const ConvShape &c, const Array &x, const Array &w, Array &y) {
                     yrow[ow] += wv * xrow[ow * s + offW];
               });
             });
-      }
-    }
+      });
 }
 
 /// Group g's output maps of images [n0, n0 + images) as W_g x col, where

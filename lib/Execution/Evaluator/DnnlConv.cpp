@@ -151,32 +151,27 @@ bool runPrimitive(bool transposed, int spatial, int64_t batches,
          dnnl_stream_wait(context.stream) == dnnl_success;
 }
 } // namespace
+#else
+namespace {
+bool runPrimitive(bool, int, int64_t, int64_t, int64_t, int64_t, const Window &,
+                  const float *, const float *, float *) {
+  return false; // no oneDNN in this build
+}
+} // namespace
 #endif
 
 bool dnnlConv(int spatial, int64_t batches, int64_t channels, int64_t maps,
               int64_t groups, const Window &win, const float *x, const float *w,
               float *y) {
-#if defined(DSMP_EVAL_DNNL)
   return runPrimitive(/*transposed=*/false, spatial, batches, channels, maps,
                       groups, win, x, w, y);
-#else
-  (void)spatial, (void)batches, (void)channels, (void)maps, (void)groups;
-  (void)win, (void)x, (void)w, (void)y;
-  return false;
-#endif
 }
 
 bool dnnlConvTranspose(int spatial, int64_t batches, int64_t channels,
                        int64_t maps, int64_t groups, const Window &win,
                        const float *x, const float *w, float *y) {
-#if defined(DSMP_EVAL_DNNL)
   return runPrimitive(/*transposed=*/true, spatial, batches, channels, maps,
                       groups, win, x, w, y);
-#else
-  (void)spatial, (void)batches, (void)channels, (void)maps, (void)groups;
-  (void)win, (void)x, (void)w, (void)y;
-  return false;
-#endif
 }
 
 } // namespace mlir::dsmp::eval

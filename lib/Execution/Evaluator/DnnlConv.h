@@ -8,11 +8,12 @@
 // convolution and deconvolution primitives on the plain row-major layouts,
 // where the build has oneDNN. Against the evaluator's own im2col + sgemm,
 // a whole precision flow's kernel time (DSMP_EVAL_PROFILE=1, three runs
-// each at tau = 1e-2) fell 13 % on resnet18, 20 % on oww_embedding and 25 % on digits_cnn with the forward
-// convs alone; the ConvTransposes (the input gradients) then took 20-45 %
-// less (resnet18 51-60 -> 40-42 ms, oww_embedding 38-43 -> 21-23 ms). The
-// weight gradients' convs (kernels as large as the input) stay with the
-// evaluator's gather by position, which was as fast or faster there.
+// each at tau = 1e-2) fell 13 % on resnet18, 20 % on oww_embedding and 25 % on
+// digits_cnn with the forward convs alone; the ConvTransposes (the input
+// gradients) then took 20-45 % less (resnet18 51-60 -> 40-42 ms, oww_embedding
+// 38-43 -> 21-23 ms). The weight gradients' convs (kernels as large as the
+// input) stay with the evaluator's gather by position, which was as fast or
+// faster there.
 //
 //===----------------------------------------------------------------------===//
 
