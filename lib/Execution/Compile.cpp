@@ -509,11 +509,12 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
     if (Error err = lowerVariant(*variant, shapes, options, spec))
       return llvm::createStringError(displayName + ": " +
                                      llvm::toString(std::move(err)));
-    std::string objectPath =
-        staging.file("model_" + std::to_string(index) + ".o");
-    if (Error err = emitObjectFile(*variant, options.target, objectPath))
-      return err;
-    objects.push_back(objectPath);
+    auto variantObjects =
+        emitObjectFiles(*variant, options.target,
+                        staging.file("model_" + std::to_string(index)));
+    if (!variantObjects)
+      return variantObjects.takeError();
+    llvm::append_range(objects, *variantObjects);
     description.variants.push_back(std::move(spec));
   }
   if (Error err =

@@ -177,6 +177,8 @@ int main(int argc, char **argv) {
   mlir::dsmp::registerDriverPasses(); // first: the options name passes
   mlir::registerPassManagerCLOptions();
   mlir::registerDefaultTimingManagerCLOptions(); // --mlir-timing
+  // --mlir-disable-threading (also keeps LLVM code generation on one thread)
+  mlir::registerMLIRContextCLOptions();
   // --help lists dsmp's options; LLVM's and MLIR's (--mlir-print-ir-*, ...)
   // are still accepted (--help-hidden lists them).
   llvm::cl::HideUnrelatedOptions({&compileCategory, &precision});
@@ -185,7 +187,7 @@ int main(int argc, char **argv) {
       "dsmp ahead-of-time compiler\n\n"
       "  MLIR's pass-manager options work too: --mlir-print-ir-after=PASS,\n"
       "  --mlir-print-ir-after-all, --mlir-pass-statistics, --mlir-timing,\n"
-      "  ...\n");
+      "  --mlir-disable-threading, ...\n");
 
   bool precisionFlow = tolerance.getNumOccurrences() > 0;
   // The analyses' evaluator set-up overlaps with everything before them.

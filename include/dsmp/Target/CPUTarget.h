@@ -14,6 +14,13 @@
 
 #include <optional>
 #include <string>
+#include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+class Triple;
+} // namespace llvm
 
 namespace mlir::dsmp {
 
@@ -41,21 +48,30 @@ struct CPUTargetSpec {
 std::optional<CPUTargetSpec> lookupCPUTarget(llvm::StringRef name,
                                              llvm::StringRef cpu = "native");
 
-/// The C source of the buffer cache every artifact links (the lowered
-/// code's _mlir_memref_to_llvm_alloc/_free, and dsmp_release_buffers,
-/// which the runtime calls when it frees a model).
-llvm::StringRef artifactAllocatorSource();
+/// The buffer cache every artifact links (artifact_allocator.c: the
+/// lowered code's _mlir_memref_to_llvm_alloc/_free, and
+/// dsmp_release_buffers, which the runtime calls when it frees a model) as
+/// an LLVM module for `triple`'s CPU.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+parseArtifactAllocator(const llvm::Triple &triple, llvm::LLVMContext &context);
 
 /// The CPU targets lookupCPUTarget knows, for error messages.
 llvm::StringRef knownCPUTargets();
 
-/// Translates an LLVM-dialect module to LLVM IR, optimizes it at -O3 for
-/// the target and writes an ELF object file to `objectPath`.
-llvm::Error emitObjectFile(ModuleOp module, const CPUTargetSpec &target,
-                           llvm::StringRef objectPath);
+/// Translates an LLVM-dialect module to LLVM IR, optimizes it for the target
+/// and writes ELF object files: `stem`.o, or, for a module large enough, one
+/// `stem`.partN.o per part of its functions (up to 8), optimized and compiled
+/// in parallel (at most `threads` at a time, 0: one per core; one where the
+/// module's context has multithreading disabled). Local symbols of a split
+/// module become hidden ones prefixed with `stem`'s file name, so each module
+/// linked into one library needs a stem of its own. Returns the objects' paths.
+llvm::Expected<std::vector<std::string>>
+emitObjectFiles(ModuleOp module, const CPUTargetSpec &target,
+                llvm::StringRef stem, unsigned threads = 0);
 
-/// Links object files into a shared library for the target with clang and
-/// lld (the cross C library for AArch64 comes from Debian's packages).
+/// Links object files and the artifact allocator into a shared library for
+/// the target with clang and lld (the cross C library for AArch64 comes
+/// from Debian's packages).
 llvm::Error linkSharedLibrary(llvm::ArrayRef<std::string> objectPaths,
                               llvm::StringRef libraryPath,
                               const CPUTargetSpec &target);
