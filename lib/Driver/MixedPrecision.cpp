@@ -338,7 +338,11 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   std::optional<Candidate> best;
   // The smallest widened margin whose model missed the budget.
   double overshot = INFINITY;
-  for (int attempt = 0; attempt <= options.maxRetries; ++attempt) {
+  // Set when the rounds ran out over budget: one more round with every op
+  // the budget moved off f32 back on it.
+  bool fallbackRound = false;
+  for (int attempt = 0; attempt <= options.maxRetries + (fallbackRound ? 1 : 0);
+       ++attempt) {
     OwningOpRef<ModuleOp> candidate(analyzed->clone());
     if (Error err =
             runPasses(*candidate, "precision assignment", options.timing,
@@ -448,9 +452,22 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
     }
     result.module = std::move(candidate);
     result.met = met;
-    if (met || attempt == options.maxRetries || contributors.empty()) {
+    if (met || fallbackRound || contributors.empty()) {
       attempts.push_back(std::move(record));
       break;
+    }
+    if (attempt == options.maxRetries) {
+      // No round met the budget (the prediction kept missing, as a max-abs
+      // budget on errors that concentrate in a few outputs can): rather
+      // than a model over budget, one more round with no op the budget
+      // may move off f32, which computes what the FP32 reference does.
+      for (Operation *op : graphOps(*analyzed))
+        op->setAttr("dsmp.keep_f32", UnitAttr::get(fp32.getContext()));
+      record["raised_to_f32"] = static_cast<int64_t>(contributors.size());
+      record["last_resort"] = true;
+      attempts.push_back(std::move(record));
+      fallbackRound = true;
+      continue;
     }
     if (!inF8.empty() && f8StepBacks < 2) {
       // f8's error model (independent roundings, the calibrated amax as
@@ -529,6 +546,9 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   summary["error_metric"] = options.metric;
   summary["margin"] = options.margin;
   summary["met"] = result.met;
+  // The rounds missed the budget and the model kept every op the budget
+  // could choose in f32.
+  summary["last_resort"] = fallbackRound;
   summary["flop_share"] = std::move(share);
   summary["low_precision_flop_share"] = low16; // 16- and 8-bit
   summary["f8_flop_share"] = eightBit;

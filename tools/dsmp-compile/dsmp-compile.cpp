@@ -340,7 +340,12 @@ int main(int argc, char **argv) {
       summary->getNumber("low_precision_flop_share").value_or(0),
       summary->getNumber("predicted_error").value_or(0),
       summary->getNumber("measured_error").value_or(0), tolerance.getValue(),
-      result->met ? ", met" : ", NOT met", f8 > 0 ? "16/8-bit" : "16-bit",
+      !result->met ? ", NOT met"
+      : summary->getBoolean("last_resort").value_or(false)
+          ? ", met by keeping every op the budget chooses in f32 after "
+            "the rounds missed it"
+          : ", met",
+      f8 > 0 ? "16/8-bit" : "16-bit",
       f8 > 0 ? llvm::formatv(" ({0:P1} in f8)", f8).str() : std::string(),
       errorMetric == "max-abs" ? " max-abs" : "");
   return result->met ? 0 : 1;
