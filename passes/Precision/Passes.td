@@ -71,6 +71,15 @@ def AnalyzeSensitivityPass
     sum (dW * W)^2 (weightGradient, Adjoint.h). Means over the calibration
     sets and seed vectors.
 
+    Under max-abs a second backward pass per seed vector starts from r on
+    each output's peaks only (|y| >= 0.1 max |y|, K elements in all; the
+    rest zero): where the error gathers there (a saturated softmax's
+    winners), the largest element is a larger part of the L2 error than n
+    independent errors give. Each energy is then the larger of its own and
+    its peaks' (`peak_energy` for the result term) times
+    (f(K) / f(n))^2, f(m) = sqrt(2 ln(2m) / m), the factor
+    dsmp-assign-precision applies (maxAbsPerL2, RoundingCost.h).
+
     Ops inside If branches are measured on a copy with each If flattened
     into both branches and a Where (flattenBranches, Calibration.h). A
     float comparison that decides an If's condition is seeded too, with
@@ -79,7 +88,8 @@ def AnalyzeSensitivityPass
     though no gradient shows it.
 
     The module gets `dsmp.error_metric` = {metric, output_elements (at the
-    calibration shapes)} for dsmp-assign-precision.
+    calibration shapes), and under max-abs peak_elements} for
+    dsmp-assign-precision.
 
     Post-condition: ops with a float result carry `dsmp.sensitivity`
     (dictionary of those numbers); ops the gradient cannot reach (an op

@@ -12,8 +12,9 @@
 // CHECK-DAG: dsmp.constant {{.*}} : tensor<16x16xf16>
 /// A max-abs budget: the sensitivity pass says what its energies measure;
 /// the softmax probabilities (at most 1) are predicted to err by some 1e-5
-/// with the matmuls in f16, under the budget's half.
-// MAXABS: module attributes {dsmp.error_metric = {metric = "max-abs", output_elements = 64 : i64}, dsmp.precision = {margin = 5.000000e-01 : f64, predicted_error = {{[0-9.]+}}E-{{[45]}} : f64, target = "sm_80", tolerance = 1.000000e-03 : f64}}
+/// with the matmuls in f16, under the budget's half. All 64 are peaks (the
+/// constant weights make every row uniform: 1/16 each).
+// MAXABS: module attributes {dsmp.error_metric = {metric = "max-abs", output_elements = 64 : i64, peak_elements = 64 : i64}, dsmp.precision = {margin = 5.000000e-01 : f64, predicted_error = {{[0-9.]+}}E-{{[45]}} : f64, target = "sm_80", tolerance = 1.000000e-03 : f64}}
 // MAXABS: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f16>
 // CHECK: %[[X:.*]] = dsmp.cast %arg0 : (tensor<4x16xf32>) -> tensor<4x16xf16>
 // CHECK: %[[M:.*]] = dsmp.matmul %[[X]], %{{.*}} {{.*}}#dsmp.format<f16>{{.*}} : (tensor<4x16xf16>, tensor<16x16xf16>) -> tensor<4x16xf16>
