@@ -13,8 +13,8 @@
 |* in page faults; onnxruntime keeps an arena for the same reason).           *|
 |*                                                                            *|
 |* The build compiles it to LLVM IR once per CPU target (no headers, so it    *|
-|* compiles for any of them); dsmp-compile links that IR into the model's     *|
-|* module before optimizing it (ArtifactAllocator.cpp).                       *|
+|* compiles for any of them); linkSharedLibrary compiles that IR to an object *|
+|* for the artifact's target in-process and links it in (CPUTarget.cpp).      *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -27,7 +27,10 @@ enum { kHeader = 16, kSlots = 256 };
 static const size_t kCachedMin = 64 * 1024;
 static const size_t kMaxCachedBytes = (size_t)4 << 30;
 
-static struct { char *block; size_t size; } slots[kSlots];
+static struct {
+  char *block;
+  size_t size;
+} slots[kSlots];
 static size_t cachedBytes;
 static int lock;
 
