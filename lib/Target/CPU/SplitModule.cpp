@@ -64,21 +64,21 @@ splitIntoBitcode(llvm::Module &module, unsigned parts, llvm::StringRef prefix) {
       externalize(global, prefix, unnamed);
   parts = std::max<unsigned>(1, std::min<size_t>(parts, definitions.size()));
 
-  // Largest first, each onto the lightest part (ties: module order and the
+  // Costliest first, each onto the lightest part (ties: module order and the
   // lower part, so the split is deterministic).
-  std::vector<std::pair<uint64_t, size_t>> bySize;
+  std::vector<std::pair<uint64_t, size_t>> byCost;
   for (auto [index, function] : llvm::enumerate(definitions))
-    bySize.push_back({compileCost(*function), index});
-  llvm::sort(bySize, [](auto a, auto b) {
+    byCost.push_back({compileCost(*function), index});
+  llvm::sort(byCost, [](auto a, auto b) {
     return a.first != b.first ? a.first > b.first : a.second < b.second;
   });
   std::vector<uint64_t> load(parts, 0);
   llvm::DenseMap<const llvm::GlobalValue *, unsigned> partOf;
-  for (auto [size, index] : bySize) {
+  for (auto [cost, index] : byCost) {
     unsigned lightest =
         std::min_element(load.begin(), load.end()) - load.begin();
     partOf[definitions[index]] = lightest;
-    load[lightest] += size + 1;
+    load[lightest] += cost + 1;
   }
 
   std::vector<llvm::SmallString<0>> bitcode(parts);
