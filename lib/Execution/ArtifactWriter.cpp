@@ -38,7 +38,8 @@ Error describeFile(StringRef dir, const char *name,
                                    "': " + buffer.getError().message());
   spec.name = name;
   spec.size = (*buffer)->getBufferSize();
-  spec.hash = ::dsmp::artifact::fnv1a((*buffer)->getBufferStart(), spec.size);
+  spec.hash =
+      ::dsmp::artifact::contentHash((*buffer)->getBufferStart(), spec.size);
   return Error::success();
 }
 

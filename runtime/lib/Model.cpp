@@ -103,7 +103,7 @@ bool checkFile(const FileBytes &file, const art::FileSpec &spec,
             " (truncated or replaced?)";
     return false;
   }
-  if (art::fnv1a(file.data(), file.size) != spec.hash) {
+  if (art::contentHash(file.data(), file.size) != spec.hash) {
     error = "'" + path + "' does not match the manifest's checksum";
     return false;
   }

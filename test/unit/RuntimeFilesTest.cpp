@@ -69,6 +69,29 @@ TEST(Manifest, EveryTruncationIsRejectedOrStillConsistent) {
   }
 }
 
+// contentHash against test/Execution/Inputs/rehash.py's content_hash (numpy,
+// written from the description) on bytes (37 i + 11) mod 256: no whole
+// round, part of one, exactly one, three and a tail.
+TEST(Manifest, ContentHashMatchesItsDescription) {
+  std::vector<unsigned char> bytes(100);
+  for (size_t i = 0; i < bytes.size(); ++i)
+    bytes[i] = static_cast<unsigned char>((i * 37 + 11) & 255);
+  EXPECT_EQ(art::contentHash(bytes.data(), 0), 0x168f08da24aec7dcull);
+  EXPECT_EQ(art::contentHash(bytes.data(), 5), 0x20d7cc45900de89cull);
+  EXPECT_EQ(art::contentHash(bytes.data(), 32), 0x2c01fd1067fb8b21ull);
+  EXPECT_EQ(art::contentHash(bytes.data(), 100), 0x237926a41be09b52ull);
+  // Any one flipped bit, and any truncation, changes it.
+  uint64_t whole = art::contentHash(bytes.data(), bytes.size());
+  for (size_t i = 0; i < bytes.size(); ++i)
+    for (int bit = 0; bit < 8; ++bit) {
+      bytes[i] ^= 1u << bit;
+      EXPECT_NE(art::contentHash(bytes.data(), bytes.size()), whole) << i;
+      bytes[i] ^= 1u << bit;
+    }
+  for (size_t n = 0; n < bytes.size(); ++n)
+    EXPECT_NE(art::contentHash(bytes.data(), n), whole) << n;
+}
+
 TEST(Manifest, RejectsBadFields) {
   std::string good = art::writeManifest(sample());
   auto reject = [&](const std::string &from, const std::string &to) {
@@ -81,7 +104,7 @@ TEST(Manifest, RejectsBadFields) {
     EXPECT_FALSE(art::parseManifest(text, parsed, error)) << to;
     EXPECT_NE(error.find("manifest line"), std::string::npos) << error;
   };
-  reject("dsmp-artifact 1", "dsmp-artifact 2");
+  reject("dsmp-artifact 2", "dsmp-artifact 1");
   reject("f32 4", "f31 4");
   reject("f32 4 1 3", "f32 4 -1 3");
   reject("0123456789abcdef", "0123456789abcdeg");

@@ -10,11 +10,11 @@
 // reads. Plain C++ only: dsmp-compile writes it and libdsmprt, which must
 // not depend on MLIR or LLVM, reads it.
 //
-//   dsmp-artifact 1
+//   dsmp-artifact 2
 //   target x86_64
 //   source resnet18.onnx
-//   library model.so <bytes> <fnv1a-64 hex>
-//   weights weights.bin <bytes> <fnv1a-64 hex>
+//   library model.so <bytes> <contentHash hex>
+//   weights weights.bin <bytes> <contentHash hex>
 //   variant <entry point symbol>
 //   input <name> <dtype> <rank> <dims...>
 //   output <name> <dtype> <rank> <dims...>
@@ -46,7 +46,8 @@ inline constexpr const char *kLibraryName = "model.so";
 inline constexpr const char *kWeightsName = "weights.bin";
 inline constexpr const char *kHeaderName = "model.h";
 inline constexpr const char *kEntryPrefix = "dsmp_model_run_";
-inline constexpr int kVersion = 1;
+// 2: contentHash (version 1 hashed the files with byte-wise FNV-1a).
+inline constexpr int kVersion = 2;
 
 struct TensorSpec {
   std::string name;
@@ -88,8 +89,7 @@ inline unsigned dtypeSize(const std::string &dtype) {
   return 0;
 }
 
-/// FNV-1a, 64-bit: cheap enough for the weights, and any truncation or
-/// bit flip changes it.
+/// FNV-1a, 64-bit, byte by byte.
 inline uint64_t fnv1a(const void *data, size_t size,
                       uint64_t hash = 0xcbf29ce484222325ull) {
   const unsigned char *bytes = static_cast<const unsigned char *>(data);
@@ -97,6 +97,32 @@ inline uint64_t fnv1a(const void *data, size_t size,
     hash ^= bytes[i];
     hash *= 0x100000001b3ull;
   }
+  return hash;
+}
+
+/// The manifest's file hash: FNV-1a's step on 64-bit little-endian words
+/// in four interleaved lanes (32 bytes a round), the tail bytes and then
+/// the lanes folded in byte-wise FNV-1a seeded with the first lane xor the
+/// size. Each step is a bijection of a lane's state, so a changed word
+/// always changes its lane; any truncation changes the size. Four
+/// independent multiply chains: 45 MB in ~6 ms where byte-wise FNV-1a
+/// took 53 ms at every load of resnet18's weights.
+inline uint64_t contentHash(const void *data, size_t size) {
+  const unsigned char *bytes = static_cast<const unsigned char *>(data);
+  uint64_t lanes[4] = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull,
+                       0xcbf29ce4cbf29ce4ull, 0x8422232584222325ull};
+  size_t i = 0;
+  for (; i + 32 <= size; i += 32)
+    for (int lane = 0; lane < 4; ++lane) {
+      uint64_t word = 0;
+      for (int b = 7; b >= 0; --b) // little-endian on any host
+        word = (word << 8) | bytes[i + 8 * lane + b];
+      lanes[lane] = (lanes[lane] ^ word) * 0x100000001b3ull;
+    }
+  uint64_t hash = fnv1a(bytes + i, size - i, lanes[0] ^ size);
+  for (int lane = 1; lane < 4; ++lane)
+    for (int b = 0; b < 8; ++b)
+      hash = (hash ^ ((lanes[lane] >> (8 * b)) & 0xff)) * 0x100000001b3ull;
   return hash;
 }
 
