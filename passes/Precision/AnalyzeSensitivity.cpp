@@ -258,10 +258,10 @@ struct AnalyzeSensitivityPass final
                     g.value("dsmp.greater_or_equal", {magnitude, floor});
                 Value seed = g.selectOrZero(peaks, g.floats(type, signs));
                 peakSeeds.push_back({y, seed});
-                if (k == 0)
+                if (k == 0) {
                   peakCounts.push_back(static_cast<int>(values.size()));
-                if (k == 0)
                   values.push_back(seed);
+                }
                 continue;
               }
               Value norm =
