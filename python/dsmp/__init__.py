@@ -50,28 +50,12 @@ class Module:
             outputs = self._model.run(dict(inputs))
         except (RuntimeError, TypeError) as error:
             raise ValueError(str(error)) from None
-        return {name: self._convert(name, value) for name, value in outputs.items()}
-
-    def _convert(self, name, value):
-        manifest = os.path.join(self.artifact, "manifest.txt")
-        if value.dtype == np.uint16 and _output_dtype(manifest, name) == "bf16":
-            import ml_dtypes
-            return value.view(ml_dtypes.bfloat16)
-        return value
+        return outputs
 
     def __del__(self):
         if getattr(self, "_owned", False):
             self._model = None
             shutil.rmtree(self.artifact, ignore_errors=True)
-
-
-def _output_dtype(manifest, name):
-    with open(manifest) as f:
-        for line in f:
-            fields = line.split()
-            if len(fields) >= 3 and fields[0] == "output":
-                return fields[2]
-    return None
 
 
 def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,

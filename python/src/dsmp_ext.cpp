@@ -165,6 +165,10 @@ public:
           nb::tuple(shape), numpyName(dsmp_output_dtype(model, i)));
       auto view = nb::cast<nb::ndarray<nb::c_contig, nb::device::cpu>>(array);
       std::memcpy(view.data(), dsmp_output_data(model, name), view.nbytes());
+      // numpy has no bfloat16: ml_dtypes' type over the same bits.
+      if (dsmp_output_dtype(model, i) == DSMP_BF16)
+        array = array.attr("view")(
+            nb::module_::import_("ml_dtypes").attr("bfloat16"));
       outputs[name] = array;
     }
     return outputs;

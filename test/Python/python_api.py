@@ -99,3 +99,27 @@ try:
     print("8 kHz ACCEPTED")
 except (ValueError, RuntimeError) as error:
     print("8 kHz ->", error)
+
+# Outputs of different dtypes each come back in their own: f32, int64 and
+# bf16 (as ml_dtypes.bfloat16), whatever order they are in.
+from onnx import TensorProto, helper
+import ml_dtypes
+x_info = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 5])
+mixed_outputs = helper.make_model(helper.make_graph(
+    [helper.make_node("Cast", ["x"], ["index"], to=TensorProto.INT64, name="index"),
+     helper.make_node("Relu", ["x"], ["relu"], name="relu"),
+     helper.make_node("Cast", ["x"], ["narrow"], to=TensorProto.BFLOAT16, name="narrow")],
+    "dtypes", [x_info],
+    [helper.make_tensor_value_info("index", TensorProto.INT64, [2, 5]),
+     helper.make_tensor_value_info("relu", TensorProto.FLOAT, [2, 5]),
+     helper.make_tensor_value_info("narrow", TensorProto.BFLOAT16, [2, 5])]),
+    opset_imports=[helper.make_opsetid("", 17)])
+dtypes_path = os.path.join(sys.argv[2], "dtypes.onnx")
+onnx.save(mixed_outputs, dtypes_path)
+x = np.array([[0.5, -1.0, 3.25, 2.0, -0.125], [1.0, 7.0, -2.0, 0.0, 1.5]], np.float32)
+got = dsmp.compile(dtypes_path).run({"x": x})
+want = {"index": x.astype(np.int64), "relu": np.maximum(x, 0),
+        "narrow": x.astype(ml_dtypes.bfloat16)}
+for name in ("index", "relu", "narrow"):
+    same = got[name].dtype == want[name].dtype and np.array_equal(got[name], want[name])
+    print(f"output {name}: {got[name].dtype}", "ok" if same else f"MISMATCH {got[name]!r}")

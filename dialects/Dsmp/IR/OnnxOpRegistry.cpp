@@ -131,6 +131,10 @@ const OnnxOpInfo *mlir::dsmp::lookupDsmpOp(llvm::StringRef opName) {
   return nullptr;
 }
 
+bool mlir::dsmp::isDsmpOnlyAttribute(llvm::StringRef name) {
+  return name == "acc";
+}
+
 std::string mlir::dsmp::onnxNodeName(Location loc) {
   if (auto name = dyn_cast<NameLoc>(loc))
     return name.getName().str();

@@ -43,6 +43,10 @@ const OnnxOpInfo *lookupOnnxType(llvm::StringRef onnxType);
 /// The entry for a dsmp op name ("dsmp.conv"), or nullptr.
 const OnnxOpInfo *lookupDsmpOp(llvm::StringRef opName);
 
+/// Whether a dsmp op attribute is dsmp's own (the accumulation format
+/// `acc`), never read from an ONNX node.
+bool isDsmpOnlyAttribute(llvm::StringRef name);
+
 /// The ONNX node name the importer gave an op's location (a NameLoc, or
 /// the first one in a FusedLoc), or "" when it has none.
 std::string onnxNodeName(Location loc);

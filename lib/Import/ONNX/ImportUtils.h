@@ -18,6 +18,10 @@
 
 #include <onnx/onnx_pb.h>
 
+namespace onnx {
+class OpSchema;
+} // namespace onnx
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -63,6 +67,20 @@ llvm::Expected<std::string> resolveExternalLocation(llvm::StringRef location,
 /// Builds an inline elements attribute from little-endian bytes.
 mlir::DenseElementsAttr makeDenseAttr(mlir::RankedTensorType type,
                                       llvm::ArrayRef<char> bytes);
+
+/// Checks each attribute of `node`: it declares a type, holds its value in
+/// that type's field and no other, and has the type ONNX's schema gives it
+/// for the node's op (the newest schema up to `opset`). Errors name the
+/// node, the attribute, the expected and the found type.
+llvm::Error checkNodeAttributes(const onnx::NodeProto &node,
+                                llvm::StringRef file, const Where &where,
+                                int64_t opset);
+
+/// The schema attribute types are checked against: `opType`'s newest
+/// version up to `opset` (up to 17, the newest ONNX 1.12 knows); null for
+/// an op ONNX does not have.
+const onnx::OpSchema *schemaForAttributes(llvm::StringRef opType,
+                                          int64_t opset);
 
 /// Sorts `graph`'s nodes topologically in place. `outerNames` are the names
 /// visible from enclosing graphs. Fails on a cycle or a missing input,

@@ -652,7 +652,10 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
     auto it = attrs.find("to");
     if (it == attrs.end())
       return fail(node, "missing attribute 'to'");
-    int32_t to = static_cast<int32_t>(cast<IntegerAttr>(it->second).getInt());
+    auto toAttr = dyn_cast<IntegerAttr>(it->second);
+    if (!toAttr)
+      return fail(node, "attribute 'to' must be INT (an ONNX dtype)");
+    int32_t to = static_cast<int32_t>(toAttr.getInt());
     castElement = getElementTypeOfOnnx(ctx, to);
     if (!castElement)
       return fail(node, "cast to unsupported dtype " + getOnnxTypeName(to));
@@ -730,6 +733,10 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
   for (StringAttr name : registered->getAttributeNames())
     known.insert(name.getValue());
   for (auto &entry : attrs)
+    if (isDsmpOnlyAttribute(entry.getKey()))
+      return fail(node, "attribute '" + entry.getKey() +
+                            "' is not an ONNX attribute of " + opType);
+  for (auto &entry : attrs)
     // Attributes that only older opsets had (spatial, is_test, ...) have no
     // meaning in the newest form the dsmp op models.
     if (known.contains(entry.getKey()))
@@ -739,6 +746,17 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
 
   DiagnosticCollector diagnostics(ctx);
   Operation *op = b.create(state);
+  // An attribute of another kind than the op declares (an ONNX INTS where
+  // the op takes one INT) does not become a property: read each one back.
+  for (auto &entry : attrs) {
+    if (!known.contains(entry.getKey()))
+      continue;
+    std::optional<Attribute> stored = op->getInherentAttr(entry.getKey());
+    if (!stored || *stored != entry.getValue())
+      return fail(node, "attribute '" + entry.getKey() +
+                            "' has a type that " + info->opName +
+                            " does not take (see its ONNX schema)");
+  }
   // Op-local checks only: the op may sit in a subgraph region that is not
   // attached yet, and dominance is checked once the module is complete.
   if (failed(op->getName().verifyInvariants(op)) ||
@@ -915,6 +933,8 @@ Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
     if (type != "Constant" && type != "Upsample" && type != "CastLike" &&
         !lookupOnnxType(type))
       return makeError(path, where, opset, "unsupported op type");
+    if (Error err = checkNodeAttributes(node, path, where, opset))
+      return err;
     if (opset <= 17) {
       const onnx::OpSchema *schema =
           onnx::OpSchemaRegistry::Schema(node.op_type(), opset, node.domain());

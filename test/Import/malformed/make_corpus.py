@@ -136,13 +136,38 @@ add("unknown_domain.onnx", "node 'custom' (Relu, opset 13): op domain 'com.examp
           opsets=[helper.make_opsetid("", 13), helper.make_opsetid("com.example", 1)]))
 conv_attr = helper.make_node("Conv", ["img", "w"], ["y"], name="conv")
 conv_attr.attribute.append(helper.make_attribute("strides", 2.0))
-add("attr_wrong_type.onnx", "node 'conv' (Conv, opset 13): Mismatched attribute type",
+add("attr_wrong_type.onnx",
+    "node 'conv' (Conv, opset 13): attribute 'strides' must be INTS for Conv (ONNX schema, "
+    "opset 11); it is FLOAT",
     model([conv_attr], inputs=[vi("img", [1, 1, 4, 4])], outputs=[vi("y", [1, 1, 3, 3])],
           inits=[numpy_helper.from_array(np.ones((1, 1, 2, 2), np.float32), "w")]))
 softmax_attr = helper.make_node("Softmax", ["x"], ["y"], name="softmax")
 softmax_attr.attribute.append(helper.make_attribute("axis", "last"))
-add("attr_string_for_int.onnx", "node 'softmax' (Softmax, opset 13): Mismatched attribute type",
+add("attr_string_for_int.onnx",
+    "node 'softmax' (Softmax, opset 13): attribute 'axis' must be INT for Softmax",
     model([softmax_attr]))
+# Found by the import fuzzer (../shared/fuzz-crashes): an attribute whose
+# declared type is not the field it fills, in a graph that declares no
+# outputs (ONNX's checker then passes it); it crashed Softmax's verifier.
+declared_string = helper.make_node("Softmax", ["x"], ["y"], name="softmax")
+axis = declared_string.attribute.add()
+axis.name, axis.type, axis.i = "axis", onnx.AttributeProto.STRING, 1
+add("softmax_axis_declared_string.onnx",
+    "node 'softmax' (Softmax, opset 21): attribute 'axis' declares type STRING but "
+    "holds a value of type INT",
+    model([declared_string], outputs=[], opset=21))
+no_type = helper.make_node("Transpose", ["x"], ["y"], name="transpose")
+perm = no_type.attribute.add()
+perm.name = "perm"
+perm.ints.extend([0])
+add("attr_without_type.onnx",
+    "node 'transpose' (Transpose, opset 13): attribute 'perm' declares no type",
+    model([no_type]))
+cast_to_string = helper.make_node("Cast", ["x"], ["y"], name="cast")
+cast_to_string.attribute.append(helper.make_attribute("to", "float"))
+add("cast_to_string.onnx",
+    "node 'cast' (Cast, opset 21): attribute 'to' must be INT for Cast",
+    model([cast_to_string], outputs=[], opset=21))
 add("missing_required_attr.onnx", "node 'branch' (If, opset 13)",
     model([helper.make_node("If", ["c"], ["y"], name="branch",
                             then_branch=helper.make_graph(
