@@ -1,5 +1,4 @@
-//===- count-dsmp-ops.cpp - Use the installed dsmp dialect ---------*- C++
-//-*-===//
+//===- count-dsmp-ops.cpp - Use the installed dsmp dialect ------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

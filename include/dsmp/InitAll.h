@@ -1,5 +1,4 @@
-//===- InitAll.h - Register every dsmp dialect and pass -----------*- C++
-//-*-===//
+//===- InitAll.h - Everything the dsmp tools register ----------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -8,21 +7,16 @@
 #ifndef DSMP_INITALL_H
 #define DSMP_INITALL_H
 
-#include "dialects/Dsmp/IR/DsmpDialect.h"
-#include "passes/Passes.h"
-
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
 
 namespace mlir::dsmp {
 
-/// The dialects that dsmp IR uses: dsmp itself and func.
-inline void registerAllDialects(DialectRegistry &registry) {
-  registry.insert<DsmpDialect, func::FuncDialect>();
-}
-
-/// Every dsmp pass, test passes included.
-inline void registerAllPasses() { registerDsmpPasses(); }
+/// Adds every dialect, interface model and LLVM translation dsmp's flows
+/// use (import to the LLVM dialect) to `registry`, and registers, once per
+/// process, every dsmp pass and pipeline (transforms, conversion,
+/// precision, dsmp-compile-artifact) and the upstream passes the pipelines
+/// name. Test-only passes are not among them (dsmp-opt adds those).
+void registerAll(DialectRegistry &registry);
 
 } // namespace mlir::dsmp
 

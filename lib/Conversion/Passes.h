@@ -1,5 +1,4 @@
-//===- Passes.h - dsmp conversion passes --------------------------*- C++
-//-*-===//
+//===- Passes.h - dsmp conversion passes ------------------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,4 +1,4 @@
-//===- Passes.td - dsmp conversion passes -------------------*- tablegen -*-===//
+//===- Passes.td - dsmp conversion passes ------------------*- tablegen -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -306,21 +306,40 @@ def MarkNoAliasPointersPass
   }];
 }
 
+def RecordEntryLayoutPass
+    : Pass<"dsmp-record-entry-layout", "mlir::ModuleOp"> {
+  let summary = "Record how the artifact's C entry point passes each argument";
+  let description = [{
+    Pre-condition: `@main_graph` has static tensor arguments and results,
+    its weights moved to arguments by `dsmp-weights-to-arguments` (they
+    carry `dsmp.weight_offset`).
+
+    Post-condition: the module's `dsmp.entry_layout` lists, in the order the
+    lowered function will take them (arguments, then the results as out
+    parameters), `{kind, slot, type, name}`: kind `input`/`output` with the
+    slot in the io array (inputs first, then outputs) and the ONNX name, or
+    `weight` with the byte offset in the weight file.
+    `dsmp-emit-entry-point` builds the C entry point from it, and the
+    artifact's manifest is written from it.
+  }];
+}
+
 def EmitEntryPointPass : Pass<"dsmp-emit-entry-point", "mlir::ModuleOp"> {
   let summary = "Add the artifact's C entry point to a lowered module";
   let description = [{
     Pre-condition: the module is in the LLVM dialect and its attribute
-    `dsmp.entry_layout` lists, in the order of `@main_graph`'s memref
-    arguments, each argument as `{kind = "io"|"weight", slot = N,
-    type = memref<...>}` (static shapes; `slot` is the index in the io
-    array or the byte offset in the weight file).
+    `dsmp.entry_layout` (from `dsmp-record-entry-layout`) lists, in the
+    order of `@main_graph`'s memref arguments, each argument as
+    `{kind = "input"|"output"|"weight", slot = N, type = tensor<...>}`
+    (static shapes; `slot` is the index in the io array or the byte offset
+    in the weight file).
 
     Post-condition: `void ENTRY(void *const *io, const void *weights)`
     (`entry-name`, default `dsmp_model_run`) exists with external linkage; it builds each memref
     descriptor (identity layout) from `io[slot]` or `weights + slot` and
     calls `@main_graph`; every other defined function becomes internal (so
     the objects of several variants link together). The layout attribute
-    is removed.
+    stays: the artifact's manifest is written from it.
   }];
   let options = [
     Option<"entryName", "entry-name", "std::string",

@@ -1,5 +1,4 @@
-//===- Pipelines.cpp - dsmp lowering pipelines --------------------*- C++
-//-*-===//
+//===- Pipelines.cpp - dsmp lowering pipelines ------------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -9,24 +8,27 @@
 
 #include "lib/Conversion/Passes.h"
 
-#include "passes/Passes.h"
+#include "dialects/Dsmp/Transforms/Passes.h"
+
+#include "mlir/InitAllPasses.h"
 
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
-namespace mlir::dsmp {
+#include <mutex>
 
-void buildRefineShapesPipeline(OpPassManager &pm) {
-  for (int round = 0; round < 5; ++round) {
-    pm.addNestedPass<func::FuncOp>(createRefineShapesPass());
-    pm.addPass(createCanonicalizerPass());
-  }
-  pm.addNestedPass<func::FuncOp>(createRefineShapesPass());
-}
+namespace mlir::dsmp {
 
 LogicalResult
 buildLowerToLLVMPipeline(OpPassManager &pm,
                          const LowerToLLVMPipelineOptions &options) {
+  // The steps below are named as mlir-opt names them: their passes must be
+  // registered to be parsed, in any program that builds this pipeline.
+  static std::once_flag registered;
+  std::call_once(registered, [] {
+    mlir::registerAllPasses();
+    registerDsmpConversionPasses();
+  });
   // dsmp ops become linalg/tensor/arith/math on the same tensors.
   // Adjoint graphs' MaxPool gradients as ops the lowering has.
   pm.addNestedPass<func::FuncOp>(createExpandMaxPoolGradPass());

@@ -1,5 +1,4 @@
-//===- Pipelines.h - dsmp lowering pipelines ----------------------*- C++
-//-*-===//
+//===- Pipelines.h - dsmp lowering pipelines --------------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -47,12 +46,6 @@ struct LowerToLLVMPipelineOptions
                      "size of a function)"),
       llvm::cl::init(true)};
 };
-
-/// Makes dynamic dims static where the operands tell them: a few rounds of
-/// dsmp-refine-shapes and canonicalize (static shapes let shape arithmetic
-/// fold, which gives reshapes constant targets, which makes more shapes
-/// static).
-void buildRefineShapesPipeline(OpPassManager &pm);
 
 /// dsmp (static shapes, weights loaded) -> linalg -> buffers -> loops ->
 /// the LLVM dialect, ready for mlir-runner or translation to LLVM IR.

@@ -1,5 +1,4 @@
-//===- CompileAPI.cpp - dsmp-compile as a plain C++ call -----------*- C++
-//-*-===//
+//===- CompileAPI.cpp - dsmp-compile as a plain C++ call --------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -7,9 +6,9 @@
 
 #include "dsmp/Driver/CompileAPI.h"
 
+#include "dsmp/Driver/Artifact.h"
 #include "dsmp/Driver/MixedPrecision.h"
-#include "dsmp/Driver/Registration.h"
-#include "dsmp/Execution/Compile.h"
+#include "dsmp/InitAll.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/TargetParser/Host.h"
@@ -39,8 +38,6 @@ std::string dsmp::compileModel(const std::string &modelPath,
                                const std::string &target,
                                const std::vector<ShapeMap> &variants,
                                const ShapeMap &fixed) {
-  static std::once_flag registered;
-  std::call_once(registered, [] { mlir::dsmp::registerDriverPasses(); });
   auto spec = mlir::dsmp::lookupCPUTarget(target);
   if (!spec)
     return "unknown target '" + target +
@@ -48,7 +45,7 @@ std::string dsmp::compileModel(const std::string &modelPath,
   mlir::dsmp::CompileOptions options = compileOptions(variants, fixed);
   options.target = *spec;
   mlir::DialectRegistry registry;
-  mlir::dsmp::registerDriverDialects(registry);
+  mlir::dsmp::registerAll(registry);
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
   if (llvm::Error err =
@@ -59,35 +56,26 @@ std::string dsmp::compileModel(const std::string &modelPath,
 
 std::string dsmp::compileModelWithPrecision(
     const std::string &modelPath, const std::string &outputDir,
-    const std::string &target, const std::vector<ShapeMap> &variants,
-    const PrecisionRequest &request) {
-  mlir::dsmp::registerDriverPasses();
+    const std::vector<ShapeMap> &variants, const PrecisionOptions &options,
+    const std::string &report, const ShapeMap &fixed) {
   llvm::Triple host(llvm::sys::getProcessTriple());
-  std::string cpuName = target;
-  if (!mlir::dsmp::lookupCPUTarget(target))
+  std::string cpuName = options.target;
+  if (!mlir::dsmp::lookupCPUTarget(cpuName))
     cpuName = host.getArch() == llvm::Triple::aarch64 ? "aarch64" : "x86_64";
-  mlir::dsmp::CompileOptions options = compileOptions(variants, request.fixed);
-  options.target = *mlir::dsmp::lookupCPUTarget(cpuName);
-  mlir::dsmp::MixedPrecisionOptions mp;
-  mp.target = target;
-  mp.tolerance = request.tolerance;
-  mp.calibration = request.calibration;
-  mp.validation = request.validation;
-  mp.defaultFormat = request.defaultFormat;
-  mp.denyOps = request.denyOps;
-  mp.allowOps = request.allowOps;
-  mp.sensitiveLayers = request.sensitiveLayers;
-  mp.metric = request.metric;
+  mlir::dsmp::CompileOptions compile = compileOptions(variants, fixed);
+  compile.target = *mlir::dsmp::lookupCPUTarget(cpuName);
+  mlir::dsmp::MixedPrecisionOptions flow;
+  static_cast<PrecisionOptions &>(flow) = options;
   mlir::DialectRegistry registry;
-  mlir::dsmp::registerDriverDialects(registry);
+  mlir::dsmp::registerAll(registry);
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
-  auto result = mlir::dsmp::compileWithPrecision(
-      modelPath, outputDir, mp, options, request.report, context);
+  auto result = mlir::dsmp::compileWithPrecision(modelPath, outputDir, flow,
+                                                 compile, report, context);
   if (!result)
     return llvm::toString(result.takeError());
   if (!result->met)
-    return modelPath + ": the budget " + std::to_string(request.tolerance) +
+    return modelPath + ": the budget " + std::to_string(options.tolerance) +
            " was not met on the validation inputs (see the report)";
   return "";
 }

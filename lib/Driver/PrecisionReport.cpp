@@ -10,7 +10,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/Driver/PrecisionReport.h"
 #include "dsmp/Driver/MixedPrecision.h"
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/OnnxOpRegistry.h"
+#include "passes/Precision/Calibration.h"
+#include "passes/Precision/Formats.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -18,6 +24,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <map>
 
 using llvm::Error;
 using llvm::StringRef;
@@ -60,6 +67,23 @@ StringRef colorOf(StringRef format) {
   if (format.starts_with("f8"))
     return "#9c36b5";
   return "#868e96";
+}
+
+json::Value numbers(DictionaryAttr dict, ArrayRef<StringRef> keys) {
+  json::Object out;
+  if (!dict)
+    return json::Value(nullptr);
+  for (StringRef key : keys)
+    if (auto f = dict.getAs<FloatAttr>(key);
+        f && std::isfinite(f.getValueAsDouble())) // JSON has no inf
+      out[key] = f.getValueAsDouble();
+  if (auto overflow = dict.getAs<ArrayAttr>("overflow")) {
+    json::Array names;
+    for (Attribute a : overflow)
+      names.push_back(cast<StringAttr>(a).str());
+    out["overflow"] = std::move(names);
+  }
+  return json::Value(std::move(out));
 }
 
 void writeHtml(const json::Object &report, llvm::raw_ostream &os) {
@@ -173,6 +197,70 @@ void writeHtml(const json::Object &report, llvm::raw_ostream &os) {
   os << "</table></body></html>\n";
 }
 } // namespace
+
+/// One entry per op that has a precision decision (before casts).
+json::Array describeOps(ModuleOp assigned) {
+  json::Array ops;
+  for (auto [index, op] : llvm::enumerate(graphOps(assigned))) {
+    auto format = op->getAttrOfType<FormatAttr>("dsmp.assigned");
+    if (!format)
+      continue;
+    json::Object entry;
+    entry["index"] = static_cast<int64_t>(index);
+    entry["name"] = nodeName(op);
+    entry["op_type"] = onnxTypeOf(op);
+    entry["format"] = stringifyFormat(format.getValue()).str();
+    auto precision = cast<PrecisionOpInterface>(op);
+    entry["class"] = stringifyOpClass(precision.getOpClass()).str();
+    entry["accumulation"] =
+        precision.getOpClass() == OpClass::data_movement
+            ? std::string("none")
+            : stringifyFormat(precision.getAccumulationFormat()).str();
+    if (auto reason = op->getAttrOfType<StringAttr>("dsmp.reason"))
+      entry["reason"] = reason.str();
+    if (auto flops = op->getAttrOfType<IntegerAttr>("dsmp.flops"))
+      entry["flops"] = flops.getInt();
+    if (auto share = op->getAttrOfType<FloatAttr>("dsmp.error_share"))
+      entry["error_share"] = share.getValueAsDouble();
+    entry["sensitivity"] =
+        numbers(op->getAttrOfType<DictionaryAttr>("dsmp.sensitivity"),
+                {"adapt", "energy", "operand_energy", "weight_energy"});
+    entry["range"] = numbers(op->getAttrOfType<DictionaryAttr>("dsmp.range"),
+                             {"min", "max", "amax", "static_lo", "static_hi"});
+    if (auto stop = op->getAttrOfType<StringAttr>("dsmp.no_adjoint"))
+      entry["no_adjoint"] = stop.str();
+    ops.push_back(std::move(entry));
+  }
+  return ops;
+}
+
+void summarizeFlops(const json::Array &ops, json::Object &summary) {
+  std::map<std::string, double> flopsByFormat;
+  double totalFlops = 0;
+  for (const json::Value &v : ops) {
+    const json::Object &op = *v.getAsObject();
+    double flops = op.getInteger("flops").value_or(0);
+    flopsByFormat[op.getString("format")->str()] += flops;
+    totalFlops += flops;
+  }
+  json::Object share;
+  double low16 = 0, reduced = 0, eightBit = 0;
+  for (auto &[format, flops] : flopsByFormat) {
+    double s = totalFlops > 0 ? flops / totalFlops : 0;
+    share[format] = s;
+    if (format != "f32")
+      reduced += s;
+    if (format != "f32" && format != "tf32")
+      low16 += s;
+    if (StringRef(format).starts_with("f8"))
+      eightBit += s;
+  }
+  summary["flop_share"] = std::move(share);
+  summary["low_precision_flop_share"] = low16; // 16- and 8-bit
+  summary["f8_flop_share"] = eightBit;
+  summary["reduced_precision_flop_share"] = reduced;
+  summary["total_flops"] = totalFlops;
+}
 
 Error writePrecisionReport(const json::Object &report, StringRef path) {
   std::error_code ec;

@@ -6,6 +6,9 @@
 
 #include "dsmp/Execution/HostRun.h"
 
+#include "dialects/Dsmp/IR/MainGraph.h"
+#include "dsmp/Driver/Artifact.h"
+
 #include "dsmp/Execution/Evaluator.h"
 #include "dsmp/runtime/dsmprt.h"
 
@@ -28,7 +31,6 @@ namespace mlir::dsmp {
 Expected<std::unique_ptr<HostProgram>>
 HostProgram::compile(ModuleOp module, StringRef weightsFile,
                      const InputShapes &shapes, unsigned optLevel) {
-  registerLoweringPasses();
   llvm::Triple host(llvm::sys::getProcessTriple());
   std::string targetName =
       host.getArch() == llvm::Triple::aarch64 ? "aarch64" : "x86_64";

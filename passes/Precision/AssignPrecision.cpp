@@ -107,6 +107,23 @@ struct AssignPrecisionPass final
       module.emitError(llvm::toString(description.takeError()));
       return signalPassFailure();
     }
+    // The validation rounds' decisions, by graph op index.
+    SmallVector<Operation *> indexed = graphOps(module);
+    auto markOps = [&](ArrayRef<int64_t> indices, StringRef attr) {
+      for (int64_t index : indices) {
+        if (index < 0 || index >= static_cast<int64_t>(indexed.size())) {
+          module.emitError("dsmp-assign-precision: ")
+              << attr << " names op " << index << "; the graph has "
+              << indexed.size();
+          return false;
+        }
+        indexed[index]->setAttr(attr, UnitAttr::get(&getContext()));
+      }
+      return true;
+    };
+    if (!markOps(keepF32Ops, "dsmp.keep_f32") ||
+        !markOps(noF8Ops, "dsmp.no_f8"))
+      return signalPassFailure();
     std::optional<Format> only;
     if (defaultFormat == "f16")
       only = Format::f16;

@@ -9,7 +9,7 @@
 #include "passes/Precision/Passes.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
-#include "dsmp/runtime/FloatFormats.h"
+#include "dsmp/Support/FloatFormats.h"
 
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"

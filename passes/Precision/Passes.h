@@ -66,6 +66,13 @@ struct AutoMixedPrecisionPipelineOptions
       llvm::cl::desc("What the budget bounds: rel-l2 (each output's relative "
                      "L2 error) or max-abs (each element's absolute error)"),
       llvm::cl::init("rel-l2")};
+  PassOptions::ListOption<int64_t> keepF32Ops{
+      *this, "keep-f32-ops",
+      llvm::cl::desc("Graph op indices kept in f32 (validation rounds)")};
+  PassOptions::ListOption<int64_t> noF8Ops{
+      *this, "no-f8-ops",
+      llvm::cl::desc("Graph op indices given no f8 format (validation "
+                     "rounds)")};
 };
 
 /// Ranges and sensitivities on the calibration inputs, then assignment,
@@ -76,8 +83,16 @@ void buildAutoMixedPrecisionPipeline(
 /// The analysis half (weights, ranges, sensitivities) and the decision half
 /// (assignment, casts, minimisation), so a driver can re-run only the
 /// second with other options.
+/// Loads the weights and measures ranges and sensitivities on the
+/// calibration inputs (one forward and one adjoint run).
 void buildPrecisionAnalysisPipeline(
     OpPassManager &pm, const AutoMixedPrecisionPipelineOptions &options);
+/// Chooses each op's format under the budget (dsmp-assign-precision).
+void addAssignPrecisionPass(OpPassManager &pm,
+                            const AutoMixedPrecisionPipelineOptions &options);
+/// Makes the chosen formats types and casts, and removes redundant casts.
+void addCastPasses(OpPassManager &pm);
+/// addAssignPrecisionPass, then addCastPasses.
 void buildPrecisionAssignmentPipeline(
     OpPassManager &pm, const AutoMixedPrecisionPipelineOptions &options);
 

@@ -158,7 +158,11 @@ def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
     sensitivity, budget_fallback (a cheaper format than its best fitted
     the budget), target, no_sensitivity, budget or data_movement) and `dsmp.error_share`; the
     module carries `dsmp.precision` (target, tolerance, predicted error).
-    Nothing is cast yet.
+    Nothing is cast yet. Ops listed in `keep-f32-ops` (and any carrying
+    `dsmp.keep_f32`) stay f32 with reason `validation`; ops in `no-f8-ops`
+    (or carrying `dsmp.no_f8`) get no f8 format: the precision flow's
+    validation rounds say so through these options, so that the printed
+    pipeline reproduces its final round.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_80\"",
@@ -180,7 +184,13 @@ def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
     ListOption<"allowOps", "allow-ops", "std::string",
                "Op types removed from the default deny list">,
     Option<"sensitiveLayers", "sensitive-layers", "std::string",
-           /*default=*/"\"\"", "Regex of node names that stay f32">
+           /*default=*/"\"\"", "Regex of node names that stay f32">,
+    ListOption<"keepF32Ops", "keep-f32-ops", "int64_t",
+               "Ops kept in f32 (their index in the graph's op order, the "
+               "report's `index`): the ones validation rounds raised">,
+    ListOption<"noF8Ops", "no-f8-ops", "int64_t",
+               "Ops not given an f8 format (graph op indices): the ones "
+               "validation rounds stepped back to 16 bits">
   ];
 }
 
@@ -222,20 +232,6 @@ def MinimizeCastsPass : Pass<"dsmp-minimize-casts", "mlir::func::FuncOp"> {
     Statistic<"numRemoved", "num-removed", "Casts removed">,
     Statistic<"numFolded", "num-folded", "Casts folded into constants">
   ];
-}
-
-def TestAdjointPass : Pass<"dsmp-test-adjoint", "mlir::ModuleOp"> {
-  let summary = "Test only: make @main_graph return its input gradients";
-  let description = [{
-    Adds one argument `seed_<i>` per f32 result of @main_graph and makes the
-    function return, after its own results, the gradient of
-    sum_i <seed_i, result_i> with respect to each f32 argument (zeros where
-    none flows), built through VJPOpInterface exactly as
-    dsmp-analyze-sensitivity builds it, then `wgrad_<k>`, the gradient with
-    respect to the constant weights of the k-th MatMul, Gemm or Conv that
-    has them (weightGradient, what the weight_energy sensitivity is built
-    on). A test compares these with finite differences of the forward graph.
-  }];
 }
 
 #endif // DSMP_PASSES_PRECISION_PASSES_TD

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Passes.h"
+#include "dialects/Dsmp/Transforms/Passes.h"
 #include "passes/Precision/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
@@ -38,7 +38,7 @@ void mlir::dsmp::buildPrecisionAnalysisPipeline(
   pm.addPass(createAnalyzeSensitivityPass(sensitivity));
 }
 
-void mlir::dsmp::buildPrecisionAssignmentPipeline(
+void mlir::dsmp::addAssignPrecisionPass(
     OpPassManager &pm, const AutoMixedPrecisionPipelineOptions &options) {
   // Decide per op under the budget, from the analyses' attributes.
   AssignPrecisionPassOptions assign;
@@ -50,12 +50,24 @@ void mlir::dsmp::buildPrecisionAssignmentPipeline(
   assign.denyOps.assign(options.denyOps.begin(), options.denyOps.end());
   assign.allowOps.assign(options.allowOps.begin(), options.allowOps.end());
   assign.sensitiveLayers = options.sensitiveLayers;
+  assign.keepF32Ops.assign(options.keepF32Ops.begin(),
+                           options.keepF32Ops.end());
+  assign.noF8Ops.assign(options.noF8Ops.begin(), options.noF8Ops.end());
   pm.addPass(createAssignPrecisionPass(assign));
+}
+
+void mlir::dsmp::addCastPasses(OpPassManager &pm) {
   // Make the decisions types, then remove what they made redundant.
   pm.addNestedPass<func::FuncOp>(createInsertCastsPass());
   pm.addNestedPass<func::FuncOp>(createMinimizeCastsPass());
   // Identical casts that minimisation left in different places are shared.
   pm.addPass(createCSEPass());
+}
+
+void mlir::dsmp::buildPrecisionAssignmentPipeline(
+    OpPassManager &pm, const AutoMixedPrecisionPipelineOptions &options) {
+  addAssignPrecisionPass(pm, options);
+  addCastPasses(pm);
 }
 
 void mlir::dsmp::buildAutoMixedPrecisionPipeline(

@@ -9,6 +9,7 @@
 #include "passes/Precision/Formats.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/MainGraph.h"
 
 #include "mlir/IR/Matchers.h"
 

@@ -18,6 +18,7 @@ import numpy as np
 from ._dsmp import Model as _Model
 from ._dsmp import compile_artifact as _compile_artifact
 from ._dsmp import compile_with_precision as _compile_with_precision
+from ._dsmp import PrecisionOptions as _PrecisionOptions
 
 __all__ = ["compile", "load", "Module"]
 
@@ -101,12 +102,18 @@ def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
     if tolerance is not None:
         if calibration is None:
             raise ValueError("tolerance needs calibration (a folder of input_*.pb)")
-        _compile_with_precision(os.fspath(path), os.fspath(output), target, variants,
-                                float(tolerance), os.fspath(calibration),
-                                os.fspath(validation) if validation else "",
-                                os.fspath(report) if report else "", default_format,
-                                list(deny_ops), list(allow_ops), sensitive_layers, fixed,
-                                error_metric)
+        options = _PrecisionOptions()
+        options.target = target
+        options.tolerance = float(tolerance)
+        options.metric = error_metric
+        options.calibration = os.fspath(calibration)
+        options.validation = os.fspath(validation) if validation else ""
+        options.default_format = default_format
+        options.deny_ops = list(deny_ops)
+        options.allow_ops = list(allow_ops)
+        options.sensitive_layers = sensitive_layers
+        _compile_with_precision(os.fspath(path), os.fspath(output), variants, options,
+                                os.fspath(report) if report else "", fixed)
         runs_here = target == host or target not in ("x86_64", "aarch64")
         return Module(output, owned=owned) if runs_here else output
     _compile_artifact(os.fspath(path), os.fspath(output), target, variants, fixed)

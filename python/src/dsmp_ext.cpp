@@ -1,5 +1,4 @@
-//===- dsmp_ext.cpp - The dsmp Python extension (nanobind) ---------*- C++
-//-*-===//
+//===- dsmp_ext.cpp - The dsmp Python extension (nanobind) ------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -198,45 +197,40 @@ NB_MODULE(_dsmp, m) {
       nb::arg("variants") = std::vector<dsmp::ShapeMap>{},
       nb::arg("fixed") = dsmp::ShapeMap{},
       "Compile a .onnx/.mlir model into an artifact folder.");
+  nb::class_<dsmp::PrecisionOptions>(m, "PrecisionOptions")
+      .def(nb::init<>())
+      .def_rw("target", &dsmp::PrecisionOptions::target)
+      .def_rw("features", &dsmp::PrecisionOptions::features)
+      .def_rw("tolerance", &dsmp::PrecisionOptions::tolerance)
+      .def_rw("metric", &dsmp::PrecisionOptions::metric)
+      .def_rw("calibration", &dsmp::PrecisionOptions::calibration)
+      .def_rw("default_format", &dsmp::PrecisionOptions::defaultFormat)
+      .def_rw("deny_ops", &dsmp::PrecisionOptions::denyOps)
+      .def_rw("allow_ops", &dsmp::PrecisionOptions::allowOps)
+      .def_rw("sensitive_layers", &dsmp::PrecisionOptions::sensitiveLayers)
+      .def_rw("margin", &dsmp::PrecisionOptions::margin)
+      .def_rw("sensitivity_seeds", &dsmp::PrecisionOptions::sensitivitySeeds)
+      .def_rw("validation", &dsmp::PrecisionOptions::validation)
+      .def_rw("keep_top1", &dsmp::PrecisionOptions::keepTop1)
+      .def_rw("max_retries", &dsmp::PrecisionOptions::maxRetries);
   m.def(
       "compile_with_precision",
       [](const std::string &model, const std::string &output,
-         const std::string &target, const std::vector<dsmp::ShapeMap> &variants,
-         double tolerance, const std::string &calibration,
-         const std::string &validation, const std::string &report,
-         const std::string &defaultFormat,
-         const std::vector<std::string> &denyOps,
-         const std::vector<std::string> &allowOps,
-         const std::string &sensitiveLayers, const dsmp::ShapeMap &fixed,
-         const std::string &metric) {
-        dsmp::PrecisionRequest request;
-        request.fixed = fixed;
-        request.tolerance = tolerance;
-        request.calibration = calibration;
-        request.validation = validation;
-        request.report = report;
-        request.defaultFormat = defaultFormat;
-        request.denyOps = denyOps;
-        request.allowOps = allowOps;
-        request.sensitiveLayers = sensitiveLayers;
-        request.metric = metric;
+         const std::vector<dsmp::ShapeMap> &variants,
+         const dsmp::PrecisionOptions &options, const std::string &report,
+         const dsmp::ShapeMap &fixed) {
         std::string error;
         {
           nb::gil_scoped_release release;
-          error = dsmp::compileModelWithPrecision(model, output, target,
-                                                  variants, request);
+          error = dsmp::compileModelWithPrecision(model, output, variants,
+                                                  options, report, fixed);
         }
         if (!error.empty())
           throw std::runtime_error(error);
       },
-      nb::arg("model"), nb::arg("output"), nb::arg("target"),
-      nb::arg("variants"), nb::arg("tolerance"), nb::arg("calibration"),
-      nb::arg("validation") = "", nb::arg("report") = "",
-      nb::arg("default_format") = "auto",
-      nb::arg("deny_ops") = std::vector<std::string>{},
-      nb::arg("allow_ops") = std::vector<std::string>{},
-      nb::arg("sensitive_layers") = "", nb::arg("fixed") = dsmp::ShapeMap{},
-      nb::arg("error_metric") = "rel-l2",
+      nb::arg("model"), nb::arg("output"), nb::arg("variants"),
+      nb::arg("options"), nb::arg("report") = "",
+      nb::arg("fixed") = dsmp::ShapeMap{},
       "Choose formats within a budget, then compile (dsmp-compile "
       "--tolerance).");
   nb::class_<Model>(m, "Model")

@@ -1,5 +1,4 @@
-//===- Model.cpp - libdsmprt: load, bind and run an artifact -------*- C++
-//-*-===//
+//===- Model.cpp - libdsmprt: load, bind and run an artifact ----*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- TensorFile.cpp - ONNX TensorProto files without protobuf ----*- C++
-//-*-===//
+//===- TensorFile.cpp - ONNX TensorProto files without protobuf -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -7,7 +6,7 @@
 
 #include "dsmp/runtime/TensorFile.h"
 
-#include "dsmp/runtime/FloatFormats.h"
+#include "dsmp/Support/FloatFormats.h"
 
 #include <cstdio>
 #include <cstring>

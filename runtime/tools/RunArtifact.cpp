@@ -1,5 +1,4 @@
-//===- RunArtifact.cpp - Run an artifact on .pb inputs, compare ----*- C++
-//-*-===//
+//===- RunArtifact.cpp - Run an artifact on .pb inputs, compare -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

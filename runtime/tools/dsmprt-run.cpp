@@ -1,5 +1,4 @@
-//===- dsmprt-run.cpp - Run a compiled artifact (runtime only) -----*- C++
-//-*-===//
+//===- dsmprt-run.cpp - Run a compiled artifact (runtime only) --*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Compares dsmp's f32 -> low-precision conversions (dsmp-format-convert,
-i.e. include/dsmp/runtime/FloatFormats.h) with independent references:
+i.e. include/dsmp/Support/FloatFormats.h) with independent references:
 numpy (f16), ml_dtypes (bf16, the four f8 formats, saturating and not) and a
 float64 model of PTX cvt.rna.tf32.f32 (tf32). Also decodes every code of
 each small format and compares with ml_dtypes.

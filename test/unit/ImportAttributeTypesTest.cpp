@@ -35,7 +35,7 @@ using AttrProto = onnx::AttributeProto;
 /// The seven attribute types the issue names (each both as a declared type
 /// and as the field the value is put in).
 const AttrProto::AttributeType kTypes[] = {
-    AttrProto::INT,  AttrProto::FLOAT,  AttrProto::STRING, AttrProto::INTS,
+    AttrProto::INT,    AttrProto::FLOAT,  AttrProto::STRING, AttrProto::INTS,
     AttrProto::FLOATS, AttrProto::TENSOR, AttrProto::GRAPH};
 
 void fill(AttrProto &attr, AttrProto::AttributeType field) {
@@ -75,7 +75,7 @@ void fill(AttrProto &attr, AttrProto::AttributeType field) {
 
 struct Case {
   std::string opType;
-  std::string attrName;           // empty: no attribute (the missing case)
+  std::string attrName; // empty: no attribute (the missing case)
   AttrProto::AttributeType declared = AttrProto::UNDEFINED;
   AttrProto::AttributeType field = AttrProto::UNDEFINED;
   int opset = 17;
@@ -153,8 +153,8 @@ protected:
 
 std::string describe(const Case &c) {
   return c.opType + "." + (c.attrName.empty() ? "<none>" : c.attrName) +
-         " declared " + AttrProto::AttributeType_Name(c.declared) +
-         " filled " + AttrProto::AttributeType_Name(c.field) + " opset " +
+         " declared " + AttrProto::AttributeType_Name(c.declared) + " filled " +
+         AttrProto::AttributeType_Name(c.field) + " opset " +
          std::to_string(c.opset) + (c.declareOutputs ? " with" : " without") +
          " outputs";
 }

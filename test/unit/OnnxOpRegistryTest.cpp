@@ -1,5 +1,4 @@
-//===- OnnxOpRegistryTest.cpp - ONNX <-> dsmp op table ------------*- C++
-//-*-===//
+//===- OnnxOpRegistryTest.cpp - ONNX <-> dsmp op table ----------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- PrecisionInterfaceTest.cpp - FLOPs, classes and formats ----*- C++
-//-*-===//
+//===- PrecisionInterfaceTest.cpp - FLOPs, classes and formats --*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

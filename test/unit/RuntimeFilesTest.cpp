@@ -1,5 +1,4 @@
-//===- RuntimeFilesTest.cpp - The runtime's manifest and .pb readers -*- C++
-//-*-===//
+//===- RuntimeFilesTest.cpp - Manifest and .pb files ------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

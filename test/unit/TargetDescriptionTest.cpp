@@ -1,5 +1,4 @@
-//===- TargetDescriptionTest.cpp - The target table -----------------*- C++
-//-*-===//
+//===- TargetDescriptionTest.cpp - The target table -------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- WeightFileTest.cpp - Weight file writer and reader ---------*- C++
-//-*-===//
+//===- WeightFileTest.cpp - Weight file writer and reader -------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

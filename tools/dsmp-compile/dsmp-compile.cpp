@@ -1,5 +1,4 @@
-//===- dsmp-compile.cpp - Ahead-of-time compiler --------------------*- C++
-//-*-===//
+//===- dsmp-compile.cpp - Ahead-of-time compiler ----------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -24,11 +23,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dsmp/Driver/Artifact.h"
 #include "dsmp/Driver/MixedPrecision.h"
-#include "dsmp/Driver/Registration.h"
-#include "dsmp/Execution/Compile.h"
 #include "dsmp/Execution/Evaluator.h"
 #include "dsmp/Export/ONNXExporter.h"
+#include "dsmp/InitAll.h"
 #include "dsmp/Target/TargetDescription.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -80,6 +79,13 @@ llvm::cl::list<std::string> fixInputs(
     llvm::cl::desc("Compile for one value of an integer input (repeatable); "
                    "the runtime rejects any other value"),
     llvm::cl::value_desc("name=V[,V...]"), llvm::cl::cat(compileCategory));
+llvm::cl::opt<bool> printPipeline(
+    "print-pipeline",
+    llvm::cl::desc("Print, per variant, the whole pass pipeline of the compile "
+                   "(with --tolerance: the analyses and the final round's "
+                   "assignment too); `dsmp-opt MODEL --pass-pipeline=TEXT` "
+                   "replays it"),
+    llvm::cl::init(false), llvm::cl::cat(compileCategory));
 llvm::cl::opt<int64_t>
     defaultDim("default-dim",
                llvm::cl::desc("Value of dynamic input dims not given by "
@@ -174,7 +180,8 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   // --mlir-print-ir-after=PASS, --mlir-pass-statistics, ...: a compile
   // looked at pass by pass, like dsmp-opt.
-  mlir::dsmp::registerDriverPasses(); // first: the options name passes
+  DialectRegistry registry;
+  mlir::dsmp::registerAll(registry); // first: the options name passes
   mlir::registerPassManagerCLOptions();
   mlir::registerDefaultTimingManagerCLOptions(); // --mlir-timing
   // --mlir-disable-threading (also keeps LLVM code generation on one thread)
@@ -254,14 +261,17 @@ int main(int argc, char **argv) {
             mlir::dsmp::parseFixedInput(text, options.fixedInputs))
       return fail(llvm::toString(std::move(err)));
 
-  DialectRegistry registry;
-  mlir::dsmp::registerDriverDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  std::vector<std::string> pipelines;
+  if (printPipeline)
+    options.pipelines = &pipelines;
   if (!precisionFlow) {
     if (llvm::Error err =
             mlir::dsmp::compileArtifact(modelPath, outputDir, options, context))
       return fail(llvm::toString(std::move(err)));
+    for (const std::string &text : pipelines)
+      llvm::outs() << text << "\n";
     return 0;
   }
 
@@ -332,6 +342,8 @@ int main(int argc, char **argv) {
               mlir::dsmp::writePrecisionReport(result->report, reportPath))
         return fail(llvm::toString(std::move(err)));
   }
+  for (const std::string &text : pipelines)
+    llvm::outs() << text << "\n";
   double f8 = summary->getNumber("f8_flop_share").value_or(0);
   llvm::outs() << llvm::formatv(
       "{0}: {1} on {2}: {8} FLOP share {3:P1}{9}, predicted error {4:E2}, "

@@ -1,5 +1,4 @@
-//===- dsmp-format-convert.cpp - Bulk format conversions ----------*- C++
-//-*-===//
+//===- dsmp-format-convert.cpp - Bulk format conversions --------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -9,7 +8,7 @@
 //   dsmp-format-convert FORMAT --decode IN OUT
 //
 // Converts raw little-endian f32 values in IN to FORMAT with the runtime's
-// conversions (include/dsmp/runtime/FloatFormats.h) and writes one uint32
+// conversions (include/dsmp/Support/FloatFormats.h) and writes one uint32
 // per value to OUT: the format's code, or for tf32 the rounded f32's bits.
 // With --decode, IN holds uint32 codes and OUT gets their f32 values.
 // FORMAT: f16 f16-bulk f16-general bf16 tf32 f8E4M3FN f8E5M2 f8E4M3FNUZ
@@ -20,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dsmp/runtime/FloatFormats.h"
+#include "dsmp/Support/FloatFormats.h"
 
 #include <cstdio>
 #include <cstring>

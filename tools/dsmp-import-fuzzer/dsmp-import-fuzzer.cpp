@@ -1,5 +1,4 @@
-//===- dsmp-import-fuzzer.cpp - libFuzzer target for the importer -*- C++
-//-*-===//
+//===- dsmp-import-fuzzer.cpp - Importer fuzz target ------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -12,8 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/Dsmp/IR/DsmpDialect.h"
 #include "dsmp/Import/ONNXImporter.h"
-#include "dsmp/InitAll.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -23,7 +24,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   mlir::DialectRegistry registry;
-  mlir::dsmp::registerAllDialects(registry);
+  registry.insert<mlir::dsmp::DsmpDialect, mlir::func::FuncDialect>();
   mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
   // Diagnostics are part of the error path under test; keep them quiet.
   context.getDiagEngine().registerHandler(

@@ -13,9 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dsmp/Driver/Registration.h"
-#include "dsmp/Execution/Compile.h"
-#include "lib/Conversion/Pipelines.h"
+#include "dsmp/Driver/Artifact.h"
+#include "dsmp/InitAll.h"
+#include "test/lib/Passes.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/Debug/CLOptionsSetup.h"
@@ -126,9 +126,8 @@ static int runOnOnnx(StringRef input, StringRef output,
 
 int main(int argc, char **argv) {
   DialectRegistry registry;
-  mlir::dsmp::registerDriverDialects(registry);
-  mlir::dsmp::registerDriverPasses();
-  mlir::dsmp::registerDsmpConversionPipelines();
+  mlir::dsmp::registerAll(registry);
+  mlir::dsmp::registerDsmpTestPasses();
   auto [input, output] = registerAndParseCLIOptions(
       argc, argv,
       "dsmp optimizer driver: dsmp dialect and passes (.mlir or .onnx in)\n",

@@ -1,5 +1,4 @@
-//===- dsmp-run.cpp - Run a model or an artifact on the host -------*- C++
-//-*-===//
+//===- dsmp-run.cpp - Run a model or an artifact on the host ----*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -21,10 +20,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dsmp/Driver/Registration.h"
-#include "dsmp/Execution/Compile.h"
+#include "dialects/Dsmp/IR/MainGraph.h"
+#include "dsmp/Driver/Artifact.h"
 #include "dsmp/Execution/Evaluator.h"
-#include "passes/Passes.h"
+#include "dsmp/InitAll.h"
 #include "runtime/tools/RunArtifact.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -90,9 +89,8 @@ int fail(const llvm::Twine &message) {
 int evaluateModel(const ::dsmp::runtime::RunOptions &options,
                   const mlir::dsmp::InputShapes &shapes,
                   const mlir::dsmp::FixedInputs &fixed) {
-  mlir::dsmp::registerDriverPasses();
   DialectRegistry registry;
-  mlir::dsmp::registerDriverDialects(registry);
+  mlir::dsmp::registerAll(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   auto loaded = mlir::dsmp::loadModel(modelPath, context);
@@ -105,8 +103,8 @@ int evaluateModel(const ::dsmp::runtime::RunOptions &options,
   if (llvm::Error err = mlir::dsmp::specializeGraph(
           module, shapes, 1, /*requireAllInputs=*/true, fixed))
     return fail(modelPath + ": " + llvm::toString(std::move(err)));
-  auto evaluator = mlir::dsmp::GraphEvaluator::create(
-      module.lookupSymbol<func::FuncOp>("main_graph"));
+  auto evaluator =
+      mlir::dsmp::GraphEvaluator::create(mlir::dsmp::lookupMainGraph(module));
   if (!evaluator)
     return fail(modelPath + ": " + llvm::toString(evaluator.takeError()));
   std::vector<::dsmp::runtime::HostTensor> inputs;
@@ -153,9 +151,8 @@ int main(int argc, char **argv) {
   llvm::sys::path::append(artifact, "artifact");
   int status;
   {
-    mlir::dsmp::registerDriverPasses();
     DialectRegistry registry;
-    mlir::dsmp::registerDriverDialects(registry);
+    mlir::dsmp::registerAll(registry);
     MLIRContext context(registry);
     context.loadAllAvailableDialects();
     mlir::dsmp::CompileOptions compileOptions;

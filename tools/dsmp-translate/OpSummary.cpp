@@ -1,5 +1,4 @@
-//===- OpSummary.cpp - Per-op-type summary of a dsmp module -------*- C++
-//-*-===//
+//===- OpSummary.cpp - Per-op-type summary of a dsmp module -----*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -8,7 +7,7 @@
 #include "OpSummary.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
-#include "lib/Conversion/Pipelines.h"
+#include "dialects/Dsmp/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"

@@ -1,5 +1,4 @@
-//===- OpSummary.h - Per-op-type summary of a dsmp module ---------*- C++
-//-*-===//
+//===- OpSummary.h - Per-op-type summary of a dsmp module -------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

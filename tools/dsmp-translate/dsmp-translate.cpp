@@ -1,5 +1,4 @@
-//===- dsmp-translate.cpp - ONNX <-> dsmp IR ----------------------*- C++
-//-*-===//
+//===- dsmp-translate.cpp - ONNX <-> dsmp IR --------------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -135,7 +134,7 @@ int main(int argc, char **argv) {
   mlir::registerMLIRContextCLOptions();
   cl::ParseCommandLineOptions(argc, argv, "dsmp ONNX translator\n");
   mlir::DialectRegistry registry;
-  mlir::dsmp::registerAllDialects(registry);
+  mlir::dsmp::registerAll(registry);
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
   switch (direction) {

@@ -1,4 +1,4 @@
-//===- DsmpBase.td - dsmp dialect, enums and type constraints -*- tablegen -*-===//
+//===- DsmpBase.td - dsmp dialect, enums and type ----------*- tablegen -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

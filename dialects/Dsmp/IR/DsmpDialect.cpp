@@ -1,5 +1,4 @@
-//===- DsmpDialect.cpp - dsmp dialect registration ----------------*- C++
-//-*-===//
+//===- DsmpDialect.cpp - dsmp dialect registration --------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

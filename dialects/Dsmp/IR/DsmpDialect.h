@@ -1,5 +1,4 @@
-//===- DsmpDialect.h - dsmp dialect --------------------------------*- C++
-//-*-===//
+//===- DsmpDialect.h - dsmp dialect -----------------------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

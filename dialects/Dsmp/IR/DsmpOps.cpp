@@ -1,5 +1,4 @@
-//===- DsmpOps.cpp - dsmp op verifiers, folders and interfaces ----*- C++
-//-*-===//
+//===- DsmpOps.cpp - dsmp op verifiers, folders and interfaces --*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -496,41 +495,26 @@ template <typename OpTy> static LogicalResult verifyArg(OpTy op) {
 LogicalResult ArgMaxOp::verify() { return verifyArg(*this); }
 LogicalResult ArgMinOp::verify() { return verifyArg(*this); }
 
-LogicalResult AveragePoolOp::verify() {
-  if (hasUnranked(*this))
+/// A windowed pool: X of rank >= 3, its window attributes fit the spatial
+/// rank (and auto_pad is known, where the op has one).
+template <typename OpTy> static LogicalResult verifyPool(OpTy op) {
+  if (hasUnranked(op))
     return success();
-  int64_t rank = rankOf(getX());
+  int64_t rank = rankOf(op.getX());
   if (rank < 3)
-    return emitOpError("expects X of rank >= 3");
-  if (failed(verifyAutoPad(*this, getAutoPad())))
+    return op.emitOpError("expects X of rank >= 3");
+  if constexpr (std::is_same_v<OpTy, MaxPoolGradOp>) {
+    if (rankOf(op.getY()) != rank)
+      return op.emitOpError("expects Y of the same rank as X");
+  } else if (failed(verifyAutoPad(op, op.getAutoPad()))) {
     return failure();
-  return verifyWindow(*this, rank - 2, getKernelShape(), getStrides(),
-                      getDilations(), getPads());
+  }
+  return verifyWindow(op, rank - 2, op.getKernelShape(), op.getStrides(),
+                      op.getDilations(), op.getPads());
 }
-
-LogicalResult MaxPoolOp::verify() {
-  if (hasUnranked(*this))
-    return success();
-  int64_t rank = rankOf(getX());
-  if (rank < 3)
-    return emitOpError("expects X of rank >= 3");
-  if (failed(verifyAutoPad(*this, getAutoPad())))
-    return failure();
-  return verifyWindow(*this, rank - 2, getKernelShape(), getStrides(),
-                      getDilations(), getPads());
-}
-
-LogicalResult MaxPoolGradOp::verify() {
-  if (hasUnranked(*this))
-    return success();
-  int64_t rank = rankOf(getX());
-  if (rank < 3)
-    return emitOpError("expects X of rank >= 3");
-  if (rankOf(getY()) != rank)
-    return emitOpError("expects Y of the same rank as X");
-  return verifyWindow(*this, rank - 2, getKernelShape(), getStrides(),
-                      getDilations(), getPads());
-}
+LogicalResult AveragePoolOp::verify() { return verifyPool(*this); }
+LogicalResult MaxPoolOp::verify() { return verifyPool(*this); }
+LogicalResult MaxPoolGradOp::verify() { return verifyPool(*this); }
 
 template <typename OpTy> static LogicalResult verifyGlobalPool(OpTy op) {
   if (hasUnranked(op))

@@ -1,5 +1,4 @@
-//===- DsmpOps.h - dsmp operations, attributes and interfaces -----*- C++
-//-*-===//
+//===- DsmpOps.h - dsmp operations, attributes and interfaces ---*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- DsmpTraits.h - dsmp op traits ------------------------------*- C++
-//-*-===//
+//===- DsmpTraits.h - dsmp op traits ----------------------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- OnnxOpRegistry.cpp - ONNX operator <-> dsmp op table -------*- C++
-//-*-===//
+//===- OnnxOpRegistry.cpp - ONNX operator <-> dsmp op table -----*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- OnnxOpRegistry.h - ONNX operator <-> dsmp op table ---------*- C++
-//-*-===//
+//===- OnnxOpRegistry.h - ONNX operator <-> dsmp op table -------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

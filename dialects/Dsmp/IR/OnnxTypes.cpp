@@ -1,5 +1,4 @@
-//===- OnnxTypes.cpp - ONNX data types <-> MLIR element types -----*- C++
-//-*-===//
+//===- OnnxTypes.cpp - ONNX data types <-> MLIR element types ---*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- OnnxTypes.h - ONNX data types <-> MLIR element types -------*- C++
-//-*-===//
+//===- OnnxTypes.h - ONNX data types <-> MLIR element types -----*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

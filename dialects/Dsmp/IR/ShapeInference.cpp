@@ -1,5 +1,4 @@
-//===- ShapeInference.cpp - Result types from operand types -------*- C++
-//-*-===//
+//===- ShapeInference.cpp - Result types from operand types -----*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- CompileAPI.h - dsmp-compile as a plain C++ call -------------*- C++
-//-*-===//
+//===- CompileAPI.h - dsmp-compile as a plain C++ call ----------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -13,6 +12,8 @@
 
 #ifndef DSMP_DRIVER_COMPILEAPI_H
 #define DSMP_DRIVER_COMPILEAPI_H
+
+#include "dsmp/Driver/PrecisionOptions.h"
 
 #include <cstdint>
 #include <map>
@@ -35,29 +36,18 @@ std::string compileModel(const std::string &modelPath,
                          const std::vector<ShapeMap> &variants,
                          const ShapeMap &fixed = {});
 
-/// What `dsmp-compile --tolerance` takes (docs/precision.md).
-struct PrecisionRequest {
-  double tolerance = 1e-2;
-  std::string metric = "rel-l2"; // or "max-abs" (--error-metric)
-  std::string calibration;
-  std::string validation; // the calibration folder when empty
-  std::string report;     // JSON (and HTML beside it) when not empty
-  std::string defaultFormat = "auto";
-  std::vector<std::string> denyOps, allowOps;
-  std::string sensitiveLayers;
-  ShapeMap fixed; // integer inputs compiled for one value (--fix-input)
-};
-
-/// Chooses formats for the precision target `target` (sm_80, gfx90a,
-/// aarch64, ...) within the request's budget and compiles the result into
-/// `outputDir` for `target` if it is a CPU, else for the host (which then
-/// emulates the formats). Returns "" on success (budget met), else the
-/// error message.
+/// Chooses formats for `options.target` (sm_80, gfx90a, aarch64, ...)
+/// within the budget and compiles the result into `outputDir` for that
+/// target if it is a CPU, else for the host (which then emulates the
+/// formats); writes the report to `report` (JSON, and HTML beside it) when
+/// it is not empty. `fixed` as for compileModel. Returns "" on success
+/// (budget met), else the error message.
 std::string compileModelWithPrecision(const std::string &modelPath,
                                       const std::string &outputDir,
-                                      const std::string &target,
                                       const std::vector<ShapeMap> &variants,
-                                      const PrecisionRequest &request);
+                                      const PrecisionOptions &options,
+                                      const std::string &report = "",
+                                      const ShapeMap &fixed = {});
 
 } // namespace dsmp
 

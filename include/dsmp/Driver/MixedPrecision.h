@@ -15,55 +15,43 @@
 #ifndef DSMP_DRIVER_MIXEDPRECISION_H
 #define DSMP_DRIVER_MIXEDPRECISION_H
 
-#include "dsmp/Execution/Compile.h"
+#include "dsmp/Driver/Artifact.h"
+#include "dsmp/Driver/PrecisionOptions.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
-#include "mlir/Support/Timing.h"
-
+#include <memory>
 #include <string>
-#include <vector>
 
 namespace mlir::dsmp {
 
-struct MixedPrecisionOptions {
-  /// A target of the format table (sm_80, sm_90, gfx90a, aarch64, ...).
-  std::string target = "sm_80";
-  /// Target features that add formats ("+bf16" on aarch64, ...).
-  std::vector<std::string> features;
-  /// Budget on each output's error against FP32, in `metric`.
-  double tolerance = 1e-2;
-  /// "rel-l2": |y' - y| / |y| per output; "max-abs": max |y'_i - y_i| over
-  /// every output element (the prediction is then the absolute L2 error,
-  /// an upper bound, and validation measures the real maximum).
-  std::string metric = "rel-l2";
-  /// Also require every sample's arg-max (top-1 class) to stay the same.
-  bool keepTop1 = false;
-  std::string calibration;
-  /// Held-out inputs for validation; the calibration folder when empty.
-  std::string validation;
-  std::string defaultFormat = "auto";
-  std::vector<std::string> denyOps, allowOps;
-  std::string sensitiveLayers;
-  double margin = 0.5;
-  /// Validation rounds after the first.
-  int maxRetries = 4;
-  /// Random seed vectors of the sensitivity adjoint (one backward each).
-  unsigned sensitivitySeeds = 1;
+struct AutoMixedPrecisionPipelineOptions;
+
+/// The precision flow's options and where it runs.
+struct MixedPrecisionOptions : ::dsmp::PrecisionOptions {
   /// Folder a .mlir model's weight file is relative to.
   std::string weightsDir = ".";
   /// Where the phases' times go (--mlir-timing); none when null.
   TimingScope *timing = nullptr;
 };
 
+/// The dsmp-auto-mixed-precision pipeline's options for `options`: the one
+/// place the flow's options become the pipeline's.
+llvm::Expected<std::unique_ptr<AutoMixedPrecisionPipelineOptions>>
+precisionPipelineOptions(const MixedPrecisionOptions &options);
+
 struct MixedPrecisionResult {
   OwningOpRef<ModuleOp> module;
   llvm::json::Object report;
   /// Whether the final model met the budget on the validation inputs.
   bool met = false;
+  /// The passes that made `module` from the FP32 model (the analyses and
+  /// the final round's assignment), as textual pipeline elements.
+  std::string pipeline;
 };
 
 /// Runs the precision flow on `fp32` (its weights in memory). The source
@@ -76,7 +64,8 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options);
 /// it), run the flow, write the report to `reportPath` if it is not empty,
 /// and compile the chosen formats into the artifact folder `outputDir` for
 /// `compile.target` (one variant per `compile.variants` entry; the
-/// calibration inputs' shapes when there are none).
+/// calibration inputs' shapes when there are none). The report's summary
+/// records each variant's whole pipeline (`pipeline`).
 llvm::Expected<MixedPrecisionResult>
 compileWithPrecision(llvm::StringRef modelPath, llvm::StringRef outputDir,
                      MixedPrecisionOptions options, CompileOptions compile,

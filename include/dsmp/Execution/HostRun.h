@@ -13,7 +13,7 @@
 #ifndef DSMP_EXECUTION_HOSTRUN_H
 #define DSMP_EXECUTION_HOSTRUN_H
 
-#include "dsmp/Execution/Compile.h"
+#include "dialects/Dsmp/Transforms/Passes.h"
 #include "dsmp/runtime/TensorFile.h"
 
 #include <memory>

@@ -1,5 +1,4 @@
-//===- ONNXExporter.h - dsmp dialect -> ONNX model ----------------*- C++
-//-*-===//
+//===- ONNXExporter.h - dsmp dialect -> ONNX model --------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- ONNXImporter.h - ONNX model -> dsmp dialect ----------------*- C++
-//-*-===//
+//===- ONNXImporter.h - ONNX model -> dsmp dialect --------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

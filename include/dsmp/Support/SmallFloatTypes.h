@@ -1,5 +1,4 @@
-//===- SmallFloatTypes.h - MLIR's f8 types as dsmp::formats ---- -*- C++
-//-*-===//
+//===- SmallFloatTypes.h - MLIR's f8 types as dsmp::formats -----*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -15,7 +14,7 @@
 #ifndef DSMP_SUPPORT_SMALLFLOATTYPES_H
 #define DSMP_SUPPORT_SMALLFLOATTYPES_H
 
-#include "dsmp/runtime/FloatFormats.h"
+#include "dsmp/Support/FloatFormats.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"

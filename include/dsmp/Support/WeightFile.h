@@ -1,5 +1,4 @@
-//===- WeightFile.h - The raw weight file beside a .mlir ----------*- C++
-//-*-===//
+//===- WeightFile.h - The raw weight file beside a .mlir --------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

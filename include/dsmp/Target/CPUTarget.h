@@ -1,5 +1,4 @@
-//===- CPUTarget.h - LLVM dialect to a host or cross CPU library ---*- C++
-//-*-===//
+//===- CPUTarget.h - LLVM dialect to a host or cross CPU --------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- SplitModule.h - An LLVM module as parts for parallel codegen -*- C++
-//-*-===//
+//===- SplitModule.h - Split LLVM modules for threads -----------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- TargetDescription.h - Per-target formats, as data -----------*- C++
-//-*-===//
+//===- TargetDescription.h - Per-target formats, as data --------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- Manifest.h - The manifest of a compiled dsmp artifact -------*- C++
-//-*-===//
+//===- Manifest.h - The manifest of a compiled dsmp artifact ----*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

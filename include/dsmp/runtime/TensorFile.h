@@ -1,5 +1,4 @@
-//===- TensorFile.h - ONNX TensorProto files without protobuf -------*- C++
-//-*-===//
+//===- TensorFile.h - ONNX TensorProto files without protobuf ---*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- EmitEntryPoint.cpp - The artifact's C entry point -----------*- C++
-//-*-===//
+//===- EmitEntryPoint.cpp - The artifact's C entry point --------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -67,7 +66,7 @@ struct EmitEntryPointPass final
         return signalPassFailure();
       }
       Value data;
-      if (kind.getValue() == "io") {
+      if (kind.getValue() == "input" || kind.getValue() == "output") {
         Value address = LLVM::GEPOp::create(
             b, loc, ptr, ptr, io,
             ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(slot.getInt())});
@@ -102,7 +101,6 @@ struct EmitEntryPointPass final
     for (auto func : module.getOps<LLVM::LLVMFuncOp>())
       if (func != entry && !func.isExternal())
         func.setLinkage(LLVM::Linkage::Internal);
-    module->removeAttr("dsmp.entry_layout");
   }
 };
 } // namespace

@@ -1,5 +1,4 @@
-//===- ExpandStridedCopies.cpp - Strided memref.copy to linalg.copy -*- C++
-//-*-===//
+//===- ExpandStridedCopies.cpp - Strided copies as loops --------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

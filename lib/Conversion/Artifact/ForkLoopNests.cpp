@@ -1,5 +1,4 @@
-//===- ForkLoopNests.cpp - Outlined loop nests on libgomp's threads -*- C++
-//-*-===//
+//===- ForkLoopNests.cpp - Loop nests on libgomp threads --------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

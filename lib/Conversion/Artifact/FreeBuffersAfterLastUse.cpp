@@ -1,5 +1,4 @@
-//===- FreeBuffersAfterLastUse.cpp - Deallocs right after last use -*- C++
-//-*-===//
+//===- FreeBuffersAfterLastUse.cpp - Early deallocs -------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

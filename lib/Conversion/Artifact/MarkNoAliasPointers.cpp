@@ -1,5 +1,4 @@
-//===- MarkNoAliasPointers.cpp - llvm.noalias on outlined loop nests -*- C++
-//-*-===//
+//===- MarkNoAliasPointers.cpp - llvm.noalias on loop nests -----*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- OutlineLoopNests.cpp - One function per top-level loop nest -*- C++
-//-*-===//
+//===- OutlineLoopNests.cpp - One function per top-level loop ---*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

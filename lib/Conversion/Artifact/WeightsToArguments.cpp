@@ -1,5 +1,4 @@
-//===- WeightsToArguments.cpp - External weights become arguments -*- C++
-//-*-===//
+//===- WeightsToArguments.cpp - Weights as arguments ------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- Common.cpp - Helpers of the dsmp-to-linalg patterns ---------*- C++
-//-*-===//
+//===- Common.cpp - Helpers of the dsmp-to-linalg patterns ------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

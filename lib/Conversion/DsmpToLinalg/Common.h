@@ -1,5 +1,4 @@
-//===- Common.h - Helpers of the dsmp-to-linalg patterns -----------*- C++
-//-*-===//
+//===- Common.h - Helpers of the dsmp-to-linalg patterns --------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- Contraction.cpp - MatMul, Gemm, Conv, ConvTranspose ---------*- C++
-//-*-===//
+//===- Contraction.cpp - MatMul, Gemm, Conv, ConvTranspose ------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

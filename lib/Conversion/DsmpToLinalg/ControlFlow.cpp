@@ -1,5 +1,4 @@
-//===- ControlFlow.cpp - If to scf.if ------------------------------*- C++
-//-*-===//
+//===- ControlFlow.cpp - If to scf.if ---------------------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

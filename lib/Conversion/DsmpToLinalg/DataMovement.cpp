@@ -1,5 +1,4 @@
-//===- DataMovement.cpp - Shapes, copies and constants -------------*- C++
-//-*-===//
+//===- DataMovement.cpp - Shapes, copies and constants ----------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- DsmpToLinalg.cpp - Lower dsmp ops to linalg ----------------*- C++
-//-*-===//
+//===- DsmpToLinalg.cpp - Lower dsmp ops to linalg --------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- Elementwise.cpp - Elementwise dsmp ops to linalg.generic ----*- C++
-//-*-===//
+//===- Elementwise.cpp - Elementwise dsmp ops to linalg.generic -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- Normalization.cpp - Softmax, reductions, norms --------------*- C++
-//-*-===//
+//===- Normalization.cpp - Softmax, reductions, norms -----------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

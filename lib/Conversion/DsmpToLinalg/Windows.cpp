@@ -1,5 +1,4 @@
-//===- Windows.cpp - Pooling and Resize ----------------------------*- C++
-//-*-===//
+//===- Windows.cpp - Pooling and Resize -------------------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

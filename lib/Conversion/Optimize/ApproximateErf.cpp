@@ -1,5 +1,4 @@
-//===- ApproximateErf.cpp - Vectorizable erf -------------------------*- C++
-//-*-===//
+//===- ApproximateErf.cpp - Vectorizable erf --------------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

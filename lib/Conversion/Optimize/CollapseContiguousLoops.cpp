@@ -1,5 +1,4 @@
-//===- CollapseContiguousLoops.cpp - Longer innermost loops --------*- C++
-//-*-===//
+//===- CollapseContiguousLoops.cpp - Longer innermost loops -----*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- FuseElementwise.cpp - Elementwise fusion without recompute ---*- C++
-//-*-===//
+//===- FuseElementwise.cpp - Fuse elementwise chains ------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

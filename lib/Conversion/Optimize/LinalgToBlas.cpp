@@ -1,5 +1,4 @@
-//===- LinalgToBlas.cpp - f32 matmuls as cblas_sgemm calls ----------*- C++
-//-*-===//
+//===- LinalgToBlas.cpp - f32 matmuls as cblas_sgemm calls ------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- OrderLoopsForLocality.cpp - Contiguous innermost loops ------*- C++
-//-*-===//
+//===- OrderLoopsForLocality.cpp - Contiguous innermost loops ---*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

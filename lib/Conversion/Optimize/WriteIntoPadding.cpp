@@ -1,5 +1,4 @@
-//===- WriteIntoPadding.cpp - Pads without a full fill and copy ----*- C++
-//-*-===//
+//===- WriteIntoPadding.cpp - Pads without a full fill and copy -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -10,9 +10,10 @@
 #include "Sgemm.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/MainGraph.h"
 #include "dialects/Dsmp/IR/OnnxOpRegistry.h"
 #include "dialects/Dsmp/IR/OnnxTypes.h"
-#include "dsmp/runtime/FloatFormats.h"
+#include "dsmp/Support/FloatFormats.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"

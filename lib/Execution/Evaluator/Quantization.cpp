@@ -1,5 +1,4 @@
-//===- Quantization.cpp - Evaluator kernels: Quantize/Dequantize -*- C++
-//-*-===//
+//===- Quantization.cpp - Evaluator kernels ---------------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -18,7 +18,7 @@
 
 #include "Array.h"
 
-#include "dsmp/runtime/FloatFormats.h"
+#include "dsmp/Support/FloatFormats.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 

@@ -1,5 +1,4 @@
-//===- ONNXExporter.cpp - dsmp dialect -> ONNX model --------------*- C++
-//-*-===//
+//===- ONNXExporter.cpp - dsmp dialect -> ONNX model ------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

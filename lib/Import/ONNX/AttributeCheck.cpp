@@ -37,7 +37,8 @@ using AttrProto = onnx::AttributeProto;
 constexpr int64_t kNewestSchemaOpset = 17;
 
 /// The value fields `attr` fills, as the attribute types they belong to.
-llvm::SmallVector<AttrProto::AttributeType> filledFields(const AttrProto &attr) {
+llvm::SmallVector<AttrProto::AttributeType>
+filledFields(const AttrProto &attr) {
   llvm::SmallVector<AttrProto::AttributeType> fields;
   auto add = [&](bool filled, AttrProto::AttributeType type) {
     if (filled)
@@ -122,8 +123,7 @@ Error checkNodeAttributes(const onnx::NodeProto &node, StringRef file,
     auto expected = schema->attributes().find(attr.name());
     // Up to opset 17 the schema is the node's own; later ones may add
     // attributes it does not list.
-    if (expected == schema->attributes().end() &&
-        opset <= kNewestSchemaOpset)
+    if (expected == schema->attributes().end() && opset <= kNewestSchemaOpset)
       return error("is not an attribute of " + node.op_type() +
                    " (ONNX schema, opset " +
                    std::to_string(schema->since_version()) + ")");

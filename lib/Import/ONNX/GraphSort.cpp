@@ -1,5 +1,4 @@
-//===- GraphSort.cpp - Topological order and dangling inputs ------*- C++
-//-*-===//
+//===- GraphSort.cpp - Topological order and dangling inputs ----*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- ImportUtils.h - Shared pieces of the ONNX importer ---------*- C++
-//-*-===//
+//===- ImportUtils.h - Shared pieces of the ONNX importer -------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

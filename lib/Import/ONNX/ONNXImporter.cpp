@@ -1,5 +1,4 @@
-//===- ONNXImporter.cpp - ONNX model -> dsmp dialect --------------*- C++
-//-*-===//
+//===- ONNXImporter.cpp - ONNX model -> dsmp dialect ------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -753,8 +752,8 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
       continue;
     std::optional<Attribute> stored = op->getInherentAttr(entry.getKey());
     if (!stored || *stored != entry.getValue())
-      return fail(node, "attribute '" + entry.getKey() +
-                            "' has a type that " + info->opName +
+      return fail(node, "attribute '" + entry.getKey() + "' has a type that " +
+                            info->opName +
                             " does not take (see its ONNX schema)");
   }
   // Op-local checks only: the op may sit in a subgraph region that is not

@@ -1,5 +1,4 @@
-//===- TensorUtils.cpp - ONNX tensors: types, checks, bytes -------*- C++
-//-*-===//
+//===- TensorUtils.cpp - ONNX tensors: types, checks, bytes -----*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- ArtifactAllocator.cpp - The buffer cache linked into model.so -*- C++
-//-*-===//
+//===- ArtifactAllocator.cpp - The artifacts' buffer cache ------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- CPUTarget.cpp - LLVM dialect to a host or cross CPU library -*- C++
-//-*-===//
+//===- CPUTarget.cpp - LLVM dialect to a host or cross CPU ------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

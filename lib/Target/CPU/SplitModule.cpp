@@ -1,5 +1,4 @@
-//===- SplitModule.cpp - An LLVM module as parts for parallel codegen -*- C++
-//-*-===//
+//===- SplitModule.cpp - Split LLVM modules for threads ---------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- TargetDescription.cpp - Per-target formats, as data ---------*- C++
-//-*-===//
+//===- TargetDescription.cpp - Per-target formats, as data ------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

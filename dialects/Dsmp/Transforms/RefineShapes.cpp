@@ -1,5 +1,4 @@
-//===- RefineShapes.cpp - Make dynamic dims static ----------------*- C++
-//-*-===//
+//===- RefineShapes.cpp - Make dynamic dims static --------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -8,16 +7,17 @@
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/OnnxOpRegistry.h"
 #include "dialects/Dsmp/IR/ShapeInference.h"
-#include "passes/Passes.h"
+#include "dialects/Dsmp/Transforms/Passes.h"
 
 #include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "dsmp-refine-shapes"
 
 namespace mlir::dsmp {
 #define GEN_PASS_DEF_REFINESHAPESPASS
-#include "passes/Passes.h.inc"
+#include "dialects/Dsmp/Transforms/Passes.h.inc"
 } // namespace mlir::dsmp
 
 using namespace mlir;
@@ -145,3 +145,11 @@ struct RefineShapesPass final
 };
 
 } // namespace
+
+void mlir::dsmp::buildRefineShapesPipeline(OpPassManager &pm) {
+  for (int round = 0; round < 5; ++round) {
+    pm.addNestedPass<func::FuncOp>(createRefineShapesPass());
+    pm.addPass(createCanonicalizerPass());
+  }
+  pm.addNestedPass<func::FuncOp>(createRefineShapesPass());
+}

@@ -6,7 +6,7 @@
 
 #include "passes/Precision/Adjoint.h"
 #include "passes/Precision/Formats.h"
-#include "passes/Precision/Passes.h"
+#include "test/lib/Passes.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
 
@@ -14,7 +14,7 @@
 
 namespace mlir::dsmp {
 #define GEN_PASS_DEF_TESTADJOINTPASS
-#include "passes/Precision/Passes.h.inc"
+#include "test/lib/Passes.h.inc"
 } // namespace mlir::dsmp
 
 using namespace mlir;

@@ -19,7 +19,7 @@
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/GraphBuilder.h"
-#include "passes/Passes.h"
+#include "dialects/Dsmp/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -27,7 +27,7 @@
 
 namespace mlir::dsmp {
 #define GEN_PASS_DEF_DECOMPOSERECURRENTPASS
-#include "passes/Passes.h.inc"
+#include "dialects/Dsmp/Transforms/Passes.h.inc"
 } // namespace mlir::dsmp
 
 using namespace mlir;

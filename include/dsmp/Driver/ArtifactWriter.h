@@ -1,12 +1,11 @@
-//===- ArtifactWriter.h - manifest.txt and model.h of an artifact --*- C++
-//-*-===//
+//===- ArtifactWriter.h - manifest.txt and model.h of an --------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSMP_EXECUTION_ARTIFACTWRITER_H
-#define DSMP_EXECUTION_ARTIFACTWRITER_H
+#ifndef DSMP_DRIVER_ARTIFACTWRITER_H
+#define DSMP_DRIVER_ARTIFACTWRITER_H
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringRef.h"
@@ -44,4 +43,4 @@ llvm::Error writeArtifactFiles(llvm::StringRef dir,
 
 } // namespace mlir::dsmp
 
-#endif // DSMP_EXECUTION_ARTIFACTWRITER_H
+#endif // DSMP_DRIVER_ARTIFACTWRITER_H

@@ -1,11 +1,10 @@
-//===- ArtifactWriter.cpp - manifest.txt and model.h of an artifact -*- C++
-//-*-===//
+//===- ArtifactWriter.cpp - manifest.txt and model.h of an ------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 
-#include "dsmp/Execution/ArtifactWriter.h"
+#include "dsmp/Driver/ArtifactWriter.h"
 
 #include "dsmp/runtime/Manifest.h"
 

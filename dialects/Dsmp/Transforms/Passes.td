@@ -1,11 +1,11 @@
-//===- Passes.td - dsmp passes ------------------------------*- tablegen -*-===//
+//===- Passes.td - dsmp passes -----------------------------*- tablegen -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSMP_PASSES_TD
-#define DSMP_PASSES_TD
+#ifndef DSMP_DIALECTS_DSMP_TRANSFORMS_PASSES_TD
+#define DSMP_DIALECTS_DSMP_TRANSFORMS_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
 
@@ -91,14 +91,64 @@ def ExpandMaxPoolGradPass
   ];
 }
 
-def TestPrecisionInterfacePass
-    : Pass<"dsmp-test-precision-interface", "mlir::func::FuncOp"> {
-  let summary = "Test only: report PrecisionOpInterface facts as remarks";
+def SpecializeShapesPass : Pass<"dsmp-specialize-shapes", "mlir::ModuleOp"> {
+  let summary = "Give @main_graph static input shapes and refine them through the graph";
   let description = [{
-    Emits one remark per op that implements PrecisionOpInterface with its
-    class, FLOP count, accumulation format and allowed formats, so lit tests
-    can check the interface with -verify-diagnostics. Changes nothing.
+    Pre-condition: the module has `@main_graph`; its inputs may have dynamic
+    dims.
+
+    Post-condition: each input named in `shapes` has that shape (a static
+    dim of the model must agree), every other dynamic input dim is
+    `default-dim` (or, with `require-all-inputs`, a missing input is an
+    error); each integer input in `fix-inputs` reads as a constant of those
+    values (the argument stays, so the entry point keeps its inputs). Then a
+    few rounds of dsmp-refine-shapes and canonicalization make the shapes
+    static through the graph, recurrences unroll (dsmp-decompose-recurrent)
+    and CSE runs. Fails, naming the input or output, where a given shape does
+    not fit or an output is not static afterwards; the failure also names
+    the inputs an If branches on.
+
+    ```
+    dsmp-specialize-shapes{shapes=image=1x1x8x8 fix-inputs=sr=16000}
+    ```
   }];
+  let options = [
+    ListOption<"shapes", "shapes", "std::string",
+               "Input shapes, NAME=D0xD1x... each">,
+    Option<"defaultDim", "default-dim", "int64_t", /*default=*/"1",
+           "Value of the dynamic input dims that `shapes` does not give">,
+    Option<"requireAllInputs", "require-all-inputs", "bool",
+           /*default=*/"false", "Every input must have a shape in `shapes`">,
+    ListOption<"fixInputs", "fix-inputs", "std::string",
+               "Integer inputs compiled for one value, NAME=V[:V...] each">
+  ];
+  let dependentDialects = ["mlir::dsmp::DsmpDialect"];
 }
 
-#endif // DSMP_PASSES_TD
+def ExternalizeConstantsPass
+    : Pass<"dsmp-externalize-constants", "mlir::ModuleOp"> {
+  let summary = "Move large float constants to the artifact's weight file";
+  let description = [{
+    Pre-condition: constants inline (dense or dense_resource) or
+    `#dsmp.external` ranges of the file the module's `dsmp.weights` names.
+
+    Post-condition: every non-splat float constant of at least `min-bytes`
+    is a `#dsmp.external` range of `weights-file` (64-byte aligned), and
+    `dsmp.weights` names that file. When the module already names a weight
+    file it must be `weights-file` (same file name), which then grows; else
+    `weights-file` is written anew, so the same module always gives the same
+    offsets. Integer constants stay inline: shape folding reads them.
+  }];
+  let options = [
+    Option<"weightsFile", "weights-file", "std::string", /*default=*/"",
+           "The weight file to write">,
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"1024",
+           "Constants of at least this many bytes move to the file">
+  ];
+  let statistics = [
+    Statistic<"numExternalized", "num-externalized",
+              "Constants moved to the weight file">
+  ];
+}
+
+#endif // DSMP_DIALECTS_DSMP_TRANSFORMS_PASSES_TD

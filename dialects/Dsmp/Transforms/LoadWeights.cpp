@@ -1,13 +1,12 @@
-//===- LoadWeights.cpp - Load #dsmp.external weights into memory --*- C++
-//-*-===//
+//===- LoadWeights.cpp - Load #dsmp.external weights into -------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/Transforms/Passes.h"
 #include "dsmp/Support/WeightFile.h"
-#include "passes/Passes.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -18,7 +17,7 @@
 
 namespace mlir::dsmp {
 #define GEN_PASS_DEF_LOADWEIGHTSPASS
-#include "passes/Passes.h.inc"
+#include "dialects/Dsmp/Transforms/Passes.h.inc"
 } // namespace mlir::dsmp
 
 using namespace mlir;

@@ -14,7 +14,7 @@
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/GraphBuilder.h"
-#include "passes/Passes.h"
+#include "dialects/Dsmp/Transforms/Passes.h"
 
 #include <limits>
 
@@ -22,7 +22,7 @@
 
 namespace mlir::dsmp {
 #define GEN_PASS_DEF_EXPANDMAXPOOLGRADPASS
-#include "passes/Passes.h.inc"
+#include "dialects/Dsmp/Transforms/Passes.h.inc"
 } // namespace mlir::dsmp
 
 using namespace mlir;

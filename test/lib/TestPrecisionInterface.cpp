@@ -1,18 +1,17 @@
-//===- TestPrecisionInterface.cpp - Report PrecisionOpInterface ---*- C++
-//-*-===//
+//===- TestPrecisionInterface.cpp - Report PrecisionOpInterface -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
-#include "passes/Passes.h"
+#include "test/lib/Passes.h"
 
 #include "llvm/ADT/STLExtras.h"
 
 namespace mlir::dsmp {
 #define GEN_PASS_DEF_TESTPRECISIONINTERFACEPASS
-#include "passes/Passes.h.inc"
+#include "test/lib/Passes.h.inc"
 } // namespace mlir::dsmp
 
 using namespace mlir;

@@ -1,5 +1,4 @@
-//===- FloatFormats.h - Exact f32 <-> low-precision conversions ---*- C++
-//-*-===//
+//===- FloatFormats.h - Exact f32 <-> low-precision conversions -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -24,8 +23,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSMP_RUNTIME_FLOATFORMATS_H
-#define DSMP_RUNTIME_FLOATFORMATS_H
+#ifndef DSMP_SUPPORT_FLOATFORMATS_H
+#define DSMP_SUPPORT_FLOATFORMATS_H
 
 #include <cstddef>
 #include <cstdint>
@@ -278,4 +277,4 @@ inline void fromF16(const uint16_t *in, float *out, size_t n) {
 
 } // namespace dsmp::formats
 
-#endif // DSMP_RUNTIME_FLOATFORMATS_H
+#endif // DSMP_SUPPORT_FLOATFORMATS_H

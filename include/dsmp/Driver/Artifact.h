@@ -1,0 +1,87 @@
+//===- Artifact.h - Compile a model into an artifact folder ----*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// What dsmp-compile, dsmp-run and the host runs of the precision passes do
+// to turn a model into an artifact: load it, externalize its weights, run
+// the registered pipeline dsmp-compile-artifact once per shape variant,
+// generate code and write the folder (model.so, model.h, weights.bin,
+// manifest.txt), which appears whole or not at all.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_DRIVER_ARTIFACT_H
+#define DSMP_DRIVER_ARTIFACT_H
+
+#include "dialects/Dsmp/Transforms/Passes.h"
+#include "dsmp/Target/CPUTarget.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::dsmp {
+
+/// A loaded model: the module, and the weight file its #dsmp.external
+/// constants point into (empty when every constant is inline).
+struct LoadedModel {
+  OwningOpRef<ModuleOp> module;
+  std::string weightsPath;
+};
+
+/// Imports a .onnx file (large weights go to `onnxWeightsPath`, or stay
+/// inline if it is empty) or parses a .mlir file (whose weight file is
+/// resolved beside it). Fails on a file without @main_graph.
+llvm::Expected<LoadedModel> loadModel(llvm::StringRef path,
+                                      MLIRContext &context,
+                                      llvm::StringRef onnxWeightsPath = "");
+
+/// The input shapes of DIR/input_*.pb (by tensor name).
+llvm::Expected<InputShapes> readInputShapes(llvm::StringRef dir);
+
+/// Parses NAME=V[,V...] (dsmp-compile --fix-input) into `fixed`.
+llvm::Error parseFixedInput(llvm::StringRef text, FixedInputs &fixed);
+
+struct CompileOptions {
+  CPUTargetSpec target;
+  /// One variant per entry (the model specialized to those input shapes;
+  /// inputs not named get `defaultDim` for their dynamic dims). Empty: one
+  /// variant with every dynamic dim `defaultDim`.
+  std::vector<InputShapes> variants;
+  int64_t defaultDim = 1;
+  /// Every input must have a shape in each variant (dsmp-run: the inputs
+  /// folder must hold every input).
+  bool requireAllInputs = false;
+  FixedInputs fixedInputs;
+  /// The passes that made the module being compiled (the precision flow's),
+  /// as textual pipeline elements; they lead each variant's printed
+  /// pipeline.
+  std::string precedingPipeline;
+  /// Receives, per variant, the whole pass pipeline that produced its LLVM
+  /// dialect module (dsmp-compile --print-pipeline); replayable with
+  /// `dsmp-opt MODEL --pass-pipeline=...`.
+  std::vector<std::string> *pipelines = nullptr;
+};
+
+/// Compiles a model file into an artifact folder `outputDir`.
+llvm::Error compileArtifact(llvm::StringRef modelPath,
+                            llvm::StringRef outputDir,
+                            const CompileOptions &options,
+                            MLIRContext &context);
+
+/// Compiles an in-memory module (its constants inline, or #dsmp.external
+/// ranges of `weightsFile`) into an artifact folder, as compileArtifact
+/// does; `sourceName` is recorded in the manifest. `module` is not changed.
+llvm::Error compileModuleArtifact(ModuleOp module, llvm::StringRef weightsFile,
+                                  llvm::StringRef sourceName,
+                                  llvm::StringRef outputDir,
+                                  const CompileOptions &options);
+
+} // namespace mlir::dsmp
+
+#endif // DSMP_DRIVER_ARTIFACT_H

@@ -1,0 +1,263 @@
+//===- ArtifactCompile.cpp - A model to an artifact folder -----*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The artifact is built in OUT.partial and renamed to OUT when whole: the
+// weights go to its weight file once (dsmp-externalize-constants), then each
+// shape variant runs dsmp-compile-artifact on a copy of the module, and its
+// LLVM dialect module becomes objects; model.so links them all.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsmp/Driver/Artifact.h"
+
+#include "dialects/Dsmp/IR/MainGraph.h"
+#include "dsmp/Driver/ArtifactWriter.h"
+#include "dsmp/runtime/Manifest.h"
+#include "lib/Driver/Artifact/ArtifactPipeline.h"
+#include "lib/Driver/Artifact/RunPasses.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using llvm::Error;
+using llvm::StringRef;
+using llvm::Twine;
+
+namespace mlir::dsmp {
+
+namespace {
+
+/// Runs `pm` on `module`; the passes' errors follow "`what` failed".
+Error runStep(PassManager &pm, ModuleOp module, StringRef what) {
+  std::string errors;
+  if (failed(runPasses(pm, module, errors)))
+    return llvm::createStringError(what + " failed" +
+                                   (errors.empty() ? "" : "\n  " + errors));
+  return Error::success();
+}
+
+/// A folder `outputDir`.partial that becomes `outputDir` on commit() and is
+/// removed otherwise, so a failed compile leaves no partial artifact.
+class StagingFolder {
+public:
+  explicit StagingFolder(StringRef outputDir) : outputDir(outputDir.str()) {
+    path = this->outputDir + ".partial";
+  }
+  ~StagingFolder() {
+    if (!committed)
+      (void)llvm::sys::fs::remove_directories(path);
+  }
+  Error create() {
+    (void)llvm::sys::fs::remove_directories(path);
+    if (std::error_code ec = llvm::sys::fs::create_directories(path))
+      return llvm::createStringError("cannot create '" + path +
+                                     "': " + ec.message());
+    return Error::success();
+  }
+  std::string file(StringRef name) const { return join(path, name); }
+  std::string finalFile(StringRef name) const { return join(outputDir, name); }
+  /// Replaces an earlier artifact at `outputDir`, never anything else.
+  Error commit() {
+    if (llvm::sys::fs::exists(outputDir)) {
+      std::error_code ec;
+      bool empty = llvm::sys::fs::directory_iterator(outputDir, ec) ==
+                   llvm::sys::fs::directory_iterator();
+      if (!empty && !llvm::sys::fs::exists(finalFile("manifest.txt")))
+        return llvm::createStringError(
+            "'" + outputDir +
+            "' exists and is not a dsmp artifact; not replacing it");
+      (void)llvm::sys::fs::remove_directories(outputDir);
+    }
+    if (std::error_code ec = llvm::sys::fs::rename(path, outputDir))
+      return llvm::createStringError("cannot move the artifact to '" +
+                                     outputDir + "': " + ec.message());
+    committed = true;
+    return Error::success();
+  }
+
+private:
+  static std::string join(StringRef dir, StringRef name) {
+    llvm::SmallString<256> result(dir);
+    llvm::sys::path::append(result, name);
+    return std::string(result);
+  }
+  std::string outputDir, path;
+  bool committed = false;
+};
+
+/// The variant's inputs and outputs, from the layout
+/// dsmp-record-entry-layout recorded.
+Error describeVariant(ModuleOp lowered, ArtifactVariant &spec) {
+  auto layout = lowered->getAttrOfType<ArrayAttr>("dsmp.entry_layout");
+  if (!layout)
+    return llvm::createStringError("the lowered module has no entry layout");
+  for (Attribute item : layout) {
+    auto dict = cast<DictionaryAttr>(item);
+    StringRef kind = dict.getAs<StringAttr>("kind").getValue();
+    if (kind == "weight")
+      continue;
+    auto type = cast<RankedTensorType>(dict.getAs<TypeAttr>("type").getValue());
+    std::string name = dict.getAs<StringAttr>("name").str();
+    (kind == "input" ? spec.inputs : spec.outputs).push_back({name, type});
+  }
+  return Error::success();
+}
+
+/// Writes the weights, lowers one clone of `module` per variant, links
+/// model.so and writes the manifest (which records `source`) and header
+/// into the staging folder; errors name `displayName`.
+Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
+                    const CompileOptions &options,
+                    const StagingFolder &staging) {
+  MLIRContext &context = *module.getContext();
+  auto named = [&](Error err) {
+    return llvm::createStringError(displayName + ": " +
+                                   llvm::toString(std::move(err)));
+  };
+  // Every large float constant to the artifact's weight file, once for
+  // all variants. The printed pipeline names the file where it ends up.
+  ExternalizeConstantsPassOptions weights;
+  weights.weightsFile = staging.file("weights.bin");
+  PassManager externalize(&context);
+  externalize.addPass(createExternalizeConstantsPass(weights));
+  if (Error err = runStep(externalize, module, "writing the weights"))
+    return named(std::move(err));
+  weights.weightsFile = staging.finalFile("weights.bin");
+  PassManager printedWeights(&context);
+  printedWeights.addPass(createExternalizeConstantsPass(weights));
+  std::string weightsStep = pipelineElements(printedWeights);
+
+  ArtifactDescription description;
+  description.target = options.target.name;
+  description.source = source.str();
+  for (auto &entry : options.fixedInputs)
+    description.fixedInputs[entry.getKey().str()] = entry.second;
+  std::vector<InputShapes> variants = options.variants;
+  if (variants.empty())
+    variants.emplace_back();
+  SmallVector<std::string> objects;
+  for (auto [index, shapes] : llvm::enumerate(variants)) {
+    OwningOpRef<ModuleOp> variant(module.clone());
+    ArtifactVariant spec;
+    spec.entry = ::dsmp::artifact::kEntryPrefix + std::to_string(index);
+    CompileArtifactPipelineOptions pipeline;
+    pipeline.target = options.target.name;
+    SpecializeShapesPassOptions specialize =
+        specializeShapesOptions(shapes, options.defaultDim,
+                                options.requireAllInputs, options.fixedInputs);
+    for (const std::string &text : specialize.shapes)
+      pipeline.shapes.push_back(text);
+    for (const std::string &text : specialize.fixInputs)
+      pipeline.fixInputs.push_back(text);
+    pipeline.defaultDim = options.defaultDim;
+    pipeline.requireAllInputs = options.requireAllInputs;
+    pipeline.entry = spec.entry;
+    // Inputs that do not fit are reported as they are, not as a failed
+    // lowering: the same checks on a throwaway copy of the graph.
+    func::FuncOp graph = lookupMainGraph(*variant);
+    if (!graph)
+      return named(llvm::createStringError("the model has no @main_graph"));
+    {
+      OwningOpRef<func::FuncOp> probe(graph.clone());
+      if (Error err =
+              applyInputShapes(*probe, shapes, options.defaultDim,
+                               options.requireAllInputs, options.fixedInputs))
+        return named(std::move(err));
+    }
+    PassManager pm(&context);
+    if (failed(buildCompileArtifactPipeline(pm, pipeline)))
+      return llvm::createStringError("no dsmp-compile-artifact pipeline for '" +
+                                     options.target.name + "'");
+    // The inputs an If still branches on, before lowering consumes the
+    // graph: fixing one often removes the branch that fails.
+    std::string hint = branchHint(graph);
+    if (Error err = runStep(pm, *variant, "lowering"))
+      return named(llvm::createStringError(
+          llvm::toString(std::move(err)) +
+          (hint.empty() ? std::string() : "\n  " + hint)));
+    if (options.pipelines) {
+      SmallVector<std::string> steps;
+      if (!options.precedingPipeline.empty())
+        steps.push_back(options.precedingPipeline);
+      steps.push_back(weightsStep);
+      steps.push_back(pipelineElements(pm));
+      options.pipelines->push_back("builtin.module(" + llvm::join(steps, ",") +
+                                   ")");
+    }
+    if (Error err = describeVariant(*variant, spec))
+      return named(std::move(err));
+    auto variantObjects =
+        emitObjectFiles(*variant, options.target,
+                        staging.file("model_" + std::to_string(index)));
+    if (!variantObjects)
+      return variantObjects.takeError();
+    llvm::append_range(objects, *variantObjects);
+    description.variants.push_back(std::move(spec));
+  }
+  if (Error err =
+          linkSharedLibrary(objects, staging.file("model.so"), options.target))
+    return err;
+  for (const std::string &object : objects)
+    (void)llvm::sys::fs::remove(object);
+  return writeArtifactFiles(staging.file(""), description);
+}
+
+/// Copies `from` to the staging folder's weight file and points the
+/// module's #dsmp.external constants at it.
+Error adoptWeightFile(ModuleOp module, StringRef from,
+                      const StagingFolder &staging) {
+  std::string to = staging.file("weights.bin");
+  if (std::error_code ec = llvm::sys::fs::copy_file(from, to))
+    return llvm::createStringError("cannot copy '" + from +
+                                   "': " + ec.message());
+  module->setAttr("dsmp.weights",
+                  StringAttr::get(module.getContext(), "weights.bin"));
+  return Error::success();
+}
+
+} // namespace
+
+Error compileArtifact(StringRef modelPath, StringRef outputDir,
+                      const CompileOptions &options, MLIRContext &context) {
+  StagingFolder staging(outputDir);
+  if (Error err = staging.create())
+    return err;
+  std::string weightsPath = staging.file("weights.bin");
+  auto loaded = loadModel(modelPath, context, weightsPath);
+  if (!loaded)
+    return loaded.takeError();
+  ModuleOp module = *loaded->module;
+  // A .mlir model: its weights travel with the artifact.
+  if (loaded->weightsPath != weightsPath && !loaded->weightsPath.empty())
+    if (Error err = adoptWeightFile(module, loaded->weightsPath, staging))
+      return err;
+  if (Error err = buildArtifact(module, llvm::sys::path::filename(modelPath),
+                                modelPath, options, staging))
+    return err;
+  return staging.commit();
+}
+
+Error compileModuleArtifact(ModuleOp source, StringRef weightsFile,
+                            StringRef sourceName, StringRef outputDir,
+                            const CompileOptions &options) {
+  StagingFolder staging(outputDir);
+  if (Error err = staging.create())
+    return err;
+  OwningOpRef<ModuleOp> module(source.clone());
+  (*module)->removeAttr("dsmp.weights");
+  if (!weightsFile.empty())
+    if (Error err = adoptWeightFile(*module, weightsFile, staging))
+      return err;
+  if (Error err =
+          buildArtifact(*module, sourceName, sourceName, options, staging))
+    return err;
+  return staging.commit();
+}
+
+} // namespace mlir::dsmp

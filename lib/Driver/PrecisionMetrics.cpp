@@ -1,0 +1,133 @@
+//===- PrecisionMetrics.cpp - Errors and sizes the flow ---------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Driver/PrecisionMetrics.h"
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+#include "passes/Precision/Calibration.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mlir::dsmp {
+
+double relativeL2(const HostTensor &a, const HostTensor &ref) {
+  size_t n = std::min(a.data.size() / ::dsmp::runtime::dtypeSize(a.dtype),
+                      ref.data.size() / ::dsmp::runtime::dtypeSize(ref.dtype));
+  double diff = 0, norm = 0;
+  for (size_t i = 0; i < n; ++i) {
+    double x = ::dsmp::runtime::elementAsDouble(a, i);
+    double r = ::dsmp::runtime::elementAsDouble(ref, i);
+    diff += (x - r) * (x - r);
+    norm += r * r;
+  }
+  if (norm == 0)
+    return diff == 0 ? 0 : INFINITY;
+  return std::sqrt(diff / norm);
+}
+
+bool sameTop1(const HostTensor &a, const HostTensor &ref) {
+  if (a.dims.empty() || a.dims != ref.dims)
+    return true;
+  size_t classes = static_cast<size_t>(a.dims.back());
+  size_t n = a.data.size() / ::dsmp::runtime::dtypeSize(a.dtype);
+  if (classes < 2)
+    return true;
+  for (size_t row = 0; row + classes <= n; row += classes) {
+    size_t ia = row, ir = row;
+    for (size_t i = row; i < row + classes; ++i) {
+      if (::dsmp::runtime::elementAsDouble(a, i) >
+          ::dsmp::runtime::elementAsDouble(a, ia))
+        ia = i;
+      if (::dsmp::runtime::elementAsDouble(ref, i) >
+          ::dsmp::runtime::elementAsDouble(ref, ir))
+        ir = i;
+    }
+    if (ia != ir)
+      return false;
+  }
+  return true;
+}
+
+double maxAbsError(const HostTensor &a, const HostTensor &ref) {
+  size_t n = std::min(a.data.size() / ::dsmp::runtime::dtypeSize(a.dtype),
+                      ref.data.size() / ::dsmp::runtime::dtypeSize(ref.dtype));
+  double worst = 0;
+  for (size_t i = 0; i < n; ++i) {
+    double d = std::fabs(::dsmp::runtime::elementAsDouble(a, i) -
+                         ::dsmp::runtime::elementAsDouble(ref, i));
+    if (!(d <= worst)) // NaN counts as the worst
+      worst = std::isnan(d) ? INFINITY : d;
+  }
+  return worst;
+}
+
+double Measurement::worst() const {
+  double w = 0;
+  for (double e : error)
+    w = std::max(w, e);
+  return w;
+}
+
+Measurement measure(const OutputSets &outputs, const OutputSets &reference,
+                    bool maxAbs) {
+  Measurement m;
+  for (const HostTensor &t : reference.front())
+    m.names.push_back(t.name);
+  m.error.assign(m.names.size(), 0.0);
+  for (size_t s = 0; s < outputs.size(); ++s)
+    for (size_t o = 0; o < m.names.size(); ++o) {
+      m.error[o] = std::max(
+          m.error[o], maxAbs ? maxAbsError(outputs[s][o], reference[s][o])
+                             : relativeL2(outputs[s][o], reference[s][o]));
+      m.top1Same &= sameTop1(outputs[s][o], reference[s][o]);
+    }
+  return m;
+}
+
+namespace {
+int64_t bytesOf(RankedTensorType type) {
+  if (!type || !type.hasStaticShape())
+    return 0;
+  Type element = type.getElementType();
+  int64_t bits = isa<FloatTF32Type>(element) ? 32
+                 : element.isIntOrFloat()    ? element.getIntOrFloatBitWidth()
+                                             : 0;
+  return type.getNumElements() * ((bits + 7) / 8);
+}
+
+} // namespace
+
+int64_t weightBytes(ModuleOp module) {
+  int64_t total = 0;
+  module.walk([&](ConstantOp op) {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (type && isa<FloatType>(type.getElementType()))
+      total += bytesOf(type);
+  });
+  return total;
+}
+
+llvm::Expected<int64_t> activationBytes(ModuleOp module,
+                                        const InputShapes &shapes) {
+  OwningOpRef<ModuleOp> copy(module.clone());
+  if (llvm::Error err = specializeGraph(*copy, shapes, 1, true))
+    return std::move(err);
+  int64_t total = 0;
+  for (Operation *op : graphOps(*copy)) {
+    if (op->hasTrait<mlir::OpTrait::ConstantLike>() ||
+        isa<DequantizeLinearOp>(op))
+      continue;
+    for (Value result : op->getResults()) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      if (type && isa<FloatType>(type.getElementType()))
+        total += bytesOf(type);
+    }
+  }
+  return total;
+}
+
+} // namespace mlir::dsmp

@@ -1,0 +1,51 @@
+//===- PrecisionMetrics.h - Errors and sizes the flow measures -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_LIB_DRIVER_PRECISIONMETRICS_H
+#define DSMP_LIB_DRIVER_PRECISIONMETRICS_H
+
+#include "dsmp/Execution/HostRun.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::dsmp {
+
+/// Outputs per input set.
+using OutputSets = std::vector<std::vector<HostTensor>>;
+
+/// |a - ref| / |ref| over an output's elements (as doubles); inf when ref
+/// is all zero and a is not.
+double relativeL2(const HostTensor &a, const HostTensor &ref);
+/// max |a - ref| over an output's elements; NaN counts as inf.
+double maxAbsError(const HostTensor &a, const HostTensor &ref);
+/// Whether each row's arg-max (over the last dim) agrees.
+bool sameTop1(const HostTensor &a, const HostTensor &ref);
+
+/// A model's outputs against the FP32 model's, per output over all sets.
+struct Measurement {
+  std::vector<std::string> names;
+  std::vector<double> error; // per output, the worst set
+  bool top1Same = true;
+  double worst() const;
+};
+Measurement measure(const OutputSets &outputs, const OutputSets &reference,
+                    bool maxAbs);
+
+/// Bytes of every float constant.
+int64_t weightBytes(ModuleOp module);
+/// Bytes of every float intermediate at the given input shapes. A
+/// DequantizeLinear's f32 result is not counted: f8 contractions read their
+/// f8 operands directly (the Q/DQ pair models that rounding).
+llvm::Expected<int64_t> activationBytes(ModuleOp module,
+                                        const InputShapes &shapes);
+
+} // namespace mlir::dsmp
+
+#endif // DSMP_LIB_DRIVER_PRECISIONMETRICS_H
