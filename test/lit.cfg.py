@@ -14,13 +14,16 @@ config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.dsmp_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py",
-                   "lit.site.cfg.py", "unit", "lib", "Inputs"]
+                   "lit.site.cfg.py", "unit", "lib", "Inputs", "regressions",
+                   "targets"]
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.dsmp_tools_dir, append_path=True)
 
-tools = ["dsmp-opt", "dsmp-translate", "dsmp-import-fuzzer", "dsmp-format-convert", "dsmp-run",
+tools = ["dsmp-opt", "dsmp-translate", "dsmp-import-fuzzer", "dsmp-external-path-fuzzer",
+         "dsmp-ir-fuzzer", "dsmp-manifest-fuzzer", "dsmp-tensor-fuzzer", "dsmp-artifact-fuzzer",
+         "dsmp-format-convert", "dsmp-run",
          "dsmp-compile", "dsmprt-run"]
 llvm_config.add_tool_substitutions(tools, [config.dsmp_tools_dir])
 

@@ -344,6 +344,14 @@ int dsmp_model_load(const char *artifactDir, dsmp_model **out) {
       dlopen(libraryPath.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (!model->library)
     return fail("cannot load '" + libraryPath + "': " + dlerror());
+  // The code was compiled for the manifest's shapes and weight size: a
+  // manifest that says otherwise would let it read or write past buffers.
+  const auto *interface = static_cast<const uint64_t *>(
+      dlsym(model->library, art::kInterfaceSymbol));
+  if (!interface || *interface != art::interfaceHash(m))
+    return fail(manifestPath + ": does not describe '" + libraryPath +
+                "' (inputs, outputs or weight size differ from what it was "
+                "compiled for); recompile the artifact");
   for (const art::Variant &v : m.variants) {
     auto entry =
         reinterpret_cast<EntryPoint>(dlsym(model->library, v.entry.c_str()));

@@ -103,7 +103,7 @@ TEST(Manifest, RejectsBadFields) {
     EXPECT_FALSE(art::parseManifest(text, parsed, error)) << to;
     EXPECT_NE(error.find("manifest line"), std::string::npos) << error;
   };
-  reject("dsmp-artifact 2", "dsmp-artifact 1");
+  reject("dsmp-artifact 3", "dsmp-artifact 2");
   reject("f32 4", "f31 4");
   reject("f32 4 1 3", "f32 4 -1 3");
   reject("0123456789abcdef", "0123456789abcdeg");

@@ -38,6 +38,11 @@ std::string manifestDType(Type elementType);
 
 /// Writes manifest.txt (with the size and hash of model.so and weights.bin,
 /// which must exist already) and model.h into `dir`.
+/// The hash model.so carries of what its code assumes (each variant's
+/// tensors and the weight file's size; ::dsmp::artifact::interfaceHash).
+llvm::Expected<uint64_t> interfaceHashOf(const ArtifactDescription &description,
+                                         uint64_t weightsSize);
+
 llvm::Error writeArtifactFiles(llvm::StringRef dir,
                                const ArtifactDescription &description);
 

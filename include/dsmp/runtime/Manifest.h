@@ -46,7 +46,11 @@ inline constexpr const char *kWeightsName = "weights.bin";
 inline constexpr const char *kHeaderName = "model.h";
 inline constexpr const char *kEntryPrefix = "dsmp_model_run_";
 // 2: contentHash (version 1 hashed the files with byte-wise FNV-1a).
-inline constexpr int kVersion = 2;
+// 3: model.so carries kInterfaceSymbol.
+inline constexpr int kVersion = 3;
+/// model.so's `const uint64_t` holding interfaceHash() of the manifest it
+/// was compiled with.
+inline constexpr const char *kInterfaceSymbol = "dsmp_interface_hash";
 
 struct TensorSpec {
   std::string name;
@@ -162,19 +166,8 @@ inline bool decodeName(const std::string &text, std::string &name) {
   return true;
 }
 
-inline std::string writeManifest(const Manifest &m) {
-  std::ostringstream os;
-  os << "dsmp-artifact " << kVersion << "\n";
-  os << "target " << m.target << "\n";
-  os << "source " << encodeName(m.source) << "\n";
-  auto file = [&](const char *kind, const FileSpec &f) {
-    char hash[17];
-    std::snprintf(hash, sizeof hash, "%016llx",
-                  static_cast<unsigned long long>(f.hash));
-    os << kind << " " << f.name << " " << f.size << " " << hash << "\n";
-  };
-  file("library", m.library);
-  file("weights", m.weights);
+/// The manifest's variant lines: each entry point and its tensors.
+inline void writeVariants(std::ostream &os, const Manifest &m) {
   auto tensor = [&](const char *kind, const TensorSpec &t) {
     os << kind << " " << encodeName(t.name) << " " << t.dtype << " "
        << t.dims.size();
@@ -196,7 +189,37 @@ inline std::string writeManifest(const Manifest &m) {
     for (const TensorSpec &t : v.outputs)
       tensor("output", t);
   }
+}
+
+inline std::string writeManifest(const Manifest &m) {
+  std::ostringstream os;
+  os << "dsmp-artifact " << kVersion << "\n";
+  os << "target " << m.target << "\n";
+  os << "source " << encodeName(m.source) << "\n";
+  auto file = [&](const char *kind, const FileSpec &f) {
+    char hash[17];
+    std::snprintf(hash, sizeof hash, "%016llx",
+                  static_cast<unsigned long long>(f.hash));
+    os << kind << " " << f.name << " " << f.size << " " << hash << "\n";
+  };
+  file("library", m.library);
+  file("weights", m.weights);
+  writeVariants(os, m);
   return os.str();
+}
+
+/// What model.so's code takes for granted about its caller: every variant's
+/// entry point and tensors (names, dtypes, dims, fixed values) and the
+/// weight file's size. The library carries this hash (kInterfaceSymbol) and
+/// the runtime compares it with the manifest's before it binds anything, so
+/// a manifest edited to other shapes, or to a weight file of another size,
+/// cannot make the code read or write outside its buffers.
+inline uint64_t interfaceHash(const Manifest &m) {
+  std::ostringstream os;
+  os << "weights " << m.weights.size << "\n";
+  writeVariants(os, m);
+  std::string text = os.str();
+  return contentHash(text.data(), text.size());
 }
 
 /// Parses manifest text; on failure returns false and says why in `error`.

@@ -19,6 +19,7 @@
 #include "lib/Driver/Artifact/ArtifactPipeline.h"
 #include "lib/Driver/Artifact/RunPasses.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
@@ -107,6 +108,20 @@ Error describeVariant(ModuleOp lowered, ArtifactVariant &spec) {
     (kind == "input" ? spec.inputs : spec.outputs).push_back({name, type});
   }
   return Error::success();
+}
+
+/// An object defining `const uint64_t dsmp_interface_hash = hash`.
+llvm::Expected<std::vector<std::string>>
+emitInterfaceObject(MLIRContext &context, uint64_t hash,
+                    const CPUTargetSpec &target, StringRef stem) {
+  OpBuilder b(&context);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(b.getUnknownLoc());
+  b.setInsertionPointToEnd(module->getBody());
+  LLVM::GlobalOp::create(b, b.getUnknownLoc(), b.getI64Type(),
+                         /*isConstant=*/true, LLVM::Linkage::External,
+                         ::dsmp::artifact::kInterfaceSymbol,
+                         b.getI64IntegerAttr(static_cast<int64_t>(hash)));
+  return emitObjectFiles(*module, target, stem);
 }
 
 /// Writes the weights, lowers one clone of `module` per variant, links
@@ -200,6 +215,18 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
     llvm::append_range(objects, *variantObjects);
     description.variants.push_back(std::move(spec));
   }
+  // model.so carries what its code assumes of the manifest, so that the
+  // runtime refuses a manifest edited to other shapes or weights.
+  uint64_t weightsSize = 0;
+  (void)llvm::sys::fs::file_size(staging.file("weights.bin"), weightsSize);
+  auto interface = interfaceHashOf(description, weightsSize);
+  if (!interface)
+    return named(interface.takeError());
+  auto interfaceObjects = emitInterfaceObject(
+      context, *interface, options.target, staging.file("interface"));
+  if (!interfaceObjects)
+    return interfaceObjects.takeError();
+  llvm::append_range(objects, *interfaceObjects);
   if (Error err =
           linkSharedLibrary(objects, staging.file("model.so"), options.target))
     return err;

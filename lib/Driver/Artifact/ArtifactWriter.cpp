@@ -52,12 +52,6 @@ Error writeFile(StringRef path, StringRef text) {
   return Error::success();
 }
 
-std::string shapeText(RankedTensorType type) {
-  std::string text;
-  for (int64_t d : type.getShape())
-    text += (text.empty() ? "" : "x") + std::to_string(d);
-  return text.empty() ? "scalar" : text;
-}
 } // namespace
 
 std::string manifestDType(Type t) {
@@ -80,6 +74,51 @@ std::string manifestDType(Type t) {
   return "";
 }
 
+/// The manifest's variants: each entry point and its tensors.
+static Error addVariants(const ArtifactDescription &description,
+                         ::dsmp::artifact::Manifest &manifest) {
+  namespace art = ::dsmp::artifact;
+  auto specs = [](const char *kind, const auto &tensors,
+                  std::vector<art::TensorSpec> &out) -> Error {
+    for (const auto &[name, type] : tensors) {
+      std::string dtype = manifestDType(type.getElementType());
+      if (dtype.empty())
+        return llvm::createStringError(
+            std::string(kind) + " '" + name +
+            "' has an element type the runtime cannot bind");
+      out.push_back(
+          {name, dtype,
+           std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
+           /*fixed=*/{}});
+    }
+    return Error::success();
+  };
+  for (const ArtifactVariant &variant : description.variants) {
+    art::Variant spec;
+    spec.entry = variant.entry;
+    if (Error err = specs("input", variant.inputs, spec.inputs))
+      return err;
+    for (art::TensorSpec &input : spec.inputs) {
+      auto it = description.fixedInputs.find(input.name);
+      if (it != description.fixedInputs.end())
+        input.fixed = it->second;
+    }
+    if (Error err = specs("output", variant.outputs, spec.outputs))
+      return err;
+    manifest.variants.push_back(std::move(spec));
+  }
+  return Error::success();
+}
+
+llvm::Expected<uint64_t> interfaceHashOf(const ArtifactDescription &description,
+                                         uint64_t weightsSize) {
+  ::dsmp::artifact::Manifest manifest;
+  manifest.weights.size = weightsSize;
+  if (Error err = addVariants(description, manifest))
+    return std::move(err);
+  return ::dsmp::artifact::interfaceHash(manifest);
+}
+
 Error writeArtifactFiles(StringRef dir,
                          const ArtifactDescription &description) {
   namespace art = ::dsmp::artifact;
@@ -90,6 +129,8 @@ Error writeArtifactFiles(StringRef dir,
     return err;
   if (Error err = describeFile(dir, art::kWeightsName, manifest.weights))
     return err;
+  if (Error err = addVariants(description, manifest))
+    return err;
 
   std::string header;
   llvm::raw_string_ostream h(header);
@@ -99,39 +140,22 @@ Error writeArtifactFiles(StringRef dir,
     << " * Each entry point runs the model once for one set of input shapes.\n"
     << " * io[] holds one pointer per tensor, row-major and densely packed,\n"
     << " * inputs first, then outputs.\n";
-  auto describe = [&](const char *kind, const auto &tensors, size_t first,
-                      std::vector<art::TensorSpec> &specs) -> Error {
+  auto describe = [&](const char *kind,
+                      const std::vector<art::TensorSpec> &tensors,
+                      size_t first) {
     for (size_t i = 0; i < tensors.size(); ++i) {
-      const auto &[name, type] = tensors[i];
-      std::string dtype = manifestDType(type.getElementType());
-      if (dtype.empty())
-        return llvm::createStringError(
-            std::string(kind) + " '" + name +
-            "' has an element type the runtime cannot bind");
-      specs.push_back(
-          {name, dtype,
-           std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
-           /*fixed=*/{}});
-      h << " *     io[" << first + i << "]  " << kind << " \"" << name
-        << "\": " << dtype << "[" << shapeText(type) << "]\n";
+      std::string dims;
+      for (int64_t d : tensors[i].dims)
+        dims += (dims.empty() ? "" : "x") + std::to_string(d);
+      h << " *     io[" << first + i << "]  " << kind << " \""
+        << tensors[i].name << "\": " << tensors[i].dtype << "[" << dims
+        << "]\n";
     }
-    return Error::success();
   };
-  for (const ArtifactVariant &variant : description.variants) {
-    art::Variant spec;
-    spec.entry = variant.entry;
+  for (const art::Variant &variant : manifest.variants) {
     h << " *\n * " << variant.entry << ":\n";
-    if (Error err = describe("input ", variant.inputs, 0, spec.inputs))
-      return err;
-    for (art::TensorSpec &input : spec.inputs) {
-      auto it = description.fixedInputs.find(input.name);
-      if (it != description.fixedInputs.end())
-        input.fixed = it->second;
-    }
-    if (Error err = describe("output", variant.outputs, variant.inputs.size(),
-                             spec.outputs))
-      return err;
-    manifest.variants.push_back(std::move(spec));
+    describe("input ", variant.inputs, 0);
+    describe("output", variant.outputs, variant.inputs.size());
   }
   h << " *\n * weights is the start of " << art::kWeightsName << " ("
     << manifest.weights.size

@@ -53,6 +53,11 @@ Expected<std::string> resolveExternalLocation(StringRef location,
     return llvm::createStringError(
         std::make_error_code(std::errc::invalid_argument),
         "external data has an empty location");
+  // A NUL ends the path the file system sees: it could name another file.
+  if (location.contains('\0'))
+    return llvm::createStringError(
+        std::make_error_code(std::errc::invalid_argument),
+        "external data location holds a NUL byte");
   if (llvm::sys::path::is_absolute(location) ||
       llvm::sys::path::is_absolute(location, llvm::sys::path::Style::windows))
     return llvm::createStringError(
@@ -87,6 +92,10 @@ Expected<std::string> resolveExternalLocation(StringRef location,
         "external data location '%s' leads outside the model's folder "
         "(through a symlink)",
         location.str().c_str());
+  if (!llvm::sys::fs::is_regular_file(realFile))
+    return llvm::createStringError(
+        std::make_error_code(std::errc::invalid_argument),
+        "external data location '%s' is not a file", location.str().c_str());
   return std::string(realFile);
 }
 
