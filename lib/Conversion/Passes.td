@@ -24,9 +24,10 @@ def ConvertDsmpToLinalgPass
     or SAME auto_pad), Resize
     (nearest, constant scales/sizes), Pad (constant/edge/reflect/wrap with
     constant pads), If with static result shapes (scf.if),
-    GlobalAveragePool, Softmax, ReduceSum/Mean/Max over constant (or no)
-    axes, BatchNormalization, LayerNormalization, Concat, Slice (constant
-    bounds, any step), Gather, Expand, ConstantOfShape, Transpose, the
+    GlobalAveragePool, Softmax, LogSoftmax, ReduceSum/Mean/Max over
+    constant (or no) axes, BatchNormalization, LayerNormalization, Concat,
+    Slice (constant bounds, any step), Split (any opset form), Trilu
+    (constant k), Gather, Expand, ConstantOfShape, Transpose, the
     static reshapes, Identity, constants) are linalg.generic /
     linalg.transpose / tensor.pad / tensor.insert_slice /
     tensor.extract_slice / tensor.reshape / arith.constant on the same

@@ -472,6 +472,9 @@ Expected<MixedPrecisionResult>
 compileWithPrecision(StringRef modelPath, StringRef outputDir,
                      MixedPrecisionOptions options, CompileOptions compile,
                      StringRef reportPath, MLIRContext &context) {
+  // Where the artifact goes is checked before the flow's work.
+  if (Error err = checkArtifactOutput(outputDir, compile.force))
+    return std::move(err);
   llvm::SmallString<256> modelDir(modelPath);
   llvm::sys::path::remove_filename(modelDir);
   options.weightsDir = modelDir.empty() ? "." : std::string(modelDir);

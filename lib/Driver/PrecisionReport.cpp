@@ -262,14 +262,56 @@ void summarizeFlops(const json::Array &ops, json::Object &summary) {
   summary["total_flops"] = totalFlops;
 }
 
+/// `value` with every inf or NaN number replaced by null (JSON has none),
+/// each recorded in `replaced` as {path, value} (path like
+/// "summary.error_vs_stored_outputs.y").
+static json::Value strictJson(const json::Value &value, const std::string &path,
+                              json::Array &replaced) {
+  if (auto number = value.getAsNumber(); number &&
+                                         value.kind() == json::Value::Number &&
+                                         !std::isfinite(*number)) {
+    replaced.push_back(json::Object{{"path", path},
+                                    {"value", std::isnan(*number) ? "nan"
+                                              : *number > 0       ? "inf"
+                                                                  : "-inf"}});
+    return nullptr;
+  }
+  if (const json::Object *object = value.getAsObject()) {
+    json::Object out;
+    for (const auto &[key, member] : *object)
+      out[key] = strictJson(
+          member, path.empty() ? key.str() : path + "." + key.str(), replaced);
+    return out;
+  }
+  if (const json::Array *array = value.getAsArray()) {
+    json::Array out;
+    for (size_t i = 0; i < array->size(); ++i)
+      out.push_back(
+          strictJson((*array)[i], path + "." + std::to_string(i), replaced));
+    return out;
+  }
+  return value;
+}
+
 Error writePrecisionReport(const json::Object &report, StringRef path) {
+  // Strict JSON: a non-finite number (the relative error of an output that
+  // is zero in FP32, say) is null, and `non_finite` says which.
+  json::Array replaced;
+  json::Value strict = strictJson(json::Object(report), "", replaced);
+  if (!replaced.empty())
+    (*strict.getAsObject())["non_finite"] = std::move(replaced);
+  if (path == "-") { // JSON alone on stdout, for a pipe
+    llvm::outs() << llvm::formatv("{0:2}", strict) << "\n";
+    llvm::outs().flush();
+    return Error::success();
+  }
   std::error_code ec;
   {
     llvm::raw_fd_ostream os(path, ec);
     if (ec)
       return llvm::createStringError("cannot write '" + path +
                                      "': " + ec.message());
-    os << llvm::formatv("{0:2}", json::Value(json::Object(report))) << "\n";
+    os << llvm::formatv("{0:2}", strict) << "\n";
   }
   llvm::SmallString<256> html(path);
   llvm::sys::path::replace_extension(html, "html");

@@ -56,7 +56,8 @@ class Module:
     def __del__(self):
         if getattr(self, "_owned", False):
             self._model = None
-            shutil.rmtree(self.artifact, ignore_errors=True)
+            # The artifact and the temporary folder compile() made for it.
+            shutil.rmtree(os.path.dirname(self.artifact), ignore_errors=True)
 
 
 def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
@@ -99,25 +100,31 @@ def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
     if owned:
         output = os.path.join(tempfile.mkdtemp(prefix="dsmp-"), "artifact")
     host = "aarch64" if os.uname().machine in ("aarch64", "arm64") else "x86_64"
-    if tolerance is not None:
-        if calibration is None:
-            raise ValueError("tolerance needs calibration (a folder of input_*.pb)")
-        options = _PrecisionOptions()
-        options.target = target
-        options.tolerance = float(tolerance)
-        options.metric = error_metric
-        options.calibration = os.fspath(calibration)
-        options.validation = os.fspath(validation) if validation else ""
-        options.default_format = default_format
-        options.deny_ops = list(deny_ops)
-        options.allow_ops = list(allow_ops)
-        options.sensitive_layers = sensitive_layers
-        _compile_with_precision(os.fspath(path), os.fspath(output), variants, options,
-                                os.fspath(report) if report else "", fixed)
-        runs_here = target == host or target not in ("x86_64", "aarch64")
-        return Module(output, owned=owned) if runs_here else output
-    _compile_artifact(os.fspath(path), os.fspath(output), target, variants, fixed)
-    if target != host:
+    try:
+        if tolerance is not None:
+            if calibration is None:
+                raise ValueError("tolerance needs calibration (a folder of input_*.pb)")
+            options = _PrecisionOptions()
+            options.target = target
+            options.tolerance = float(tolerance)
+            options.metric = error_metric
+            options.calibration = os.fspath(calibration)
+            options.validation = os.fspath(validation) if validation else ""
+            options.default_format = default_format
+            options.deny_ops = list(deny_ops)
+            options.allow_ops = list(allow_ops)
+            options.sensitive_layers = sensitive_layers
+            _compile_with_precision(os.fspath(path), os.fspath(output), variants, options,
+                                    os.fspath(report) if report else "", fixed)
+            runs_here = target == host or target not in ("x86_64", "aarch64")
+        else:
+            _compile_artifact(os.fspath(path), os.fspath(output), target, variants, fixed)
+            runs_here = target == host
+    except BaseException:
+        if owned:  # nothing of a failed compile stays in the temporary folder
+            shutil.rmtree(os.path.dirname(output), ignore_errors=True)
+        raise
+    if not runs_here:
         return output  # a cross-compiled artifact: nothing to run here
     return Module(output, owned=owned)
 

@@ -79,6 +79,11 @@ llvm::cl::list<std::string> fixInputs(
     llvm::cl::desc("Compile for one value of an integer input (repeatable); "
                    "the runtime rejects any other value"),
     llvm::cl::value_desc("name=V[,V...]"), llvm::cl::cat(compileCategory));
+llvm::cl::opt<bool>
+    force("force",
+          llvm::cl::desc("Replace an artifact folder at -o even when it holds "
+                         "files dsmp did not write"),
+          llvm::cl::init(false), llvm::cl::cat(compileCategory));
 llvm::cl::opt<bool> printPipeline(
     "print-pipeline",
     llvm::cl::desc("Print, per variant, the whole pass pipeline of the compile "
@@ -112,7 +117,7 @@ llvm::cl::opt<std::string> validation(
 llvm::cl::opt<std::string>
     reportPath("report",
                llvm::cl::desc("Write the precision report (JSON, and HTML "
-                              "beside it)"),
+                              "beside it; '-': the JSON alone on stdout)"),
                llvm::cl::value_desc("file.json"), llvm::cl::cat(precision));
 llvm::cl::opt<std::string> exportPath(
     "export-onnx",
@@ -196,6 +201,11 @@ int main(int argc, char **argv) {
       "  --mlir-print-ir-after-all, --mlir-pass-statistics, --mlir-timing,\n"
       "  --mlir-disable-threading, ...\n");
 
+  // Before any work: -o must be a place an artifact may go, and an
+  // interrupted compile leaves no partial folder behind.
+  if (llvm::Error err = mlir::dsmp::checkArtifactOutput(outputDir, force))
+    return fail(llvm::toString(std::move(err)));
+  mlir::dsmp::removeStagingFoldersOnInterrupt();
   bool precisionFlow = tolerance.getNumOccurrences() > 0;
   // The analyses' evaluator set-up overlaps with everything before them.
   std::optional<mlir::dsmp::EvaluatorWarmUp> warmUp;
@@ -223,6 +233,7 @@ int main(int argc, char **argv) {
                 "' (known: " + mlir::dsmp::knownCPUTargets() + ")");
   }
   options.target = *target;
+  options.force = force;
   if (!precisionFlow &&
       (!calibration.empty() || !reportPath.empty() || !exportPath.empty()))
     return fail("--calibration, --report and --export-onnx need --tolerance");
@@ -296,8 +307,9 @@ int main(int argc, char **argv) {
   mlir::TimingScope rootTimer = timing.getRootScope();
   if (timing.isEnabled())
     mp.timing = &rootTimer;
+  // The report is written below, once, with the export's facts in it.
   auto result = mlir::dsmp::compileWithPrecision(modelPath, outputDir, mp,
-                                                 options, reportPath, context);
+                                                 options, "", context);
   if (!result)
     return fail(llvm::toString(result.takeError()));
   llvm::json::Object *summary = result->report.getObject("summary");
@@ -337,15 +349,17 @@ int main(int argc, char **argv) {
         llvm::json::Object{{"file", exportPath.getValue()},
                            {"opset", exportOptions.opset},
                            {"computed_in_f32", std::move(nodes)}};
-    if (!reportPath.empty())
-      if (llvm::Error err =
-              mlir::dsmp::writePrecisionReport(result->report, reportPath))
-        return fail(llvm::toString(std::move(err)));
   }
+  if (!reportPath.empty())
+    if (llvm::Error err =
+            mlir::dsmp::writePrecisionReport(result->report, reportPath))
+      return fail(llvm::toString(std::move(err)));
+  // With --report=- stdout holds the JSON alone; the rest goes to stderr.
+  llvm::raw_ostream &os = reportPath == "-" ? llvm::errs() : llvm::outs();
   for (const std::string &text : pipelines)
-    llvm::outs() << text << "\n";
+    os << text << "\n";
   double f8 = summary->getNumber("f8_flop_share").value_or(0);
-  llvm::outs() << llvm::formatv(
+  os << llvm::formatv(
       "{0}: {1} on {2}: {8} FLOP share {3:P1}{9}, predicted error {4:E2}, "
       "measured {5:E2} (budget {6:E2}{10}{7})\n",
       llvm::sys::path::filename(modelPath), targetName, options.target.name,

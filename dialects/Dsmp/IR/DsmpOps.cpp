@@ -700,6 +700,17 @@ LogicalResult SqueezeOp::verify() {
   return success();
 }
 
+LogicalResult TriluOp::verify() {
+  if (hasUnranked(*this))
+    return success();
+  if (rankOf(getInput()) < 2)
+    return emitOpError("expects an input of rank >= 2");
+  if (auto k = dyn_cast<RankedTensorType>(getK().getType());
+      k && k.hasStaticShape() && k.getNumElements() != 1)
+    return emitOpError("expects k to hold one value");
+  return success();
+}
+
 LogicalResult TileOp::verify() {
   if (hasUnranked(*this))
     return success();

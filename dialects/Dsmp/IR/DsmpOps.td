@@ -1091,6 +1091,25 @@ def Dsmp_TileOp : Dsmp_OnnxOp<"tile", Dsmp_DataMovementClass,
   let hasVerifier = 1;
 }
 
+def Dsmp_TriluOp : Dsmp_OnnxOp<"trilu", Dsmp_DataMovementClass,
+    (ins Dsmp_Tensor:$input, Dsmp_OptIndexTensor:$k,
+         DefaultValuedAttr<I64Attr, "1">:$upper),
+    (outs Dsmp_Tensor:$output), [Pure, AllTypesMatch<["input", "output"]>]> {
+  let summary = "ONNX Trilu: the upper or lower triangle of the last two dims";
+  let description = [{
+    Keeps, in each matrix of the last two dims, the elements on and above
+    (`upper` = 1) or on and below (`upper` = 0) the `k`-th diagonal (a
+    scalar; 0 when absent; positive above the main diagonal), and zeroes the
+    rest: causal attention masks.
+
+    ```mlir
+    %n = dsmp.none
+    %y = dsmp.trilu %x, %n {upper = 0 : i64} : (tensor<4x4xf32>, none) -> tensor<4x4xf32>
+    ```
+  }];
+  let hasVerifier = 1;
+}
+
 def Dsmp_TransposeOp : Dsmp_OnnxOp<"transpose", Dsmp_DataMovementClass,
     (ins Dsmp_Tensor:$data, OptionalAttr<DenseI64ArrayAttr>:$perm),
     (outs Dsmp_Tensor:$transposed), [Pure, AllElementTypesMatch<["data", "transposed"]>]> {

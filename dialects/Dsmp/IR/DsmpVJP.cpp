@@ -363,6 +363,21 @@ LogicalResult softmaxVJP(VJP &v) {
   return v.set(0, g.mul(Y, g.sub(G, dot)));
 }
 
+LogicalResult logSoftmaxVJP(VJP &v) {
+  if (!v.wants(0))
+    return success();
+  GraphBuilder &g = v.g;
+  Value G = v.grad(), Y = v.result();
+  int64_t rank = v.typeOf(Y).getRank();
+  int64_t axis = v.attrInt("axis", -1);
+  if (axis < 0)
+    axis += rank;
+  // y = x - logsumexp(x): dx = dy - softmax(x) * sum(dy).
+  Value sum =
+      g.value("dsmp.reduce_sum", {G, g.i64s({axis})}, {g.i64("keepdims", 1)});
+  return v.set(0, g.sub(G, g.mul(g.value("dsmp.exp", {Y}), sum)));
+}
+
 LogicalResult batchNormVJP(VJP &v) {
   if (!v.wants(0))
     return success();
@@ -591,6 +606,38 @@ LogicalResult concatVJP(VJP &v) {
   return success();
 }
 
+/// Trilu zeroes a fixed set of positions: the gradient is the same mask.
+LogicalResult triluVJP(VJP &v) {
+  if (!v.wants(0))
+    return success();
+  return v.set(0, v.g.value("dsmp.trilu", {v.grad(), v.operand(1)},
+                            {v.g.i64("upper", v.attrInt("upper", 1))}));
+}
+
+/// Split's parts are slices: the gradient concatenates theirs (zeros for
+/// a part nothing reads).
+LogicalResult splitVJP(VJP &v) {
+  if (!v.wants(0))
+    return success();
+  GraphBuilder &g = v.g;
+  int64_t rank = v.typeOf(v.operand(0)).getRank();
+  int64_t axis = v.attrInt("axis", 0);
+  if (axis < 0)
+    axis += rank;
+  SmallVector<Value> parts;
+  for (unsigned i = 0; i < v.op->getNumResults(); ++i) {
+    Value part = i < v.resultGrads.size() ? v.grad(i) : Value();
+    if (!part) {
+      auto type = v.typeOf(v.result(i));
+      if (!type || !type.hasStaticShape())
+        return failure();
+      part = g.typed("dsmp.constant_of_shape", {g.i64s(type.getShape())}, type);
+    }
+    parts.push_back(part);
+  }
+  return v.set(0, g.value("dsmp.concat", parts, {g.i64("axis", axis)}));
+}
+
 LogicalResult sliceVJP(VJP &v) {
   if (!v.wants(0))
     return success();
@@ -769,6 +816,9 @@ void mlir::dsmp::attachVJPInterfaces(MLIRContext &ctx) {
   attach<gemmVJP, GemmOp>(ctx);
   attach<matmulVJP, MatMulOp>(ctx);
   attach<softmaxVJP, SoftmaxOp>(ctx);
+  attach<logSoftmaxVJP, LogSoftmaxOp>(ctx);
+  attach<triluVJP, TriluOp>(ctx);
+  attach<splitVJP, SplitOp>(ctx);
   attach<batchNormVJP, BatchNormalizationOp>(ctx);
   attach<layerNormVJP, LayerNormalizationOp>(ctx);
   attach<reduceVJP, ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp>(ctx);

@@ -93,8 +93,8 @@ std::optional<SmallVector<int64_t>> getConstantInts(Value value) {
 
 RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
                                  llvm::StringRef type, unsigned index,
-                                 ArrayRef<Value> operands,
-                                 DictionaryAttr node) {
+                                 ArrayRef<Value> operands, DictionaryAttr node,
+                                 unsigned numResults) {
   auto name = RegisteredOperationName::lookup(opName, &ctx);
   if (!name || operands.empty())
     return {};
@@ -146,6 +146,35 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
 
   if (type == "Reshape")
     return inferReshape(operands);
+  if (type == "Trilu")
+    return first;
+  if (type == "Split") {
+    // Sizes from the `split` input (opset 13+) or attribute (older), else
+    // equal parts: num_outputs (opset 18) or the node's output count, the
+    // last part smaller where the dim does not divide.
+    int64_t axis = normalize(intAttr(node, "axis").value_or(0), rank);
+    if (axis < 0 || axis >= rank)
+      return {};
+    SmallVector<int64_t> out(dims);
+    std::optional<SmallVector<int64_t>> sizes =
+        getConstantInts(operands.size() > 1 ? operands[1] : Value());
+    if (!sizes)
+      if (auto attr = intsAttr(node, "split"))
+        sizes = SmallVector<int64_t>(attr->begin(), attr->end());
+    int64_t parts = intAttr(node, "num_outputs").value_or(numResults);
+    if (sizes && index < sizes->size())
+      out[axis] = (*sizes)[index];
+    else if (parts > 0 && !ShapedType::isDynamic(dims[axis])) {
+      int64_t chunk = (dims[axis] + parts - 1) / parts;
+      out[axis] = static_cast<int64_t>(index) + 1 < parts
+                      ? chunk
+                      : dims[axis] - chunk * (parts - 1);
+      if (out[axis] < 0)
+        return {};
+    } else
+      out[axis] = ShapedType::kDynamic;
+    return RankedTensorType::get(out, element);
+  }
   if (type == "Transpose") {
     SmallVector<int64_t> out;
     auto perm = intsAttr(node, "perm");

@@ -24,10 +24,11 @@ namespace mlir::dsmp {
 /// operands and attributes (ONNX names; absent ones take ONNX defaults).
 /// Dims the rules cannot tell are dynamic; returns null when even the rank
 /// is unknown. `opName` ("dsmp.add") lets traits such as broadcasting decide.
+/// `numResults`, where known, is the node's output count (Split's parts).
 RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
                                  llvm::StringRef onnxType, unsigned index,
-                                 ArrayRef<Value> operands,
-                                 DictionaryAttr attrs);
+                                 ArrayRef<Value> operands, DictionaryAttr attrs,
+                                 unsigned numResults = 0);
 
 /// The values of an integer constant operand (dsmp.constant or any other
 /// constant-like op), or std::nullopt.

@@ -126,9 +126,9 @@ struct RefineShapesPass final
         if ((current && current.hasStaticShape()) ||
             !isa<TensorType>(result.getType()))
           continue;
-        RankedTensorType inferred =
-            inferResultType(ctx, info->opName, info->onnxType,
-                            result.getResultNumber(), operands, attrs);
+        RankedTensorType inferred = inferResultType(
+            ctx, info->opName, info->onnxType, result.getResultNumber(),
+            operands, attrs, op->getNumResults());
         if (RankedTensorType refined = refine(result.getType(), inferred)) {
           LLVM_DEBUG(llvm::dbgs() << "refine " << result.getType() << " -> "
                                   << refined << " at " << op->getLoc() << "\n");

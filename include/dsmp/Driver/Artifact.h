@@ -58,6 +58,8 @@ struct CompileOptions {
   /// folder must hold every input).
   bool requireAllInputs = false;
   FixedInputs fixedInputs;
+  /// Replace an artifact folder that holds files dsmp did not write.
+  bool force = false;
   /// The passes that made the module being compiled (the precision flow's),
   /// as textual pipeline elements; they lead each variant's printed
   /// pipeline.
@@ -68,7 +70,20 @@ struct CompileOptions {
   std::vector<std::string> *pipelines = nullptr;
 };
 
-/// Compiles a model file into an artifact folder `outputDir`.
+/// Whether `outputDir` may become an artifact folder: absent, an empty
+/// folder, or an artifact holding only the files dsmp writes (others only
+/// with `force`); never a file, a link, `-`, or a folder of other things.
+/// The error names the path and what to do.
+llvm::Error checkArtifactOutput(llvm::StringRef outputDir, bool force);
+
+/// Makes SIGINT and SIGTERM remove the staging folders of compiles in
+/// progress before the process ends (for command-line tools: it replaces
+/// the process's handling of those signals).
+void removeStagingFoldersOnInterrupt();
+
+/// Compiles a model file into an artifact folder `outputDir`: refused when
+/// `outputDir` is a file, `-`, a folder that is not an artifact, or an
+/// artifact holding files dsmp did not write (unless `force`).
 llvm::Error compileArtifact(llvm::StringRef modelPath,
                             llvm::StringRef outputDir,
                             const CompileOptions &options,

@@ -64,9 +64,12 @@ llvm::StringRef knownCPUTargets();
 /// module's context has multithreading disabled). Local symbols of a split
 /// module become hidden ones prefixed with `stem`'s file name, so each module
 /// linked into one library needs a stem of its own. Returns the objects' paths.
+/// `dumpable`: whether DSMP_DUMP_LLVM=FILE writes its IR (the model's code;
+/// not the artifact's bookkeeping objects).
 llvm::Expected<std::vector<std::string>>
 emitObjectFiles(ModuleOp module, const CPUTargetSpec &target,
-                llvm::StringRef stem, unsigned threads = 0);
+                llvm::StringRef stem, unsigned threads = 0,
+                bool dumpable = true);
 
 /// Links object files and the artifact allocator into a shared library for
 /// the target with clang and lld (the cross C library for AArch64 comes

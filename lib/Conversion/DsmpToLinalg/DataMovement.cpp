@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Transpose, reshapes, constants, Identity, Concat, Slice, Gather, Expand,
-// ConstantOfShape.
+// Transpose, reshapes, constants, Identity, Concat, Slice, Split, Trilu,
+// Gather, Expand, ConstantOfShape.
 //
 //===----------------------------------------------------------------------===//
 
@@ -154,6 +154,86 @@ struct ConcatLowering : OpRewritePattern<ConcatOp> {
                                              offsets, sizes, strides);
       offset += inType.getDimSize(axis);
     }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Split: each result a slice along the axis, one after the other; the
+/// result types (static after specialization) give the sizes.
+struct SplitLowering : OpRewritePattern<SplitOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SplitOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getInput().getType());
+    if (!type || !type.hasStaticShape() ||
+        !llvm::all_of(op.getOutputs(), isStatic))
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    int64_t rank = type.getRank();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    if (axis < 0)
+      axis += rank;
+    SmallVector<Value> results;
+    int64_t offset = 0;
+    for (Value output : op.getOutputs()) {
+      auto outType = cast<RankedTensorType>(output.getType());
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
+      offsets[axis] = rewriter.getIndexAttr(offset);
+      for (int64_t d : outType.getShape())
+        sizes.push_back(rewriter.getIndexAttr(d));
+      if (outType.getNumElements() == 0) // nothing to read, maybe no offset
+        results.push_back(tensor::EmptyOp::create(rewriter, op.getLoc(),
+                                                  outType.getShape(),
+                                                  outType.getElementType()));
+      else
+        results.push_back(tensor::ExtractSliceOp::create(
+            rewriter, op.getLoc(), outType, op.getInput(), offsets, sizes,
+            strides));
+      offset += outType.getDimSize(axis);
+    }
+    if (offset != type.getDimSize(axis))
+      return rewriter.notifyMatchFailure(op, "parts do not cover the axis");
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// Trilu with a constant k: each element of the last two dims (row i,
+/// column j) is kept where j - i >= k (upper) or j - i <= k (lower), else 0.
+struct TriluLowering : OpRewritePattern<TriluOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TriluOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape() || type.getRank() < 2)
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    int64_t k = 0;
+    if (!isa<NoneType>(op.getK().getType())) {
+      auto values = getConstantInts(op.getK());
+      if (!values || values->size() != 1)
+        return rewriter.notifyMatchFailure(op, "needs a constant k");
+      k = values->front();
+    }
+    bool upper = op.getUpper() != 0;
+    int64_t rank = type.getRank();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), ValueRange{op.getInput()}, type, op,
+        [=](OpBuilder &b, Location l, ValueRange a, Type t,
+            Operation *) -> Value {
+          Value i = linalg::IndexOp::create(b, l, rank - 2);
+          Value j = linalg::IndexOp::create(b, l, rank - 1);
+          Value diagonal = arith::SubIOp::create(b, l, j, i);
+          Value kth = arith::ConstantIndexOp::create(b, l, k);
+          Value keep = arith::CmpIOp::create(b, l,
+                                             upper ? arith::CmpIPredicate::sge
+                                                   : arith::CmpIPredicate::sle,
+                                             diagonal, kth);
+          Value zero = arith::ConstantOp::create(b, l, b.getZeroAttr(t));
+          return arith::SelectOp::create(b, l, keep, a[0], zero);
+        });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -448,8 +528,9 @@ void mlir::dsmp::lowering::populateDataMovementPatterns(
     RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<TransposeLowering, ConstantLowering, IdentityLowering,
-               ConcatLowering, SliceLowering, GatherLowering, ExpandLowering,
-               ConstantOfShapeLowering, PadLowering>(ctx);
+               ConcatLowering, SliceLowering, SplitLowering, TriluLowering,
+               GatherLowering, ExpandLowering, ConstantOfShapeLowering,
+               PadLowering>(ctx);
   for (StringRef name :
        {"dsmp.reshape", "dsmp.flatten", "dsmp.squeeze", "dsmp.unsqueeze"})
     patterns.add<StaticReshapeLowering>(name, ctx);

@@ -4,7 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Softmax, ReduceSum/Mean/Max, BatchNormalization, LayerNormalization.
+// Softmax, LogSoftmax, ReduceSum/Mean/Max, BatchNormalization,
+// LayerNormalization.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,11 +33,13 @@ using namespace mlir::dsmp::lowering;
 
 namespace {
 
-/// Softmax along one axis: exp(x - max) / sum(exp(x - max)).
-struct SoftmaxLowering : OpRewritePattern<SoftmaxOp> {
-  using OpRewritePattern::OpRewritePattern;
+/// Softmax along one axis, exp(x - max) / sum(exp(x - max)), and
+/// LogSoftmax, (x - max) - log(sum(exp(x - max))).
+template <typename OpTy, bool Log>
+struct SoftmaxLowering : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
 
-  LogicalResult matchAndRewrite(SoftmaxOp op,
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getType());
     if (!type || !type.hasStaticShape() || !isFloat(type))
@@ -53,11 +56,23 @@ struct SoftmaxLowering : OpRewritePattern<SoftmaxOp> {
     Value e = buildElementwise(rewriter, loc, ValueRange{op.getInput(), max},
                                type, op, sub);
     Value sum = reduceKeepDims(rewriter, loc, e, {axis}, false);
-    Value result = buildElementwise(
-        rewriter, loc, ValueRange{e, sum}, type, op,
-        [](OpBuilder &b, Location l, ValueRange a, Type, Operation *) -> Value {
-          return arith::DivFOp::create(b, l, a[0], a[1]);
-        });
+    Value result;
+    if constexpr (Log)
+      result = buildElementwise(
+          rewriter, loc, ValueRange{op.getInput(), max, sum}, type, op,
+          [](OpBuilder &b, Location l, ValueRange a, Type,
+             Operation *) -> Value {
+            return arith::SubFOp::create(
+                b, l, arith::SubFOp::create(b, l, a[0], a[1]),
+                math::LogOp::create(b, l, a[2]));
+          });
+    else
+      result =
+          buildElementwise(rewriter, loc, ValueRange{e, sum}, type, op,
+                           [](OpBuilder &b, Location l, ValueRange a, Type,
+                              Operation *) -> Value {
+                             return arith::DivFOp::create(b, l, a[0], a[1]);
+                           });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -271,7 +286,9 @@ struct LayerNormLowering : OpRewritePattern<LayerNormalizationOp> {
 
 void mlir::dsmp::lowering::populateNormalizationPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<SoftmaxLowering, ReduceLowering<ReduceSumOp, 0>,
-               ReduceLowering<ReduceMeanOp, 1>, ReduceLowering<ReduceMaxOp, 2>,
-               BatchNormLowering, LayerNormLowering>(patterns.getContext());
+  patterns
+      .add<SoftmaxLowering<SoftmaxOp, false>,
+           SoftmaxLowering<LogSoftmaxOp, true>, ReduceLowering<ReduceSumOp, 0>,
+           ReduceLowering<ReduceMeanOp, 1>, ReduceLowering<ReduceMaxOp, 2>,
+           BatchNormLowering, LayerNormLowering>(patterns.getContext());
 }

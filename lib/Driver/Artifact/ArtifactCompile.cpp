@@ -25,6 +25,9 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
+
+#include <mutex>
 
 using llvm::Error;
 using llvm::StringRef;
@@ -43,38 +46,61 @@ Error runStep(PassManager &pm, ModuleOp module, StringRef what) {
   return Error::success();
 }
 
-/// A folder `outputDir`.partial that becomes `outputDir` on commit() and is
-/// removed otherwise, so a failed compile leaves no partial artifact.
+/// The files dsmp writes into an artifact folder.
+bool isArtifactFile(StringRef name) {
+  namespace art = ::dsmp::artifact;
+  return name == art::kManifestName || name == art::kLibraryName ||
+         name == art::kWeightsName || name == art::kHeaderName;
+}
+
+/// Staging folders alive in this process; an interrupt removes them.
+std::mutex liveStagingMutex;
+std::vector<std::string> &liveStaging() {
+  static std::vector<std::string> folders;
+  return folders;
+}
+
+/// A fresh folder OUT.partial-XXXXXX beside `outputDir` that becomes
+/// `outputDir` on commit() and is removed otherwise (also on SIGINT or
+/// SIGTERM, where the tool asked for it), so a failed or interrupted
+/// compile leaves nothing behind.
 class StagingFolder {
 public:
-  explicit StagingFolder(StringRef outputDir) : outputDir(outputDir.str()) {
-    path = this->outputDir + ".partial";
-  }
+  StagingFolder(StringRef outputDir, bool force)
+      : outputDir(outputDir.str()), force(force) {}
   ~StagingFolder() {
+    if (path.empty())
+      return;
     if (!committed)
       (void)llvm::sys::fs::remove_directories(path);
+    std::lock_guard<std::mutex> lock(liveStagingMutex);
+    llvm::erase(liveStaging(), path);
   }
+  /// Checks that `outputDir` may become the artifact (see checkTarget),
+  /// then creates the staging folder beside it.
   Error create() {
-    (void)llvm::sys::fs::remove_directories(path);
-    if (std::error_code ec = llvm::sys::fs::create_directories(path))
-      return llvm::createStringError("cannot create '" + path +
-                                     "': " + ec.message());
+    if (Error err = checkTarget())
+      return err;
+    llvm::SmallString<256> made;
+    if (std::error_code ec =
+            llvm::sys::fs::createUniqueDirectory(outputDir + ".partial", made))
+      return llvm::createStringError("cannot create a folder beside '" +
+                                     outputDir + "': " + ec.message());
+    path = std::string(made);
+    std::lock_guard<std::mutex> lock(liveStagingMutex);
+    liveStaging().push_back(path);
     return Error::success();
   }
   std::string file(StringRef name) const { return join(path, name); }
   std::string finalFile(StringRef name) const { return join(outputDir, name); }
   /// Replaces an earlier artifact at `outputDir`, never anything else.
   Error commit() {
-    if (llvm::sys::fs::exists(outputDir)) {
-      std::error_code ec;
-      bool empty = llvm::sys::fs::directory_iterator(outputDir, ec) ==
-                   llvm::sys::fs::directory_iterator();
-      if (!empty && !llvm::sys::fs::exists(finalFile("manifest.txt")))
-        return llvm::createStringError(
-            "'" + outputDir +
-            "' exists and is not a dsmp artifact; not replacing it");
-      (void)llvm::sys::fs::remove_directories(outputDir);
-    }
+    if (Error err = checkTarget())
+      return err;
+    if (llvm::sys::fs::exists(outputDir))
+      if (std::error_code ec = llvm::sys::fs::remove_directories(outputDir))
+        return llvm::createStringError("cannot replace '" + outputDir +
+                                       "': " + ec.message());
     if (std::error_code ec = llvm::sys::fs::rename(path, outputDir))
       return llvm::createStringError("cannot move the artifact to '" +
                                      outputDir + "': " + ec.message());
@@ -83,12 +109,14 @@ public:
   }
 
 private:
+  Error checkTarget() const { return checkArtifactOutput(outputDir, force); }
   static std::string join(StringRef dir, StringRef name) {
     llvm::SmallString<256> result(dir);
     llvm::sys::path::append(result, name);
     return std::string(result);
   }
   std::string outputDir, path;
+  bool force;
   bool committed = false;
 };
 
@@ -121,7 +149,8 @@ emitInterfaceObject(MLIRContext &context, uint64_t hash,
                          /*isConstant=*/true, LLVM::Linkage::External,
                          ::dsmp::artifact::kInterfaceSymbol,
                          b.getI64IntegerAttr(static_cast<int64_t>(hash)));
-  return emitObjectFiles(*module, target, stem);
+  return emitObjectFiles(*module, target, stem, /*threads=*/1,
+                         /*dumpable=*/false);
 }
 
 /// Writes the weights, lowers one clone of `module` per variant, links
@@ -250,9 +279,58 @@ Error adoptWeightFile(ModuleOp module, StringRef from,
 
 } // namespace
 
+Error checkArtifactOutput(StringRef outputDir, bool force) {
+  if (outputDir.empty() || outputDir == "-")
+    return llvm::createStringError(
+        "-o names the artifact folder; '" + outputDir +
+        "' is not one (an artifact is several files, not a stream)");
+  llvm::sys::fs::file_status status;
+  if (llvm::sys::fs::status(outputDir, status, /*follow=*/false))
+    return Error::success(); // absent
+  if (status.type() != llvm::sys::fs::file_type::directory_file)
+    return llvm::createStringError(
+        "'" + outputDir +
+        "' exists and is not a folder; not replacing it (remove it or "
+        "choose another -o)");
+  std::error_code ec;
+  bool sawManifest = false;
+  std::vector<std::string> foreign;
+  for (llvm::sys::fs::directory_iterator it(outputDir, ec), end;
+       it != end && !ec; it.increment(ec)) {
+    StringRef name = llvm::sys::path::filename(it->path());
+    sawManifest |= name == ::dsmp::artifact::kManifestName;
+    if (!isArtifactFile(name))
+      foreign.push_back(name.str());
+  }
+  if (ec)
+    return llvm::createStringError("cannot read '" + outputDir +
+                                   "': " + ec.message());
+  if (foreign.empty())
+    return Error::success();
+  if (!sawManifest)
+    return llvm::createStringError(
+        "'" + outputDir +
+        "' exists and is not a dsmp artifact; not replacing it");
+  if (force)
+    return Error::success();
+  llvm::sort(foreign);
+  return llvm::createStringError(
+      "'" + outputDir + "' holds files dsmp did not write ('" +
+      llvm::join(foreign, "', '") +
+      "'); not replacing it (--force replaces the folder with them)");
+}
+
+void removeStagingFoldersOnInterrupt() {
+  llvm::sys::SetInterruptFunction([] {
+    // Called once, from the signal handler, before the process ends.
+    for (const std::string &folder : liveStaging())
+      (void)llvm::sys::fs::remove_directories(folder);
+  });
+}
+
 Error compileArtifact(StringRef modelPath, StringRef outputDir,
                       const CompileOptions &options, MLIRContext &context) {
-  StagingFolder staging(outputDir);
+  StagingFolder staging(outputDir, options.force);
   if (Error err = staging.create())
     return err;
   std::string weightsPath = staging.file("weights.bin");
@@ -273,7 +351,7 @@ Error compileArtifact(StringRef modelPath, StringRef outputDir,
 Error compileModuleArtifact(ModuleOp source, StringRef weightsFile,
                             StringRef sourceName, StringRef outputDir,
                             const CompileOptions &options) {
-  StagingFolder staging(outputDir);
+  StagingFolder staging(outputDir, options.force);
   if (Error err = staging.create())
     return err;
   OwningOpRef<ModuleOp> module(source.clone());

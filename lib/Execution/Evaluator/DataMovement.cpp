@@ -232,6 +232,27 @@ Error evalSlice(Operation *op, ArrayRef<const Array *> in,
   return Error::success();
 }
 
+Error evalTrilu(Operation *op, ArrayRef<const Array *> in,
+                MutableArrayRef<Array> out) {
+  const Array &x = *in[0];
+  Array &y = out[0];
+  int64_t k = in.size() > 1 && in[1] && !in[1]->i.empty() ? in[1]->i[0] : 0;
+  bool upper = intAttr(op, "upper", 1) != 0;
+  int64_t rows = x.shape[x.rank() - 2], cols = x.shape[x.rank() - 1];
+  int64_t total = product(x.shape);
+  for (int64_t e = 0; e < total; ++e) {
+    int64_t j = e % cols, i = (e / cols) % rows;
+    bool keep = upper ? j - i >= k : j - i <= k;
+    if (keep)
+      y.copyFrom(x, e, e);
+    else if (y.isFloat)
+      y.f[e] = 0;
+    else
+      y.i[e] = 0;
+  }
+  return Error::success();
+}
+
 Error evalTile(Operation *, ArrayRef<const Array *> in,
                MutableArrayRef<Array> out) {
   const Array &x = *in[0];
@@ -449,6 +470,7 @@ void addDataMovementKernels(KernelTable &table) {
   table["dsmp.split"] = evalSplit;
   table["dsmp.slice"] = KernelEntry(evalSlice, Writes::all);
   table["dsmp.tile"] = evalTile;
+  table["dsmp.trilu"] = KernelEntry(evalTrilu, Writes::all);
   table["dsmp.pad"] = evalPad;
   table["dsmp.gather"] = evalGather;
   table["dsmp.shape"] = evalShape;

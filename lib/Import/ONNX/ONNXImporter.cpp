@@ -289,7 +289,8 @@ Expected<Type> ModelImporter::resultType(const onnx::NodeProto &node, int index,
   // often recover them from constant shape arithmetic, so take the more
   // static of the two where both know the rank.
   RankedTensorType inferred =
-      inferResultType(ctx, opNameRef, info.onnxType, index, operands, attrs);
+      inferResultType(ctx, opNameRef, info.onnxType, index, operands, attrs,
+                      static_cast<unsigned>(node.output_size()));
   if (!type) {
     type = inferred;
   } else if (inferred && inferred.getRank() == type.getRank()) {

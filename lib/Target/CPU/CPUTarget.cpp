@@ -146,7 +146,7 @@ constexpr uint64_t kMaxParts = 8;
 
 llvm::Expected<std::vector<std::string>>
 emitObjectFiles(ModuleOp module, const CPUTargetSpec &target, StringRef stem,
-                unsigned threads) {
+                unsigned threads, bool dumpable) {
   initializeLLVMTargets();
   auto machine = createTargetMachine(target);
   if (!machine)
@@ -161,7 +161,7 @@ emitObjectFiles(ModuleOp module, const CPUTargetSpec &target, StringRef stem,
 
   // DSMP_DUMP_LLVM=FILE keeps the optimized LLVM IR (each part's, in
   // order), for inspection.
-  const char *dump = std::getenv("DSMP_DUMP_LLVM");
+  const char *dump = dumpable ? std::getenv("DSMP_DUMP_LLVM") : nullptr;
   // --mlir-disable-threading keeps this on one thread too.
   unsigned cores =
       module.getContext()->isMultithreadingEnabled()

@@ -970,6 +970,14 @@ func.func @transpose(%a0: tensor<2x3xf32>, %a1: tensor<2xf32>) {
 
 // -----
 
+func.func @trilu(%a0: tensor<4x4xf32>, %a1: none, %a2: tensor<2xf32>) {
+  // expected-error @+1 {{'dsmp.trilu' op expected 2 operands, but found 3}}
+  %r = "dsmp.trilu"(%a0, %a1, %a2) <{upper = 0 : i64}> : (tensor<4x4xf32>, none, tensor<2xf32>) -> (tensor<4x4xf32>)
+  return
+}
+
+// -----
+
 func.func @unsqueeze(%a0: tensor<4xf32>, %a1: tensor<1xi64>, %a2: tensor<2xf32>) {
   // expected-error @+1 {{'dsmp.unsqueeze' op expected 2 operands, but found 3}}
   %r = "dsmp.unsqueeze"(%a0, %a1, %a2) : (tensor<4xf32>, tensor<1xi64>, tensor<2xf32>) -> (tensor<1x4xf32>)

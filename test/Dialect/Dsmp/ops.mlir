@@ -289,6 +289,9 @@
 // CHECK-NEXT: %{{[^ ,:()]+}}, %{{[^ ,:()]+}} = dsmp.top_k %{{[^ ,:()]+}}, %{{[^ ,:()]+}} : (tensor<2x8xf32>, tensor<1xi64>) -> (tensor<2x2xf32>, tensor<2x2xi64>)
 // CHECK-LABEL: func.func @transpose(
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.transpose %{{[^ ,:()]+}} {perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+// CHECK-LABEL: func.func @trilu(
+// CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.none
+// CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.trilu %{{[^ ,:()]+}}, %{{[^ ,:()]+}} {upper = 0 : i64} : (tensor<4x4xf32>, none) -> tensor<4x4xf32>
 // CHECK-LABEL: func.func @unsqueeze(
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.constant dense<0> : tensor<1xi64>
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.unsqueeze %{{[^ ,:()]+}}, %{{[^ ,:()]+}} : (tensor<4xf32>, tensor<1xi64>) -> tensor<1x4xf32>
@@ -956,6 +959,12 @@ func.func @top_k(%x: tensor<2x8xf32>) {
 
 func.func @transpose(%x: tensor<2x3xf32>) {
   %y = dsmp.transpose %x {perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return
+}
+
+func.func @trilu(%x: tensor<4x4xf32>) {
+  %n = dsmp.none
+  %y = dsmp.trilu %x, %n {upper = 0 : i64} : (tensor<4x4xf32>, none) -> tensor<4x4xf32>
   return
 }
 

@@ -60,6 +60,12 @@ CASES = [
          "\n%y = dsmp.clip %x0, %lo, %hi : (tensor<2x5xf32>, tensor<f32>, tensor<f32>) -> tensor<2x5xf32>", [2, 5]),
     case("max", [[2, 5], [5]], "%y = dsmp.max %x0, %x1 : (tensor<2x5xf32>, tensor<5xf32>) -> tensor<2x5xf32>", [2, 5]),
     case("softmax", [[3, 5]], "%y = dsmp.softmax %x0 : (tensor<3x5xf32>) -> tensor<3x5xf32>", [3, 5]),
+    case("log_softmax", [[3, 5]], "%y = dsmp.log_softmax %x0 {axis = 0 : i64} : (tensor<3x5xf32>) -> tensor<3x5xf32>", [3, 5]),
+    case("trilu", [[4, 5]], "%k = dsmp.constant dense<1> : tensor<i64>\n"
+         "%y = dsmp.trilu %x0, %k {upper = 0 : i64} : (tensor<4x5xf32>, tensor<i64>) -> tensor<4x5xf32>", [4, 5]),
+    case("split", [[2, 6]], "%n = dsmp.none\n"
+         "%a, %b = dsmp.split %x0, %n {axis = 1 : i64} : (tensor<2x6xf32>, none) -> (tensor<2x3xf32>, tensor<2x3xf32>)\n"
+         "%y = dsmp.mul %a, %b : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>", [2, 3]),
     case("matmul", [[2, 3, 4], [4, 5]], "%y = dsmp.matmul %x0, %x1 : (tensor<2x3x4xf32>, tensor<4x5xf32>) -> tensor<2x3x5xf32>", [2, 3, 5]),
     case("gemm", [[4, 3], [5]], const("b", GB) +
          "\n%y = dsmp.gemm %x0, %b, %x1 {alpha = 0.5 : f32, beta = 2.0 : f32, transA = 1 : i64, transB = 1 : i64} : (tensor<4x3xf32>, tensor<5x4xf32>, tensor<5xf32>) -> tensor<3x5xf32>",

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Writes small ONNX models of ops users' exports carry, with onnxruntime's
+outputs as the reference: make_new_ops.py DIR -> DIR/<case>/model.onnx and
+DIR/<case>/test_data_set_0/.
+
+  log_softmax   a classifier head: MatMul, LogSoftmax (CTC recognisers)
+  causal_mask   scores + Trilu(ones, k=1) * -1e4 (upper) and a lower Trilu
+                with k=-1 on int64 data
+  glu_split13   GLU: Split (opset 13, `split` input omitted, 2 outputs) on a
+                dim the model leaves dynamic, Sigmoid, Mul
+  split18       Split with num_outputs (opset 18) into 3 unequal parts
+  split11       Split with the `split` attribute (opset 11)
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import TensorProto, helper, numpy_helper
+
+out = sys.argv[1]
+f32 = np.float32
+rng = np.random.default_rng(2026)
+
+
+def vi(name, shape, dtype=TensorProto.FLOAT):
+    return helper.make_tensor_value_info(name, dtype, shape)
+
+
+def write(name, nodes, inputs, outputs, feeds, inits=(), opset=17):
+    graph = helper.make_graph(nodes, name, inputs, outputs, list(inits))
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    case = os.path.join(out, name)
+    data = os.path.join(case, "test_data_set_0")
+    os.makedirs(data, exist_ok=True)
+    onnx.save(model, os.path.join(case, "model.onnx"))
+    results = ort.InferenceSession(os.path.join(case, "model.onnx"),
+                                   providers=["CPUExecutionProvider"]).run(None, feeds)
+    for k, (n, a) in enumerate(feeds.items()):
+        with open(os.path.join(data, f"input_{k}.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(a, n).SerializeToString())
+    for k, (o, a) in enumerate(zip(outputs, results)):
+        with open(os.path.join(data, f"output_{k}.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(a, o.name).SerializeToString())
+
+
+w = numpy_helper.from_array(rng.standard_normal((32, 11)).astype(f32), "w")
+write("log_softmax",
+      [helper.make_node("MatMul", ["x", "w"], ["logits"], name="head"),
+       helper.make_node("LogSoftmax", ["logits"], ["logp"], axis=-1, name="logsoftmax")],
+      [vi("x", [2, 7, 32])], [vi("logp", [2, 7, 11])],
+      {"x": rng.standard_normal((2, 7, 32)).astype(f32)}, [w])
+
+ones = numpy_helper.from_array(np.ones((6, 6), f32), "ones")
+one = numpy_helper.from_array(np.array(1, np.int64), "one")
+minus_one = numpy_helper.from_array(np.array(-1, np.int64), "minus_one")
+big = numpy_helper.from_array(np.array(-1e4, f32), "big")
+write("causal_mask",
+      [helper.make_node("Trilu", ["ones", "one"], ["future"], upper=1, name="future"),
+       helper.make_node("Mul", ["future", "big"], ["bias"], name="bias"),
+       helper.make_node("Add", ["scores", "bias"], ["masked"], name="mask"),
+       helper.make_node("Softmax", ["masked"], ["attn"], axis=-1, name="softmax"),
+       helper.make_node("Trilu", ["ids", "minus_one"], ["below"], upper=0, name="below")],
+      [vi("scores", [2, 6, 6]), vi("ids", [3, 5], TensorProto.INT64)],
+      [vi("attn", [2, 6, 6]), vi("below", [3, 5], TensorProto.INT64)],
+      {"scores": rng.standard_normal((2, 6, 6)).astype(f32),
+       "ids": rng.integers(1, 100, (3, 5)).astype(np.int64)},
+      [ones, one, minus_one, big])
+
+write("glu_split13",
+      [helper.make_node("Split", ["x"], ["a", "b"], axis=1, name="glu/Split"),
+       helper.make_node("Sigmoid", ["b"], ["gate"], name="glu/Sigmoid"),
+       helper.make_node("Mul", ["a", "gate"], ["y"], name="glu/Mul")],
+      [vi("x", ["batch", 8, "time"])], [vi("y", ["batch", 4, "time"])],
+      {"x": rng.standard_normal((2, 8, 5)).astype(f32)}, opset=13)
+
+write("split18",
+      [helper.make_node("Split", ["x"], ["p", "q", "r"], axis=-1, num_outputs=3, name="split")],
+      [vi("x", [3, 8])], [vi("p", [3, 3]), vi("q", [3, 3]), vi("r", [3, 2])],
+      {"x": rng.standard_normal((3, 8)).astype(f32)}, opset=18)
+
+write("split11",
+      [helper.make_node("Split", ["x"], ["p", "q"], axis=0, split=[1, 3], name="split")],
+      [vi("x", [4, 2])], [vi("p", [1, 2]), vi("q", [3, 2])],
+      {"x": rng.standard_normal((4, 2)).astype(f32)}, opset=11)
