@@ -18,16 +18,20 @@ def ConvertDsmpToLinalgPass
     weights).
 
     Post-condition: the supported ops (elementwise arithmetic and
-    activations with ONNX broadcasting, comparisons, And/Or/Xor/Not, Where,
-    Clip, Cast, Gemm, MatMul, grouped N-d Conv, MaxPool, AveragePool (also
+    activations with ONNX broadcasting: the trigonometric, inverse and
+    hyperbolic functions, Celu, Elu, Selu, Gelu, Mish, Softplus, Softsign,
+    HardSwish, Shrink, ThresholdedRelu, PRelu, Round, Sign, IsNaN, IsInf,
+    Mod, Mean; comparisons, And/Or/Xor/Not, Where, Clip, Cast, Dropout at
+    inference, Gemm, MatMul, grouped N-d Conv, MaxPool, AveragePool (also
     SAME auto_pad and ceil_mode), ConvTranspose (one group; pads, output_shape
     or SAME auto_pad), Resize
     (nearest, constant scales/sizes), Pad (constant/edge/reflect/wrap with
     constant pads), If with static result shapes (scf.if),
-    GlobalAveragePool, Softmax, LogSoftmax, ReduceSum/Mean/Max over
-    constant (or no) axes, BatchNormalization, LayerNormalization, Concat,
-    Slice (constant bounds, any step), Split (any opset form), Trilu
-    (constant k), Gather, Expand, ConstantOfShape, Transpose, the
+    GlobalAveragePool, GlobalMaxPool, Softmax, LogSoftmax, Hardmax, every
+    Reduce over constant (or no) axes, ArgMax/ArgMin, CumSum (constant
+    axis), BatchNormalization, LayerNormalization, Concat, Slice (constant
+    bounds, any step), Split (any opset form), Trilu (constant k), Tile,
+    DepthToSpace, SpaceToDepth, Gather, Expand, ConstantOfShape, Transpose, the
     static reshapes, Identity, constants) are linalg.generic /
     linalg.transpose / tensor.pad / tensor.insert_slice /
     tensor.extract_slice / tensor.reshape / arith.constant on the same
@@ -48,8 +52,9 @@ def ConvertDsmpToLinalgPass
     window unrolled into four partial sums (`math.fma`) and the bias added.
     LSTM/GRU/RNN arrive unrolled (dsmp-decompose-recurrent, run at
     specialization). Not lowered yet: linear/cubic Resize, Loop, If with
-    branches of different shapes, the other reductions, MaxPool indices,
-    and dynamic shapes.
+    branches of different shapes, MaxPool indices, Einsum, GatherElements,
+    GatherND, TopK, InstanceNormalization, LRN, the integer convolutions
+    and matmuls, and dynamic shapes.
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect",

@@ -406,7 +406,7 @@ FailureOr<Window> windowOf(Operation *op, int64_t spatial,
 
 /// Sums (or maxes) over `axes` of `input` into a keepdims-shaped tensor.
 Value reduceKeepDims(OpBuilder &b, Location loc, Value input,
-                     ArrayRef<int64_t> axes, bool isMax) {
+                     ArrayRef<int64_t> axes, Combine combine) {
   auto type = cast<RankedTensorType>(input.getType());
   MLIRContext *ctx = b.getContext();
   int64_t rank = type.getRank();
@@ -423,7 +423,11 @@ Value reduceKeepDims(OpBuilder &b, Location loc, Value input,
                                 : utils::IteratorType::parallel);
   }
   auto outType = RankedTensorType::get(shape, type.getElementType());
-  double initValue = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
+  double inf = std::numeric_limits<double>::infinity();
+  double initValue = combine == Combine::Max   ? -inf
+                     : combine == Combine::Min ? inf
+                     : combine == Combine::Mul ? 1.0
+                                               : 0.0;
   Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
   init = linalg::FillOp::create(
              b, loc,
@@ -435,12 +439,22 @@ Value reduceKeepDims(OpBuilder &b, Location loc, Value input,
   return linalg::GenericOp::create(
              b, loc, TypeRange{outType}, ValueRange{input}, ValueRange{init},
              maps, iterators,
-             [isMax](OpBuilder &nb, Location l, ValueRange args) {
-               Value v =
-                   isMax
-                       ? Value(
-                             arith::MaximumFOp::create(nb, l, args[1], args[0]))
-                       : Value(arith::AddFOp::create(nb, l, args[1], args[0]));
+             [combine](OpBuilder &nb, Location l, ValueRange args) {
+               Value v;
+               switch (combine) {
+               case Combine::Add:
+                 v = arith::AddFOp::create(nb, l, args[1], args[0]);
+                 break;
+               case Combine::Max:
+                 v = arith::MaximumFOp::create(nb, l, args[1], args[0]);
+                 break;
+               case Combine::Min:
+                 v = arith::MinimumFOp::create(nb, l, args[1], args[0]);
+                 break;
+               case Combine::Mul:
+                 v = arith::MulFOp::create(nb, l, args[1], args[0]);
+                 break;
+               }
                linalg::YieldOp::create(nb, l, v);
              })
       .getResult(0);

@@ -120,15 +120,26 @@ FailureOr<Window> windowOf(Operation *op, int64_t spatial,
 /// DivUI, MaxUI, unsigned compares, UIToFP, ...).
 bool hasUnsignedOperand(Operation *op);
 
-/// Sums (or maxes) over `axes` of `input` into a keepdims-shaped tensor.
+/// How a reduction combines elements.
+enum class Combine { Add, Max, Min, Mul };
+
+/// `input` reduced over `axes` (kept as size-1 dims) with `combine`,
+/// starting from its identity (0, -inf, +inf, 1).
 Value reduceKeepDims(OpBuilder &b, Location loc, Value input,
-                     ArrayRef<int64_t> axes, bool isMax);
+                     ArrayRef<int64_t> axes, Combine combine);
+inline Value reduceKeepDims(OpBuilder &b, Location loc, Value input,
+                            ArrayRef<int64_t> axes, bool isMax) {
+  return reduceKeepDims(b, loc, input, axes,
+                        isMax ? Combine::Max : Combine::Add);
+}
 
 /// `value` reshaped to the static `type` (same element count).
 Value reshapeTo(OpBuilder &b, Location loc, Value value, RankedTensorType type);
 
 // The patterns, one file per op family.
 void populateElementwisePatterns(RewritePatternSet &patterns);
+void populateActivationPatterns(RewritePatternSet &patterns);
+void populateIndexingPatterns(RewritePatternSet &patterns);
 void populateContractionPatterns(RewritePatternSet &patterns);
 void populateWindowPatterns(RewritePatternSet &patterns);
 void populateNormalizationPatterns(RewritePatternSet &patterns);

@@ -125,6 +125,34 @@ struct IdentityLowering : OpRewritePattern<IdentityOp> {
   }
 };
 
+/// Dropout at inference: the input, and a mask of all true where one is
+/// asked for. Training mode (a true training_mode input) is not inference.
+struct DropoutLowering : OpRewritePattern<DropoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(DropoutOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<NoneType>(op.getTrainingMode().getType())) {
+      auto mode = getConstantInts(op.getTrainingMode());
+      if (!mode || mode->size() != 1 || mode->front() != 0)
+        return rewriter.notifyMatchFailure(op, "training mode");
+    }
+    SmallVector<Value> results{op.getData()};
+    Value mask = op.getMask();
+    if (auto type = dyn_cast<RankedTensorType>(mask.getType())) {
+      if (!type.hasStaticShape())
+        return rewriter.notifyMatchFailure(op, "needs a static mask shape");
+      results.push_back(arith::ConstantOp::create(
+          rewriter, op.getLoc(),
+          DenseElementsAttr::get(type, rewriter.getBoolAttr(true))));
+    } else {
+      results.push_back(NoneOp::create(rewriter, op.getLoc()));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 /// Concat: each input inserted at its offset along the axis.
 struct ConcatLowering : OpRewritePattern<ConcatOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -528,9 +556,9 @@ void mlir::dsmp::lowering::populateDataMovementPatterns(
     RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<TransposeLowering, ConstantLowering, IdentityLowering,
-               ConcatLowering, SliceLowering, SplitLowering, TriluLowering,
-               GatherLowering, ExpandLowering, ConstantOfShapeLowering,
-               PadLowering>(ctx);
+               DropoutLowering, ConcatLowering, SliceLowering, SplitLowering,
+               TriluLowering, GatherLowering, ExpandLowering,
+               ConstantOfShapeLowering, PadLowering>(ctx);
   for (StringRef name :
        {"dsmp.reshape", "dsmp.flatten", "dsmp.squeeze", "dsmp.unsqueeze"})
     patterns.add<StaticReshapeLowering>(name, ctx);

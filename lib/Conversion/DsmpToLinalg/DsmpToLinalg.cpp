@@ -53,6 +53,8 @@ struct ConvertDsmpToLinalgPass final
     legalizeTF32(getOperation());
     RewritePatternSet patterns(ctx);
     populateElementwisePatterns(patterns);
+    populateActivationPatterns(patterns);
+    populateIndexingPatterns(patterns);
     populateQuantizationPatterns(patterns);
     populateContractionPatterns(patterns);
     populateWindowPatterns(patterns);

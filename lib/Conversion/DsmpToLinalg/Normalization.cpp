@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Softmax, LogSoftmax, ReduceSum/Mean/Max, BatchNormalization,
+// Softmax, LogSoftmax, the Reduce family, BatchNormalization,
 // LayerNormalization.
 //
 //===----------------------------------------------------------------------===//
@@ -78,8 +78,23 @@ struct SoftmaxLowering : OpRewritePattern<OpTy> {
   }
 };
 
-/// ReduceMean/ReduceMax/ReduceSum over constant axes.
-template <typename ReduceOp, int Kind> // 0 sum, 1 mean, 2 max
+/// The Reduce family over constant (or no) axes: each element mapped
+/// first (x^2, |x|, exp x), combined, then the result mapped (mean, sqrt,
+/// log), in the result's float type.
+enum class ReduceKind {
+  Sum,
+  Mean,
+  Max,
+  Min,
+  Prod,
+  SumSquare,
+  L1,
+  L2,
+  LogSum,
+  LogSumExp
+};
+
+template <typename ReduceOp, ReduceKind Kind>
 struct ReduceLowering : OpRewritePattern<ReduceOp> {
   using OpRewritePattern<ReduceOp>::OpRewritePattern;
 
@@ -99,33 +114,71 @@ struct ReduceLowering : OpRewritePattern<ReduceOp> {
       for (int64_t a : *values)
         axes.push_back(a < 0 ? a + rank : a);
     }
+    Location loc = op.getLoc();
+    auto map = [&](Value v, auto fn) -> Value {
+      return buildElementwise(
+          rewriter, loc, ValueRange{v}, cast<RankedTensorType>(v.getType()), op,
+          [fn](OpBuilder &b, Location l, ValueRange a, Type t,
+               Operation *) -> Value { return fn(b, l, a[0], t); });
+    };
+    auto square = [](OpBuilder &b, Location l, Value x, Type) -> Value {
+      return arith::MulFOp::create(b, l, x, x);
+    };
+    auto abs = [](OpBuilder &b, Location l, Value x, Type) -> Value {
+      return math::AbsFOp::create(b, l, x);
+    };
+    auto exp = [](OpBuilder &b, Location l, Value x, Type) -> Value {
+      return math::ExpOp::create(b, l, x);
+    };
+    auto sqrt = [](OpBuilder &b, Location l, Value x, Type) -> Value {
+      return math::SqrtOp::create(b, l, x);
+    };
+    auto log = [](OpBuilder &b, Location l, Value x, Type) -> Value {
+      return math::LogOp::create(b, l, x);
+    };
+    Value data = op.getData();
+    if (Kind == ReduceKind::SumSquare || Kind == ReduceKind::L2)
+      data = map(data, square);
+    else if (Kind == ReduceKind::L1)
+      data = map(data, abs);
+    else if (Kind == ReduceKind::LogSumExp)
+      data = map(data, exp);
+    // The map applied to the combined values.
+    auto finish = [&](Value v) -> Value {
+      if (Kind == ReduceKind::L2)
+        return map(v, sqrt);
+      if (Kind == ReduceKind::LogSum || Kind == ReduceKind::LogSumExp)
+        return map(v, log);
+      return v;
+    };
     if (axes.empty()) {
-      // No axes: all of them, or none with noop_with_empty_axes.
+      // No axes: all of them, or none with noop_with_empty_axes (the
+      // elementwise parts still apply, as in ONNX's reference).
       if (op.getNoopWithEmptyAxes()) {
-        rewriter.replaceOp(
-            op, reshapeTo(rewriter, op.getLoc(), op.getData(), resultType));
+        rewriter.replaceOp(op,
+                           reshapeTo(rewriter, loc, finish(data), resultType));
         return success();
       }
       for (int64_t i = 0; i < rank; ++i)
         axes.push_back(i);
     }
-    Location loc = op.getLoc();
-    Value reduced =
-        reduceKeepDims(rewriter, loc, op.getData(), axes, Kind == 2);
-    if (Kind == 1) {
+    Combine combine = Kind == ReduceKind::Max    ? Combine::Max
+                      : Kind == ReduceKind::Min  ? Combine::Min
+                      : Kind == ReduceKind::Prod ? Combine::Mul
+                                                 : Combine::Add;
+    Value reduced = reduceKeepDims(rewriter, loc, data, axes, combine);
+    if (Kind == ReduceKind::Mean) {
       int64_t count = 1;
       for (int64_t a : axes)
         count *= inType.getDimSize(a);
-      reduced = buildElementwise(rewriter, loc, ValueRange{reduced},
-                                 cast<RankedTensorType>(reduced.getType()), op,
-                                 [count](OpBuilder &b, Location l, ValueRange a,
-                                         Type t, Operation *) -> Value {
-                                   return arith::DivFOp::create(
-                                       b, l, a[0],
-                                       floatConst(b, l, t, double(count)));
-                                 });
+      reduced = map(
+          reduced, [count](OpBuilder &b, Location l, Value x, Type t) -> Value {
+            return arith::DivFOp::create(b, l, x,
+                                         floatConst(b, l, t, double(count)));
+          });
     }
-    rewriter.replaceOp(op, reshapeTo(rewriter, loc, reduced, resultType));
+    rewriter.replaceOp(op,
+                       reshapeTo(rewriter, loc, finish(reduced), resultType));
     return success();
   }
 };
@@ -286,9 +339,17 @@ struct LayerNormLowering : OpRewritePattern<LayerNormalizationOp> {
 
 void mlir::dsmp::lowering::populateNormalizationPatterns(
     RewritePatternSet &patterns) {
-  patterns
-      .add<SoftmaxLowering<SoftmaxOp, false>,
-           SoftmaxLowering<LogSoftmaxOp, true>, ReduceLowering<ReduceSumOp, 0>,
-           ReduceLowering<ReduceMeanOp, 1>, ReduceLowering<ReduceMaxOp, 2>,
-           BatchNormLowering, LayerNormLowering>(patterns.getContext());
+  patterns.add<SoftmaxLowering<SoftmaxOp, false>,
+               SoftmaxLowering<LogSoftmaxOp, true>,
+               ReduceLowering<ReduceSumOp, ReduceKind::Sum>,
+               ReduceLowering<ReduceMeanOp, ReduceKind::Mean>,
+               ReduceLowering<ReduceMaxOp, ReduceKind::Max>,
+               ReduceLowering<ReduceMinOp, ReduceKind::Min>,
+               ReduceLowering<ReduceProdOp, ReduceKind::Prod>,
+               ReduceLowering<ReduceSumSquareOp, ReduceKind::SumSquare>,
+               ReduceLowering<ReduceL1Op, ReduceKind::L1>,
+               ReduceLowering<ReduceL2Op, ReduceKind::L2>,
+               ReduceLowering<ReduceLogSumOp, ReduceKind::LogSum>,
+               ReduceLowering<ReduceLogSumExpOp, ReduceKind::LogSumExp>,
+               BatchNormLowering, LayerNormLowering>(patterns.getContext());
 }

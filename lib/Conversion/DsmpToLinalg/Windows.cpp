@@ -4,7 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// MaxPool, AveragePool, GlobalAveragePool and nearest Resize.
+// MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool and nearest
+// Resize.
 //
 //===----------------------------------------------------------------------===//
 
@@ -299,11 +300,31 @@ struct GlobalAveragePoolLowering : OpRewritePattern<GlobalAveragePoolOp> {
     return success();
   }
 };
+/// GlobalMaxPool: the maximum over the spatial dims.
+struct GlobalMaxPoolLowering : OpRewritePattern<GlobalMaxPoolOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GlobalMaxPoolOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getX()) ||
+        !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    auto inType = cast<RankedTensorType>(op.getX().getType());
+    SmallVector<int64_t> axes;
+    for (int64_t i = 2; i < inType.getRank(); ++i)
+      axes.push_back(i);
+    rewriter.replaceOp(op, reduceKeepDims(rewriter, op.getLoc(), op.getX(),
+                                          axes, Combine::Max));
+    return success();
+  }
+};
 
 } // namespace
 
 void mlir::dsmp::lowering::populateWindowPatterns(RewritePatternSet &patterns) {
   patterns
       .add<PoolLowering<MaxPoolOp, true>, PoolLowering<AveragePoolOp, false>,
-           GlobalAveragePoolLowering, ResizeLowering>(patterns.getContext());
+           GlobalAveragePoolLowering, GlobalMaxPoolLowering, ResizeLowering>(
+          patterns.getContext());
 }

@@ -253,6 +253,42 @@ Error evalTrilu(Operation *op, ArrayRef<const Array *> in,
   return Error::success();
 }
 
+/// DepthToSpace (DCR, CRD) and SpaceToDepth on [N, C, H, W], element by
+/// element from the output's position.
+Error evalDepthToSpace(Operation *op, ArrayRef<const Array *> in,
+                       MutableArrayRef<Array> out) {
+  const Array &x = *in[0];
+  Array &y = out[0];
+  if (x.rank() != 4)
+    return unsupported(op, "input of rank other than 4");
+  int64_t b = intAttr(op, "blocksize", 1);
+  bool toSpace = op->getName().stripDialect() == "depth_to_space";
+  auto mode = op->getAttrOfType<StringAttr>("mode");
+  bool crd = mode && mode.getValue() == "CRD";
+  int64_t n = y.shape[0], c = y.shape[1], h = y.shape[2], w = y.shape[3];
+  int64_t xc = x.shape[1], xh = x.shape[2], xw = x.shape[3];
+  for (int64_t in0 = 0; in0 < n; ++in0)
+    for (int64_t ic = 0; ic < c; ++ic)
+      for (int64_t ih = 0; ih < h; ++ih)
+        for (int64_t iw = 0; iw < w; ++iw) {
+          int64_t sc, sh, sw;
+          if (toSpace) { // y [N, C/b^2, H*b, W*b]
+            int64_t i = ih % b, j = iw % b;
+            sc = crd ? ic * b * b + i * b + j : (i * b + j) * c + ic;
+            sh = ih / b;
+            sw = iw / b;
+          } else { // y [N, C*b^2, H/b, W/b]
+            int64_t block = ic / xc, i = block / b, j = block % b;
+            sc = ic % xc;
+            sh = ih * b + i;
+            sw = iw * b + j;
+          }
+          y.copyFrom(x, ((in0 * xc + sc) * xh + sh) * xw + sw,
+                     ((in0 * c + ic) * h + ih) * w + iw);
+        }
+  return Error::success();
+}
+
 Error evalTile(Operation *, ArrayRef<const Array *> in,
                MutableArrayRef<Array> out) {
   const Array &x = *in[0];
@@ -470,6 +506,8 @@ void addDataMovementKernels(KernelTable &table) {
   table["dsmp.split"] = evalSplit;
   table["dsmp.slice"] = KernelEntry(evalSlice, Writes::all);
   table["dsmp.tile"] = evalTile;
+  table["dsmp.depth_to_space"] = KernelEntry(evalDepthToSpace, Writes::all);
+  table["dsmp.space_to_depth"] = KernelEntry(evalDepthToSpace, Writes::all);
   table["dsmp.trilu"] = KernelEntry(evalTrilu, Writes::all);
   table["dsmp.pad"] = evalPad;
   table["dsmp.gather"] = evalGather;

@@ -441,6 +441,19 @@ Error evalVariadic(Operation *op, llvm::ArrayRef<const Array *> in,
   return Error::success();
 }
 
+/// Dropout at inference: the input, and an all-true mask where asked for.
+Error evalDropout(Operation *op, llvm::ArrayRef<const Array *> in,
+                  llvm::MutableArrayRef<Array> out) {
+  if (in.size() > 2 && in[2] && !in[2]->i.empty() && in[2]->i[0])
+    return unsupported(op, "training mode");
+  const Array &x = *in[0];
+  for (int64_t k = 0; k < x.size(); ++k)
+    out[0].copyFrom(x, k, k);
+  if (out.size() > 1)
+    std::fill(out[1].i.begin(), out[1].i.end(), 1);
+  return Error::success();
+}
+
 Error evalWhere(Operation *op, llvm::ArrayRef<const Array *> in,
                 llvm::MutableArrayRef<Array> out) {
   const Array &c = *in[0], &a = *in[1], &b = *in[2];
@@ -554,8 +567,7 @@ void addElementwiseKernels(KernelTable &table) {
                          "tanh",
                          "thresholded_relu",
                          "identity",
-                         "not",
-                         "dropout"})
+                         "not"})
     table[("dsmp." + name).str()] = KernelEntry(evalUnary, Writes::all);
   for (StringRef name :
        {"add", "sub", "mul", "div", "mod", "pow", "prelu", "and", "or", "xor",
@@ -566,6 +578,7 @@ void addElementwiseKernels(KernelTable &table) {
   table["dsmp.is_nan"] = evalPredicate;
   table["dsmp.is_inf"] = evalPredicate;
   table["dsmp.where"] = KernelEntry(evalWhere, Writes::all);
+  table["dsmp.dropout"] = KernelEntry(evalDropout, Writes::all);
   table["dsmp.clip"] = KernelEntry(evalClip, Writes::all);
   table["dsmp.cast"] = KernelEntry(evalCast, Writes::all);
 }

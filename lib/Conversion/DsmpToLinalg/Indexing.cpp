@@ -1,0 +1,320 @@
+//===- Indexing.cpp - Ops that work by element position ---------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// ArgMax/ArgMin, Hardmax, CumSum, Tile, DepthToSpace and SpaceToDepth: each a
+// linalg.generic that reads linalg.index, or a reshape-transpose-reshape.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Conversion/DsmpToLinalg/Common.h"
+
+#include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/ShapeInference.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::dsmp;
+using namespace mlir::dsmp::lowering;
+
+namespace {
+
+int64_t normalized(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
+}
+
+/// The index (i64) of the largest (or smallest) element of `x` along
+/// `axis`, kept as a size-1 dim: the first of ties, or the last with
+/// `last`. Floats and integers.
+Value argReduce(OpBuilder &b, Location loc, Value x, int64_t axis, bool max,
+                bool last) {
+  auto type = cast<RankedTensorType>(x.getType());
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = type.getRank();
+  Type element = type.getElementType();
+  SmallVector<int64_t> shape(type.getShape());
+  shape[axis] = 1;
+  SmallVector<AffineExpr> outExprs;
+  SmallVector<utils::IteratorType> iterators;
+  for (int64_t i = 0; i < rank; ++i) {
+    outExprs.push_back(i == axis ? getAffineConstantExpr(0, ctx)
+                                 : getAffineDimExpr(i, ctx));
+    iterators.push_back(i == axis ? utils::IteratorType::reduction
+                                  : utils::IteratorType::parallel);
+  }
+  // The running best starts at the first element's value, index 0.
+  TypedAttr start;
+  if (auto f = dyn_cast<FloatType>(element))
+    start = b.getFloatAttr(f, max ? -std::numeric_limits<double>::infinity()
+                                  : std::numeric_limits<double>::infinity());
+  else {
+    unsigned width = element.getIntOrFloatBitWidth();
+    start = b.getIntegerAttr(element, max ? APInt::getSignedMinValue(width)
+                                          : APInt::getSignedMaxValue(width));
+  }
+  Value bestInit =
+      linalg::FillOp::create(
+          b, loc, ValueRange{arith::ConstantOp::create(b, loc, start)},
+          ValueRange{tensor::EmptyOp::create(b, loc, shape, element)})
+          .getResult(0);
+  Value indexInit =
+      linalg::FillOp::create(
+          b, loc,
+          ValueRange{
+              arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(-1))},
+          ValueRange{tensor::EmptyOp::create(b, loc, shape, b.getI64Type())})
+          .getResult(0);
+  AffineMap outMap = AffineMap::get(rank, 0, outExprs, ctx);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{bestInit.getType(), indexInit.getType()}, ValueRange{x},
+      ValueRange{bestInit, indexInit},
+      SmallVector<AffineMap>{AffineMap::getMultiDimIdentityMap(rank, ctx),
+                             outMap, outMap},
+      iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value v = args[0], best = args[1], bestIndex = args[2];
+        Value index = arith::IndexCastOp::create(
+            nb, l, nb.getI64Type(), linalg::IndexOp::create(nb, l, axis));
+        Value better;
+        if (isa<FloatType>(element))
+          better =
+              arith::CmpFOp::create(nb, l,
+                                    max ? (last ? arith::CmpFPredicate::OGE
+                                                : arith::CmpFPredicate::OGT)
+                                        : (last ? arith::CmpFPredicate::OLE
+                                                : arith::CmpFPredicate::OLT),
+                                    v, best);
+        else
+          better =
+              arith::CmpIOp::create(nb, l,
+                                    max ? (last ? arith::CmpIPredicate::sge
+                                                : arith::CmpIPredicate::sgt)
+                                        : (last ? arith::CmpIPredicate::sle
+                                                : arith::CmpIPredicate::slt),
+                                    v, best);
+        // The first element is taken whatever it is (a row of -inf or NaN).
+        Value first = arith::CmpIOp::create(
+            nb, l, arith::CmpIPredicate::slt, bestIndex,
+            arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(0)));
+        better = arith::OrIOp::create(nb, l, better, first);
+        linalg::YieldOp::create(
+            nb, l,
+            ValueRange{
+                arith::SelectOp::create(nb, l, better, v, best),
+                arith::SelectOp::create(nb, l, better, index, bestIndex)});
+      });
+  return generic.getResult(1);
+}
+
+template <typename OpTy, bool Max> struct ArgLowering : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getData().getType());
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape() || !resultType ||
+        !resultType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    int64_t axis = normalized(op.getAxis(), type.getRank());
+    Value index = argReduce(rewriter, op.getLoc(), op.getData(), axis, Max,
+                            op.getSelectLastIndex() != 0);
+    rewriter.replaceOp(op, reshapeTo(rewriter, op.getLoc(), index, resultType));
+    return success();
+  }
+};
+
+/// Hardmax: 1 where the (first) largest element along the axis is, else 0.
+struct HardmaxLowering : OpRewritePattern<HardmaxOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(HardmaxOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape() || !isFloat(type))
+      return rewriter.notifyMatchFailure(op, "needs a static float shape");
+    int64_t axis = normalized(op.getAxis(), type.getRank());
+    Value index = argReduce(rewriter, op.getLoc(), op.getInput(), axis,
+                            /*max=*/true, /*last=*/false);
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), ValueRange{index}, type, op,
+        [axis](OpBuilder &b, Location l, ValueRange a, Type t,
+               Operation *) -> Value {
+          Value here = arith::IndexCastOp::create(
+              b, l, b.getI64Type(), linalg::IndexOp::create(b, l, axis));
+          Value hit =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, here, a[0]);
+          return arith::SelectOp::create(b, l, hit, floatConst(b, l, t, 1),
+                                         floatConst(b, l, t, 0));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// CumSum with a constant axis: y[.., k, ..] = sum of x[.., j, ..] over
+/// j <= k (j < k exclusive; j >= k, j > k reversed), as a reduction over a
+/// second copy of the axis.
+struct CumSumLowering : OpRewritePattern<CumSumOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(CumSumOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    auto axisValues = getConstantInts(op.getAxis());
+    if (!axisValues || axisValues->size() != 1)
+      return rewriter.notifyMatchFailure(op, "needs a constant axis");
+    int64_t rank = type.getRank();
+    int64_t axis = normalized(axisValues->front(), rank);
+    MLIRContext *ctx = rewriter.getContext();
+    Location loc = op.getLoc();
+    // Dims 0..rank-1 are the output's; dim `rank` walks the summed axis.
+    SmallVector<AffineExpr> inExprs, outExprs;
+    for (int64_t i = 0; i < rank; ++i) {
+      inExprs.push_back(getAffineDimExpr(i == axis ? rank : i, ctx));
+      outExprs.push_back(getAffineDimExpr(i, ctx));
+    }
+    SmallVector<utils::IteratorType> iterators(rank + 1,
+                                               utils::IteratorType::parallel);
+    iterators[rank] = utils::IteratorType::reduction;
+    Type element = type.getElementType();
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
+    Value init =
+        linalg::FillOp::create(rewriter, loc, ValueRange{zero},
+                               ValueRange{tensor::EmptyOp::create(
+                                   rewriter, loc, type.getShape(), element)})
+            .getResult(0);
+    bool exclusive = op.getExclusive() != 0, reverse = op.getReverse() != 0;
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{op.getX()}, ValueRange{init},
+        SmallVector<AffineMap>{AffineMap::get(rank + 1, 0, inExprs, ctx),
+                               AffineMap::get(rank + 1, 0, outExprs, ctx)},
+        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value k = linalg::IndexOp::create(b, l, axis);
+          Value j = linalg::IndexOp::create(b, l, rank);
+          auto predicate = reverse ? (exclusive ? arith::CmpIPredicate::ugt
+                                                : arith::CmpIPredicate::uge)
+                                   : (exclusive ? arith::CmpIPredicate::ult
+                                                : arith::CmpIPredicate::ule);
+          Value in = arith::CmpIOp::create(b, l, predicate, j, k);
+          Value sum =
+              isa<FloatType>(element)
+                  ? Value(arith::AddFOp::create(b, l, args[1], args[0]))
+                  : Value(arith::AddIOp::create(b, l, args[1], args[0]));
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::SelectOp::create(b, l, in, sum, args[1])});
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// Tile: each output element reads the input at its position modulo the
+/// input's dims.
+struct TileLowering : OpRewritePattern<TileOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TileOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto inType = dyn_cast<RankedTensorType>(op.getInput().getType());
+    if (!type || !type.hasStaticShape() || !inType || !inType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t rank = type.getRank();
+    SmallVector<AffineExpr> exprs;
+    for (int64_t i = 0; i < rank; ++i)
+      exprs.push_back(inType.getDimSize(i) == type.getDimSize(i)
+                          ? getAffineDimExpr(i, ctx)
+                          : getAffineDimExpr(i, ctx) % inType.getDimSize(i));
+    rewriter.replaceOp(op, copyThroughMap(rewriter, op.getLoc(), op.getInput(),
+                                          AffineMap::get(rank, 0, exprs, ctx),
+                                          type.getShape()));
+    return success();
+  }
+};
+
+/// `x` reshaped to `shape`, transposed by `perm`, reshaped to `type`.
+Value reshapeTransposeReshape(OpBuilder &b, Location loc, Value x,
+                              ArrayRef<int64_t> shape, ArrayRef<int64_t> perm,
+                              RankedTensorType type) {
+  Type element = type.getElementType();
+  Value middle = reshapeTo(b, loc, x, RankedTensorType::get(shape, element));
+  SmallVector<int64_t> permuted;
+  for (int64_t p : perm)
+    permuted.push_back(shape[p]);
+  Value init = tensor::EmptyOp::create(b, loc, permuted, element);
+  Value t =
+      linalg::TransposeOp::create(b, loc, middle, init, perm)->getResult(0);
+  return reshapeTo(b, loc, t, type);
+}
+
+/// DepthToSpace (DCR or CRD) and SpaceToDepth on [N, C, H, W].
+struct DepthToSpaceLowering : OpRewritePattern<DepthToSpaceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(DepthToSpaceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto inType = dyn_cast<RankedTensorType>(op.getInput().getType());
+    if (!type || !type.hasStaticShape() || !inType ||
+        !inType.hasStaticShape() || inType.getRank() != 4)
+      return rewriter.notifyMatchFailure(op, "needs static 4-d shapes");
+    int64_t b = op.getBlocksize();
+    ArrayRef<int64_t> s = inType.getShape();
+    int64_t n = s[0], c = s[1], h = s[2], w = s[3];
+    Value y =
+        op.getMode() == "CRD"
+            ? reshapeTransposeReshape(rewriter, op.getLoc(), op.getInput(),
+                                      {n, c / (b * b), b, b, h, w},
+                                      {0, 1, 4, 2, 5, 3}, type)
+            : reshapeTransposeReshape(rewriter, op.getLoc(), op.getInput(),
+                                      {n, b, b, c / (b * b), h, w},
+                                      {0, 3, 4, 1, 5, 2}, type);
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
+struct SpaceToDepthLowering : OpRewritePattern<SpaceToDepthOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SpaceToDepthOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto inType = dyn_cast<RankedTensorType>(op.getInput().getType());
+    if (!type || !type.hasStaticShape() || !inType ||
+        !inType.hasStaticShape() || inType.getRank() != 4)
+      return rewriter.notifyMatchFailure(op, "needs static 4-d shapes");
+    int64_t b = op.getBlocksize();
+    ArrayRef<int64_t> s = inType.getShape();
+    int64_t n = s[0], c = s[1], h = s[2], w = s[3];
+    rewriter.replaceOp(op, reshapeTransposeReshape(rewriter, op.getLoc(),
+                                                   op.getInput(),
+                                                   {n, c, h / b, b, w / b, b},
+                                                   {0, 3, 5, 1, 2, 4}, type));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::dsmp::lowering::populateIndexingPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<ArgLowering<ArgMaxOp, true>, ArgLowering<ArgMinOp, false>,
+               HardmaxLowering, CumSumLowering, TileLowering,
+               DepthToSpaceLowering, SpaceToDepthLowering>(
+      patterns.getContext());
+}
