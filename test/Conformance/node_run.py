@@ -59,6 +59,36 @@ def op_type_of(folder, model):
     return None
 
 
+TRAINING_OPS = {"Adagrad", "Adam", "Momentum", "Gradient",
+                "SoftmaxCrossEntropyLoss", "NegativeLogLikelihoodLoss"}
+
+
+def tensors_only(model):
+    """Whether every graph input and output is a float/integer/bool tensor."""
+    for v in list(model.graph.input) + list(model.graph.output):
+        t = v.type
+        if not t.HasField("tensor_type") or \
+                t.tensor_type.elem_type == onnx.TensorProto.STRING:
+            return False
+    return True
+
+
+def is_training(folder, model):
+    """Training-mode tests: the training ops, and those a test names so
+    (Dropout and BatchNormalization in training mode)."""
+    name = os.path.basename(folder)
+    return "training" in name or any(n.op_type in TRAINING_OPS
+                                     for n in model.graph.node)
+
+
+def imports(bin_dir, folder):
+    r = subprocess.run([f"{bin_dir}/dsmp-translate", "--import-onnx",
+                        os.path.join(folder, "model.onnx"), "-o", os.devnull],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       timeout=60)
+    return r.returncode == 0
+
+
 def shape_inputs(data):
     """--fix-input options for the small integer inputs after the first
     (Slice's starts/ends/axes, Reshape's shape, Pad's pads, ...): a compiler
@@ -116,6 +146,10 @@ def main():
                    help="dsmp-run's engine: the host lowering, or the reference "
                         "evaluator the precision analyses calibrate with")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--all-importable", action="store_true",
+                   help="every node test that imports (float and integer "
+                        "tensors; strings, sequences, optionals and training "
+                        "ops left out), not only the lowered op types")
     args = p.parse_args()
 
     chosen = []
@@ -126,7 +160,13 @@ def main():
         except Exception:
             continue
         op = op_type_of(folder, model)
-        if op not in (EVALUATED if args.engine == "evaluate" else LOWERED):
+        if args.all_importable:
+            if not tensors_only(model) or is_training(folder, model):
+                continue
+            op = op or (model.graph.node[0].op_type if model.graph.node else None)
+            if op is None or not imports(args.bin, folder):
+                continue
+        elif op not in (EVALUATED if args.engine == "evaluate" else LOWERED):
             continue
         if args.max_per_op and per_op[op] >= args.max_per_op:
             continue
@@ -158,7 +198,8 @@ def main():
         print(f"{op:24} {t:5} {ok:5}" +
               (f" {fixed[op]:25}" if args.fix_shape_inputs else ""))
     rate = total[1] / total[0] if total[0] else 0.0
-    print(f"{'all lowered op types':24} {total[0]:5} {total[1]:5}" +
+    label = "all importable tests" if args.all_importable else "all lowered op types"
+    print(f"{label:24} {total[0]:5} {total[1]:5}" +
           (f" {sum(fixed.values()):25}" if args.fix_shape_inputs else ""))
     print(f"pass rate: {rate:.3f}")
     if args.show_failures:

@@ -4,8 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// ArgMax/ArgMin, Hardmax, CumSum, Tile, DepthToSpace and SpaceToDepth: each a
-// linalg.generic that reads linalg.index, or a reshape-transpose-reshape.
+// ArgMax/ArgMin, Hardmax, CumSum, Tile, DepthToSpace, SpaceToDepth,
+// GatherElements and Range: each a linalg.generic that reads linalg.index,
+// or a reshape-transpose-reshape.
 //
 //===----------------------------------------------------------------------===//
 
@@ -309,12 +310,90 @@ struct SpaceToDepthLowering : OpRewritePattern<SpaceToDepthOp> {
   }
 };
 
+/// GatherElements: y[.., i, ..] = data[.., indices[.., i, ..], ..] along
+/// the axis (negative indices count from the end).
+struct GatherElementsLowering : OpRewritePattern<GatherElementsOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GatherElementsOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto dataType = dyn_cast<RankedTensorType>(op.getData().getType());
+    if (!type || !type.hasStaticShape() || !dataType ||
+        !dataType.hasStaticShape() || !isStatic(op.getIndices()))
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    int64_t rank = type.getRank();
+    int64_t axis = normalized(op.getAxis(), rank);
+    int64_t axisSize = dataType.getDimSize(axis);
+    Value data = op.getData();
+    MLIRContext *ctx = rewriter.getContext();
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
+                                         type.getElementType());
+    auto generic = linalg::GenericOp::create(
+        rewriter, op.getLoc(), TypeRange{type}, ValueRange{op.getIndices()},
+        ValueRange{init},
+        SmallVector<AffineMap>(2, AffineMap::getMultiDimIdentityMap(rank, ctx)),
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value index =
+              arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
+          Value size = arith::ConstantIndexOp::create(b, l, axisSize);
+          Value zero = arith::ConstantIndexOp::create(b, l, 0);
+          Value negative = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::slt, index, zero);
+          index = arith::SelectOp::create(
+              b, l, negative, arith::AddIOp::create(b, l, index, size), index);
+          SmallVector<Value> coords;
+          for (int64_t i = 0; i < rank; ++i)
+            coords.push_back(
+                i == axis ? index : Value(linalg::IndexOp::create(b, l, i)));
+          linalg::YieldOp::create(
+              b, l, Value(tensor::ExtractOp::create(b, l, data, coords)));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// Range with a static length (its inputs constant, or fixed at compile
+/// time): y[i] = start + i * delta, start and delta read at run time.
+struct RangeLowering : OpRewritePattern<RangeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(RangeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape() || type.getRank() != 1 ||
+        !isStatic(op.getStart()) || !isStatic(op.getDelta()))
+      return rewriter.notifyMatchFailure(op, "needs a static length");
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), ValueRange{op.getStart(), op.getDelta()}, type,
+        op,
+        [](OpBuilder &b, Location l, ValueRange a, Type t,
+           Operation *) -> Value {
+          Value i = linalg::IndexOp::create(b, l, 0);
+          if (isa<FloatType>(t)) {
+            Value fi = arith::UIToFPOp::create(
+                b, l, t, arith::IndexCastOp::create(b, l, b.getI64Type(), i));
+            return arith::AddFOp::create(b, l, a[0],
+                                         arith::MulFOp::create(b, l, fi, a[1]));
+          }
+          Value ii = arith::IndexCastOp::create(b, l, t, i);
+          return arith::AddIOp::create(b, l, a[0],
+                                       arith::MulIOp::create(b, l, ii, a[1]));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::dsmp::lowering::populateIndexingPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<ArgLowering<ArgMaxOp, true>, ArgLowering<ArgMinOp, false>,
-               HardmaxLowering, CumSumLowering, TileLowering,
-               DepthToSpaceLowering, SpaceToDepthLowering>(
-      patterns.getContext());
+  patterns
+      .add<ArgLowering<ArgMaxOp, true>, ArgLowering<ArgMinOp, false>,
+           HardmaxLowering, CumSumLowering, TileLowering, DepthToSpaceLowering,
+           SpaceToDepthLowering, GatherElementsLowering, RangeLowering>(
+          patterns.getContext());
 }

@@ -1,4 +1,4 @@
-//===- Quantization.cpp - QuantizeLinear/DequantizeLinear to f8 -*- C++ -*-===//
+//===- Quantization.cpp - QuantizeLinear and DequantizeLinear ---*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -9,7 +9,9 @@
 // i8 storage), so the codes are computed with integer ops, exactly as
 // dsmp::formats::encode with saturation (round to nearest even, beyond the
 // largest finite value -> that value), and decoded through a 256-entry
-// table of their f32 values. Integer quantization is not lowered yet.
+// table of their f32 values. Integer Q/DQ (u8, i8, u16, i16, i32; per
+// tensor or per axis) compute in f64 and integers, exactly as ONNX's
+// reference does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -163,9 +165,135 @@ struct DequantizeFromF8 : OpRewritePattern<DequantizeLinearOp> {
     return success();
   }
 };
+/// A scale or zero point shaped to broadcast against `x` (rank `rank`):
+/// per tensor as it is, per axis ([C]) as [1, .., C, .., 1].
+FailureOr<Value> perAxisParameter(PatternRewriter &rewriter, Location loc,
+                                  Value parameter, int64_t rank, int64_t axis) {
+  auto type = dyn_cast<RankedTensorType>(parameter.getType());
+  if (!type || !type.hasStaticShape())
+    return failure();
+  if (type.getNumElements() == 1 || type.getRank() == 0)
+    return parameter;
+  if (type.getRank() != 1)
+    return failure();
+  SmallVector<int64_t> shape(rank, 1);
+  shape[axis] = type.getDimSize(0);
+  return reshapeTo(rewriter, loc, parameter,
+                   RankedTensorType::get(shape, type.getElementType()));
+}
+
+/// The scale and zero point (where there is one) of integer Q/DQ, shaped to
+/// broadcast; fails on blocked quantization.
+template <typename OpTy>
+FailureOr<SmallVector<Value>> integerParameters(OpTy op, Value x, Value scale,
+                                                Value zero,
+                                                PatternRewriter &rewriter) {
+  if (op.getBlockSize() != 0)
+    return failure();
+  auto xType = cast<RankedTensorType>(x.getType());
+  int64_t rank = xType.getRank();
+  int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+  SmallVector<Value> params{x};
+  for (Value v : {scale, zero}) {
+    if (isa<NoneType>(v.getType()))
+      continue;
+    auto shaped = perAxisParameter(rewriter, op.getLoc(), v, rank, axis);
+    if (failed(shaped))
+      return failure();
+    params.push_back(*shaped);
+  }
+  return params;
+}
+
+/// y = saturate(round_half_even(x / scale) + zero_point) into u8/i8/u16/
+/// i16/i32, per tensor or per axis.
+struct QuantizeToInteger : OpRewritePattern<QuantizeLinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(QuantizeLinearOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    auto element = resultType
+                       ? dyn_cast<IntegerType>(resultType.getElementType())
+                       : IntegerType();
+    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getX()) ||
+        !element || element.getWidth() > 32)
+      return rewriter.notifyMatchFailure(op, "needs a static small integer");
+    auto params = integerParameters(op, op.getX(), op.getYScale(),
+                                    op.getYZeroPoint(), rewriter);
+    if (failed(params))
+      return rewriter.notifyMatchFailure(op, "unsupported scale or zero point");
+    bool isUnsigned = element.isUnsigned();
+    unsigned bits = element.getWidth();
+    double lo = isUnsigned ? 0 : -std::ldexp(1.0, bits - 1);
+    double hi =
+        isUnsigned ? std::ldexp(1.0, bits) - 1 : std::ldexp(1.0, bits - 1) - 1;
+    bool zeroUnsigned =
+        !isa<NoneType>(op.getYZeroPoint().getType()) &&
+        getElementTypeOrSelf(op.getYZeroPoint().getType()).isUnsignedInteger();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), *params, resultType, op,
+        [&](OpBuilder &b, Location l, ValueRange a, Type t, Operation *) {
+          Type f64 = b.getF64Type();
+          // x / scale in f32 (as ONNX's reference), then in f64: the
+          // rounding, the zero point and the clamp are exact there.
+          Value ratio = arith::DivFOp::create(b, l, a[0], a[1]);
+          Value q = arith::ExtFOp::create(b, l, f64, ratio);
+          q = math::RoundEvenOp::create(b, l, q);
+          if (a.size() > 2) {
+            Value z = zeroUnsigned
+                          ? Value(arith::UIToFPOp::create(b, l, f64, a[2]))
+                          : Value(arith::SIToFPOp::create(b, l, f64, a[2]));
+            q = arith::AddFOp::create(b, l, q, z);
+          }
+          q = arith::MaximumFOp::create(b, l, q, floatConst(b, l, f64, lo));
+          q = arith::MinimumFOp::create(b, l, q, floatConst(b, l, f64, hi));
+          Value wide = arith::FPToSIOp::create(b, l, b.getI64Type(), q);
+          return Value(arith::TruncIOp::create(b, l, t, wide));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// y = (x - zero_point) * scale from integers, the difference exact.
+struct DequantizeFromInteger : OpRewritePattern<DequantizeLinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DequantizeLinearOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    auto element =
+        dyn_cast<IntegerType>(getElementTypeOrSelf(op.getX().getType()));
+    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getX()) ||
+        !element || element.getWidth() > 32 ||
+        !resultType.getElementType().isF32())
+      return rewriter.notifyMatchFailure(op, "needs static integer inputs");
+    auto params = integerParameters(op, op.getX(), op.getXScale(),
+                                    op.getXZeroPoint(), rewriter);
+    if (failed(params))
+      return rewriter.notifyMatchFailure(op, "unsupported scale or zero point");
+    bool isUnsigned = element.isUnsigned();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), *params, resultType, op,
+        [&](OpBuilder &b, Location l, ValueRange a, Type, Operation *) {
+          Type i64 = b.getI64Type();
+          auto widen = [&](Value v) -> Value {
+            return isUnsigned ? Value(arith::ExtUIOp::create(b, l, i64, v))
+                              : Value(arith::ExtSIOp::create(b, l, i64, v));
+          };
+          Value x = widen(a[0]);
+          if (a.size() > 2)
+            x = arith::SubIOp::create(b, l, x, widen(a[2]));
+          Value f = arith::SIToFPOp::create(b, l, b.getF32Type(), x);
+          return Value(arith::MulFOp::create(b, l, f, a[1]));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::dsmp::lowering::populateQuantizationPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<QuantizeToF8, DequantizeFromF8>(patterns.getContext());
+  patterns.add<QuantizeToF8, DequantizeFromF8, QuantizeToInteger,
+               DequantizeFromInteger>(patterns.getContext());
 }
