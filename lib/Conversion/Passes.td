@@ -24,14 +24,17 @@ def ConvertDsmpToLinalgPass
     Mod, Mean; comparisons, And/Or/Xor/Not, Where, Clip, Cast, Dropout at
     inference, Gemm, MatMul, grouped N-d Conv, MaxPool, AveragePool (also
     SAME auto_pad and ceil_mode), ConvTranspose (one group; pads, output_shape
-    or SAME auto_pad), Resize
-    (nearest, constant scales/sizes), Pad (constant/edge/reflect/wrap with
+    or SAME auto_pad), Resize (nearest with constant scales/sizes; linear
+    and cubic with any scales, the four usual coordinate transforms), Pad (constant/edge/reflect/wrap with
     constant pads), If with static result shapes (scf.if),
     GlobalAveragePool, GlobalMaxPool, Softmax, LogSoftmax, Hardmax, every
     Reduce over constant (or no) axes, ArgMax/ArgMin, CumSum (constant
-    axis), BatchNormalization, LayerNormalization, Concat, Slice (constant
+    axis), BatchNormalization, LayerNormalization, InstanceNormalization,
+    MeanVarianceNormalization, integer and f8 QuantizeLinear/DequantizeLinear,
+    Concat, Slice (constant
     bounds, any step), Split (any opset form), Trilu (constant k), Tile,
-    DepthToSpace, SpaceToDepth, Gather, Expand, ConstantOfShape, Transpose, the
+    DepthToSpace, SpaceToDepth, Gather, GatherElements, Range (static length),
+    Expand, ConstantOfShape, Transpose, the
     static reshapes, Identity, constants) are linalg.generic /
     linalg.transpose / tensor.pad / tensor.insert_slice /
     tensor.extract_slice / tensor.reshape / arith.constant on the same
@@ -51,10 +54,9 @@ def ConvertDsmpToLinalgPass
     1x1 over a few channels) become one all-parallel generic with the
     window unrolled into four partial sums (`math.fma`) and the bias added.
     LSTM/GRU/RNN arrive unrolled (dsmp-decompose-recurrent, run at
-    specialization). Not lowered yet: linear/cubic Resize, Loop, If with
-    branches of different shapes, MaxPool indices, Einsum, GatherElements,
-    GatherND, TopK, InstanceNormalization, LRN, the integer convolutions
-    and matmuls, and dynamic shapes.
+    specialization). Not lowered yet: Loop, If with branches of different
+    shapes, MaxPool indices, Einsum, GatherND, TopK, LRN, the integer
+    convolutions and matmuls, and dynamic shapes.
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect",

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // Softmax, LogSoftmax, the Reduce family, BatchNormalization,
-// LayerNormalization.
+// LayerNormalization, InstanceNormalization, MeanVarianceNormalization.
 //
 //===----------------------------------------------------------------------===//
 
@@ -237,6 +237,124 @@ struct BatchNormLowering : OpRewritePattern<BatchNormalizationOp> {
   }
 };
 
+/// The mean of x over `axes` (kept as size-1 dims), x - mean, and the
+/// variance: the normalizations' shared part.
+struct Moments {
+  Value mean, centered, variance;
+};
+Moments moments(PatternRewriter &rewriter, Location loc, Value x,
+                ArrayRef<int64_t> axes, Operation *op) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t count = 1;
+  for (int64_t a : axes)
+    count *= type.getDimSize(a);
+  auto divide = [count](OpBuilder &b, Location l, ValueRange a, Type t,
+                        Operation *) -> Value {
+    return arith::DivFOp::create(b, l, a[0],
+                                 floatConst(b, l, t, double(count)));
+  };
+  Value sum = reduceKeepDims(rewriter, loc, x, axes, false);
+  auto keptType = cast<RankedTensorType>(sum.getType());
+  Value mean =
+      buildElementwise(rewriter, loc, ValueRange{sum}, keptType, op, divide);
+  Value centered = buildElementwise(
+      rewriter, loc, ValueRange{x, mean}, type, op,
+      [](OpBuilder &b, Location l, ValueRange a, Type, Operation *) -> Value {
+        return arith::SubFOp::create(b, l, a[0], a[1]);
+      });
+  Value squares = buildElementwise(
+      rewriter, loc, ValueRange{centered}, type, op,
+      [](OpBuilder &b, Location l, ValueRange a, Type, Operation *) -> Value {
+        return arith::MulFOp::create(b, l, a[0], a[0]);
+      });
+  Value variance = buildElementwise(
+      rewriter, loc,
+      ValueRange{reduceKeepDims(rewriter, loc, squares, axes, false)}, keptType,
+      op, divide);
+  return {mean, centered, variance};
+}
+
+/// InstanceNormalization: each [N, C] plane normalized over its spatial
+/// dims, then scale[c] * x + B[c].
+struct InstanceNormLowering : OpRewritePattern<InstanceNormalizationOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(InstanceNormalizationOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape() || type.getRank() < 3 ||
+        !isStatic(op.getScale()) || !isStatic(op.getB()))
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> axes;
+    for (int64_t i = 2; i < rank; ++i)
+      axes.push_back(i);
+    Location loc = op.getLoc();
+    auto [mean, centered, variance] =
+        moments(rewriter, loc, op.getInput(), axes, op);
+    // scale and B are [C]: as [C, 1, ..] they broadcast from the right.
+    SmallVector<int64_t> perChannel(rank - 1, 1);
+    perChannel[0] = type.getDimSize(1);
+    auto channelType = RankedTensorType::get(perChannel, type.getElementType());
+    Value scale = reshapeTo(rewriter, loc, op.getScale(), channelType);
+    Value bias = reshapeTo(rewriter, loc, op.getB(), channelType);
+    double eps = op.getEpsilon().convertToDouble();
+    rewriter.replaceOp(
+        op,
+        buildElementwise(
+            rewriter, loc, ValueRange{centered, variance, scale, bias}, type,
+            op,
+            [eps](OpBuilder &b, Location l, ValueRange a, Type t,
+                  Operation *) -> Value {
+              Value std = math::SqrtOp::create(
+                  b, l,
+                  arith::AddFOp::create(b, l, a[1], floatConst(b, l, t, eps)));
+              Value n = arith::DivFOp::create(b, l, a[0], std);
+              return arith::AddFOp::create(
+                  b, l, arith::MulFOp::create(b, l, n, a[2]), a[3]);
+            }));
+    return success();
+  }
+};
+
+/// MeanVarianceNormalization: (x - mean) / sqrt(var + 1e-9) over `axes`
+/// (default [0, 2, 3]), as ONNX's function body computes it.
+struct MeanVarianceNormLowering
+    : OpRewritePattern<MeanVarianceNormalizationOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MeanVarianceNormalizationOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> axes;
+    if (auto given = op.getAxes())
+      for (int64_t a : *given)
+        axes.push_back(a < 0 ? a + rank : a);
+    else
+      axes = {0, 2, 3};
+    if (llvm::any_of(axes, [&](int64_t a) { return a < 0 || a >= rank; }))
+      return rewriter.notifyMatchFailure(op, "axes outside the rank");
+    Location loc = op.getLoc();
+    auto [mean, centered, variance] =
+        moments(rewriter, loc, op.getX(), axes, op);
+    rewriter.replaceOp(
+        op,
+        buildElementwise(
+            rewriter, loc, ValueRange{centered, variance}, type, op,
+            [](OpBuilder &b, Location l, ValueRange a, Type t,
+               Operation *) -> Value {
+              Value std = math::SqrtOp::create(
+                  b, l,
+                  arith::AddFOp::create(b, l, a[1], floatConst(b, l, t, 1e-9)));
+              return arith::DivFOp::create(b, l, a[0], std);
+            }));
+    return success();
+  }
+};
+
 /// LayerNormalization (Y only): normalize over the dims from `axis` on.
 struct LayerNormLowering : OpRewritePattern<LayerNormalizationOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -262,29 +380,8 @@ struct LayerNormLowering : OpRewritePattern<LayerNormalizationOp> {
       count *= type.getDimSize(i);
     }
     Location loc = op.getLoc();
-    auto divide = [count](OpBuilder &b, Location l, ValueRange a, Type t,
-                          Operation *) -> Value {
-      return arith::DivFOp::create(b, l, a[0],
-                                   floatConst(b, l, t, double(count)));
-    };
-    Value sum = reduceKeepDims(rewriter, loc, op.getX(), axes, false);
-    auto keptType = cast<RankedTensorType>(sum.getType());
-    Value mean =
-        buildElementwise(rewriter, loc, ValueRange{sum}, keptType, op, divide);
-    Value centered = buildElementwise(
-        rewriter, loc, ValueRange{op.getX(), mean}, type, op,
-        [](OpBuilder &b, Location l, ValueRange a, Type, Operation *) -> Value {
-          return arith::SubFOp::create(b, l, a[0], a[1]);
-        });
-    Value squares = buildElementwise(
-        rewriter, loc, ValueRange{centered}, type, op,
-        [](OpBuilder &b, Location l, ValueRange a, Type, Operation *) -> Value {
-          return arith::MulFOp::create(b, l, a[0], a[0]);
-        });
-    Value variance = buildElementwise(
-        rewriter, loc,
-        ValueRange{reduceKeepDims(rewriter, loc, squares, axes, false)},
-        keptType, op, divide);
+    auto [mean, centered, variance] =
+        moments(rewriter, loc, op.getX(), axes, op);
     double eps = op.getEpsilon().convertToDouble();
     SmallVector<Value> inputs{centered, variance, op.getScale()};
     bool hasBias = !isa<NoneType>(op.getB().getType());
@@ -351,5 +448,6 @@ void mlir::dsmp::lowering::populateNormalizationPatterns(
                ReduceLowering<ReduceL2Op, ReduceKind::L2>,
                ReduceLowering<ReduceLogSumOp, ReduceKind::LogSum>,
                ReduceLowering<ReduceLogSumExpOp, ReduceKind::LogSumExp>,
-               BatchNormLowering, LayerNormLowering>(patterns.getContext());
+               BatchNormLowering, LayerNormLowering, InstanceNormLowering,
+               MeanVarianceNormLowering>(patterns.getContext());
 }

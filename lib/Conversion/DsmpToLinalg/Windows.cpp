@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool and nearest
-// Resize.
+// MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool and Resize
+// (nearest, linear, cubic).
 //
 //===----------------------------------------------------------------------===//
 
@@ -300,6 +300,201 @@ struct GlobalAveragePoolLowering : OpRewritePattern<GlobalAveragePoolOp> {
     return success();
   }
 };
+/// Resize with mode "linear" or "cubic" and static shapes, separable as in
+/// ONNX's reference: for each output element and each axis whose size
+/// changes, the source coordinate (from the scale, constant or read at run
+/// time), its 2 or 4 taps (edges repeated) and their weights are computed in
+/// f64, and the body sums the weight products times the input over every
+/// combination of taps. An integral source coordinate takes the pixel on
+/// its left with ratio 1, as the reference does; exclude_outside drops taps
+/// outside the input and renormalizes.
+struct ResizeInterpolateLowering : OpRewritePattern<ResizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ResizeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    auto xType = dyn_cast<RankedTensorType>(op.getX().getType());
+    if (!resultType || !resultType.hasStaticShape() || !xType ||
+        !xType.hasStaticShape() || !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    StringRef mode = op.getMode();
+    if ((mode != "linear" && mode != "cubic") || op.getAxes() ||
+        op.getAntialias())
+      return rewriter.notifyMatchFailure(op, "only linear/cubic, no axes");
+    StringRef transform = op.getCoordinateTransformationMode();
+    if (!llvm::is_contained(
+            {"asymmetric", "half_pixel", "pytorch_half_pixel", "align_corners"},
+            transform))
+      return rewriter.notifyMatchFailure(op, "coordinate mode");
+    int64_t rank = xType.getRank();
+    Value scales = op.getScales();
+    bool runtimeScales = !isa<NoneType>(scales.getType());
+    SmallVector<double> constantScales;
+    DenseFPElementsAttr scaleAttr;
+    if (runtimeScales && matchPattern(scales, m_Constant(&scaleAttr))) {
+      for (const APFloat &v : scaleAttr.getValues<APFloat>())
+        constantScales.push_back(v.convertToDouble());
+      runtimeScales = false;
+    } else if (!runtimeScales) { // sizes: scale = size / input size
+      for (int64_t i = 0; i < rank; ++i)
+        constantScales.push_back(double(resultType.getDimSize(i)) /
+                                 double(xType.getDimSize(i)));
+    }
+    if (!runtimeScales && static_cast<int64_t>(constantScales.size()) != rank)
+      return rewriter.notifyMatchFailure(op, "scales of another rank");
+    SmallVector<int64_t> axes;
+    for (int64_t axis = 0; axis < rank; ++axis)
+      if (xType.getDimSize(axis) != resultType.getDimSize(axis) ||
+          (!runtimeScales && constantScales[axis] != 1.0))
+        axes.push_back(axis);
+    double a = op.getCubicCoeffA().convertToDouble();
+    bool exclude = op.getExcludeOutside() != 0;
+    int taps = mode == "linear" ? 2 : 4;
+
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         resultType.getElementType());
+    Value x = op.getX();
+    Type element = resultType.getElementType();
+    auto body = [&](OpBuilder &b, Location l, ValueRange) {
+      Type f64 = b.getF64Type(), f32 = b.getF32Type();
+      auto cst = [&](double v) { return floatConst(b, l, f64, v); };
+      auto add = [&](Value p, Value q) -> Value {
+        return arith::AddFOp::create(b, l, p, q);
+      };
+      auto sub = [&](Value p, Value q) -> Value {
+        return arith::SubFOp::create(b, l, p, q);
+      };
+      auto mul = [&](Value p, Value q) -> Value {
+        return arith::MulFOp::create(b, l, p, q);
+      };
+      SmallVector<Value> position;
+      for (int64_t d = 0; d < rank; ++d)
+        position.push_back(linalg::IndexOp::create(b, l, d));
+      // Per interpolated axis: the taps' indices and weights.
+      SmallVector<SmallVector<Value, 4>> tapIndex, tapWeight;
+      for (int64_t axis : axes) {
+        int64_t in = xType.getDimSize(axis);
+        Value scale;
+        if (runtimeScales) {
+          Value at = arith::ConstantIndexOp::create(b, l, axis);
+          Value given = tensor::ExtractOp::create(b, l, scales, ValueRange{at});
+          scale = arith::ExtFOp::create(b, l, f64, given);
+        } else {
+          scale = cst(constantScales[axis]);
+        }
+        Value o = arith::UIToFPOp::create(
+            b, l, f64,
+            arith::IndexCastOp::create(b, l, b.getI64Type(), position[axis]));
+        Value outWidth = mul(scale, cst(double(in)));
+        Value coord;
+        if (transform == "asymmetric")
+          coord = arith::DivFOp::create(b, l, o, scale);
+        else if (transform == "align_corners") {
+          Value one = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
+                                            outWidth, cst(1));
+          Value general = arith::DivFOp::create(
+              b, l, mul(o, cst(double(in - 1))), sub(outWidth, cst(1)));
+          coord = arith::SelectOp::create(b, l, one, cst(0), general);
+        } else {
+          coord = sub(arith::DivFOp::create(b, l, add(o, cst(0.5)), scale),
+                      cst(0.5));
+          if (transform == "pytorch_half_pixel") {
+            Value one = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
+                                              outWidth, cst(1));
+            coord = arith::SelectOp::create(b, l, one, cst(-0.5), coord);
+          }
+        }
+        Value f = math::FloorOp::create(b, l, coord);
+        Value r = sub(coord, f);
+        Value integral =
+            arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, r, cst(0));
+        f = arith::SelectOp::create(b, l, integral, sub(f, cst(1)), f);
+        r = arith::SelectOp::create(b, l, integral, cst(1), r);
+        SmallVector<Value, 4> c;
+        if (taps == 2) {
+          c = {sub(cst(1), r), r};
+        } else {
+          auto farCoeff = [&](Value t) -> Value { // |t| in [1, 2)
+            return sub(
+                mul(add(mul(sub(mul(cst(a), t), cst(5 * a)), t), cst(8 * a)),
+                    t),
+                cst(4 * a));
+          };
+          auto nearCoeff = [&](Value t) -> Value { // |t| in [0, 1]
+            return add(mul(mul(sub(mul(cst(a + 2), t), cst(a + 3)), t), t),
+                       cst(1));
+          };
+          Value s = sub(cst(1), r);
+          c = {farCoeff(add(r, cst(1))), nearCoeff(r), nearCoeff(s),
+               farCoeff(add(s, cst(1)))};
+        }
+        Value first = sub(f, cst(taps == 4 ? 1 : 0));
+        SmallVector<Value, 4> indices;
+        Value kept = cst(0);
+        for (int t = 0; t < taps; ++t) {
+          Value k = add(first, cst(t));
+          if (exclude) {
+            Value inside = arith::AndIOp::create(
+                b, l,
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE, k,
+                                      cst(0)),
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLE, k,
+                                      cst(double(in - 1))));
+            c[t] = arith::SelectOp::create(b, l, inside, c[t], cst(0));
+          }
+          kept = add(kept, c[t]);
+          Value clamped = arith::MinimumFOp::create(
+              b, l, arith::MaximumFOp::create(b, l, k, cst(0)),
+              cst(double(in - 1)));
+          indices.push_back(arith::IndexCastOp::create(
+              b, l, b.getIndexType(),
+              arith::FPToSIOp::create(b, l, b.getI64Type(), clamped)));
+        }
+        if (exclude)
+          for (Value &w : c)
+            w = arith::DivFOp::create(b, l, w, kept);
+        tapIndex.push_back(indices);
+        tapWeight.push_back(c);
+      }
+      int64_t combinations = 1;
+      for (size_t k = 0; k < axes.size(); ++k)
+        combinations *= taps;
+      Value sum = cst(0);
+      for (int64_t combo = 0; combo < combinations; ++combo) {
+        SmallVector<Value> coords(position);
+        Value w = cst(1);
+        int64_t rest = combo;
+        for (size_t k = 0; k < axes.size(); ++k) {
+          coords[axes[k]] = tapIndex[k][rest % taps];
+          w = mul(w, tapWeight[k][rest % taps]);
+          rest /= taps;
+        }
+        Value v = tensor::ExtractOp::create(b, l, x, coords);
+        v = v.getType() == f64 ? v : Value(arith::ExtFOp::create(b, l, f64, v));
+        sum = add(sum, mul(w, v));
+      }
+      Value y = arith::TruncFOp::create(b, l, f32, sum);
+      if (element != f32)
+        y = convertFloat(b, l, y, element);
+      linalg::YieldOp::create(b, l, y);
+    };
+    Value result = linalg::GenericOp::create(
+                       rewriter, loc, TypeRange{resultType}, ValueRange{},
+                       ValueRange{init},
+                       SmallVector<AffineMap>{
+                           AffineMap::getMultiDimIdentityMap(rank, ctx)},
+                       SmallVector<utils::IteratorType>(
+                           rank, utils::IteratorType::parallel),
+                       body)
+                       .getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// GlobalMaxPool: the maximum over the spatial dims.
 struct GlobalMaxPoolLowering : OpRewritePattern<GlobalMaxPoolOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -325,6 +520,6 @@ struct GlobalMaxPoolLowering : OpRewritePattern<GlobalMaxPoolOp> {
 void mlir::dsmp::lowering::populateWindowPatterns(RewritePatternSet &patterns) {
   patterns
       .add<PoolLowering<MaxPoolOp, true>, PoolLowering<AveragePoolOp, false>,
-           GlobalAveragePoolLowering, GlobalMaxPoolLowering, ResizeLowering>(
-          patterns.getContext());
+           GlobalAveragePoolLowering, GlobalMaxPoolLowering, ResizeLowering,
+           ResizeInterpolateLowering>(patterns.getContext());
 }
