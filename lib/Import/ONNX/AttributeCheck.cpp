@@ -144,4 +144,43 @@ Error checkNodeAttributes(const onnx::NodeProto &node, StringRef file,
   return Error::success();
 }
 
+std::string unsupportedOpMessage(StringRef opType, int64_t opset) {
+  // ONNX ops that dsmp takes in another form, and what to export instead.
+  static const std::pair<const char *, const char *> kForms[] = {
+      {"Crop", "Slice"},
+      {"ImageScaler", "Mul and Add"},
+      {"Affine", "Mul and Add"},
+      {"ScaledTanh", "Tanh and Mul"},
+      {"ParametricSoftplus", "Softplus and Mul"},
+      {"DynamicSlice", "Slice"},
+      {"GivenTensorFill", "Constant"},
+      {"ConvInteger", "DequantizeLinear and Conv"},
+      {"MatMulInteger", "DequantizeLinear and MatMul"},
+      {"QLinearConv", "DequantizeLinear, Conv and QuantizeLinear"},
+      {"QLinearMatMul", "DequantizeLinear, MatMul and QuantizeLinear"},
+      {"DynamicQuantizeLinear", "QuantizeLinear with a computed scale"},
+      {"SoftmaxCrossEntropyLoss", "LogSoftmax and a Gather-based loss"},
+      {"NegativeLogLikelihoodLoss", "GatherElements and a reduction"},
+  };
+  std::string message = "op type " + opType.str() + " (opset " +
+                        std::to_string(opset) + ") is not supported";
+  for (const auto &[from, to] : kForms)
+    if (opType == from)
+      return message + "; export it as " + to;
+  // Else the supported op type whose name is closest, where one is close.
+  StringRef best;
+  unsigned bestDistance = 4;
+  for (const OnnxOpInfo &info : getOnnxOps()) {
+    unsigned d = opType.edit_distance(info.onnxType, /*AllowReplacements=*/true,
+                                      bestDistance);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = info.onnxType;
+    }
+  }
+  if (!best.empty())
+    return message + "; the nearest supported op type is " + best.str();
+  return message + " (docs/conformance.md lists the supported op types)";
+}
+
 } // namespace mlir::dsmp::onnx_import

@@ -81,6 +81,10 @@ llvm::Error checkNodeAttributes(const onnx::NodeProto &node,
 const onnx::OpSchema *schemaForAttributes(llvm::StringRef opType,
                                           int64_t opset);
 
+/// The one-line reason for an op type dsmp does not import, with the form
+/// to export instead where there is one, or the nearest supported op type.
+std::string unsupportedOpMessage(llvm::StringRef opType, int64_t opset);
+
 /// Sorts `graph`'s nodes topologically in place. `outerNames` are the names
 /// visible from enclosing graphs. Fails on a cycle or a missing input,
 /// recursing into subgraphs.

@@ -614,7 +614,7 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
                                                    : StringRef(opType);
   const OnnxOpInfo *info = lookupOnnxType(canonicalType);
   if (!info)
-    return fail(node, "unsupported op type");
+    return fail(node, unsupportedOpMessage(node.op_type(), opset));
 
   Location loc = locOf(node);
   SmallVector<Value> operands;
@@ -932,7 +932,8 @@ Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
     StringRef type = node.op_type();
     if (type != "Constant" && type != "Upsample" && type != "CastLike" &&
         !lookupOnnxType(type))
-      return makeError(path, where, opset, "unsupported op type");
+      return makeError(path, where, opset,
+                       unsupportedOpMessage(node.op_type(), opset));
     if (Error err = checkNodeAttributes(node, path, where, opset))
       return err;
     if (opset <= 17) {

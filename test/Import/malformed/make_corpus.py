@@ -129,8 +129,16 @@ add("string_input.onnx", "graph input 'x' has unsupported dtype STRING",
           outputs=[vi("y", [4], TensorProto.STRING)]))
 
 # Ops and attributes.
-add("unknown_op.onnx", "node 'frob' (FrobnicateOp, opset 13): unsupported op type",
+add("unknown_op.onnx", "node 'frob' (FrobnicateOp, opset 13): op type FrobnicateOp (opset 13) "
+    "is not supported (docs/conformance.md lists the supported op types)",
     model([helper.make_node("FrobnicateOp", ["x"], ["y"], name="frob")]))
+add("old_image_scaler.onnx", "node 'scale' (ImageScaler, opset 9): op type ImageScaler (opset 9) "
+    "is not supported; export it as Mul and Add",
+    model([helper.make_node("ImageScaler", ["x"], ["y"], name="scale", scale=2.0)],
+          inputs=[vi("x", [1, 3, 2, 2])], outputs=[vi("y", [1, 3, 2, 2])], opset=9))
+add("misspelt_op.onnx", "node 'relu' (Relux, opset 13): op type Relux (opset 13) is not "
+    "supported; the nearest supported op type is Relu",
+    model([helper.make_node("Relux", ["x"], ["y"], name="relu")]))
 add("unknown_domain.onnx", "node 'custom' (Relu, opset 13): op domain 'com.example'",
     model([helper.make_node("Relu", ["x"], ["y"], name="custom", domain="com.example")],
           opsets=[helper.make_opsetid("", 13), helper.make_opsetid("com.example", 1)]))
