@@ -488,6 +488,30 @@ compileWithPrecision(StringRef modelPath, StringRef outputDir,
     return loaded.takeError();
   importTimer.stop();
   double importSeconds = secondsSince(importStart);
+  if (compile.variants.empty()) {
+    // One variant per distinct shape set of the calibration and validation
+    // inputs: the artifact runs both (batch 1 and 2, say) with no flags.
+    for (const std::string &dir : {options.calibration, options.validation}) {
+      if (dir.empty())
+        continue;
+      auto sets = readInputSets(dir);
+      if (!sets)
+        return sets.takeError();
+      for (const HostInputs &set : *sets) {
+        InputShapes shapes = shapesOf(set);
+        bool known = llvm::any_of(compile.variants, [&](const InputShapes &v) {
+          if (v.size() != shapes.size())
+            return false;
+          return llvm::all_of(shapes, [&](const auto &entry) {
+            auto it = v.find(entry.getKey());
+            return it != v.end() && it->second == entry.second;
+          });
+        });
+        if (!known)
+          compile.variants.push_back(std::move(shapes));
+      }
+    }
+  }
   // Control flow (If) and recurrences (LSTM) resolve only with shapes and
   // fixed inputs: then the whole flow works on the graph specialized to the
   // calibration shapes (when the artifact is compiled for them), so every
@@ -534,12 +558,6 @@ compileWithPrecision(StringRef modelPath, StringRef outputDir,
                                    llvm::toString(result.takeError()));
   result->pipeline = specialized + result->pipeline;
   TimingScope artifactTimer = phase(options.timing, "artifact");
-  if (compile.variants.empty()) {
-    auto sets = readInputSets(options.calibration);
-    if (!sets)
-      return sets.takeError();
-    compile.variants.push_back(shapesOf(sets->front()));
-  }
   std::vector<std::string> pipelines;
   std::vector<std::string> *callerPipelines = compile.pipelines;
   compile.precedingPipeline = result->pipeline;
