@@ -216,6 +216,10 @@ Expected<std::vector<char>> readTensorBytes(const onnx::TensorProto &tensor,
     return count.takeError();
   unsigned elementBytes = getOnnxElementBytes(tensor.data_type());
   std::vector<char> bytes(static_cast<size_t>(*count) * elementBytes);
+  // An empty tensor's repeated field has no storage: memcpy from its null
+  // data() is undefined even for zero bytes.
+  if (bytes.empty())
+    return bytes;
   if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
     auto ref = parseExternal(tensor);
     auto file = resolveExternalLocation(ref->location, modelDir);
