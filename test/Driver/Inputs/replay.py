@@ -6,9 +6,10 @@ usage: replay.py BIN MODEL WORK COMPILE_OUT FORMATS_MLIR COMPILE_IR
 COMPILE_OUT is dsmp-compile's stdout with --print-pipeline (one
 `builtin.module(...)` line per variant), FORMATS_MLIR its --emit-mlir
 module, COMPILE_IR its stderr under --mlir-print-ir-after=dsmp-emit-entry-point
-(the LLVM dialect module before code generation). The pipeline runs twice
-on MODEL: up to the precision passes' end (compared with FORMATS_MLIR) and
-whole, its weight file moved into WORK (compared with COMPILE_IR).
+(the LLVM dialect module before code generation, one dump per variant).
+The first variant's pipeline runs up to the precision passes' end on MODEL
+(compared with FORMATS_MLIR); every variant's pipeline runs whole, its
+weight file moved into WORK (compared with that variant's dump).
 """
 import os
 import re
@@ -46,8 +47,10 @@ replayed = opt(precision, os.path.join(work, "formats.mlir"))
 print("formats:", same(open(formats_mlir).read(), replayed))
 formats = re.findall(r"dsmp\.assigned = #dsmp\.format<(\w+)>", replayed)
 print("ops with a format:", len(formats) > 0, "16-bit:", any(f in ("f16", "bf16") for f in formats))
-dump = open(compile_ir).read()
-dump = "\n".join(l for l in dump.splitlines() if not l.startswith("// -----// IR Dump"))
-replayed = opt(pipeline, os.path.join(work, "llvm.mlir"))
-print("llvm dialect:", same(dump, replayed))
-print("entry point:", "llvm.func @dsmp_model_run_0(" in replayed)
+dumps = re.split(r"^// -----// IR Dump[^\n]*\n", open(compile_ir).read(), flags=re.M)[1:]
+print("dumps:", len(dumps))
+for index, line in enumerate(lines):
+    variant = re.sub(r"weights-file=[^ }]*", "weights-file=" + weights, line)
+    replayed = opt(variant, os.path.join(work, f"llvm{index}.mlir"))
+    print(f"variant {index} llvm dialect:", same(dumps[index], replayed))
+    print(f"variant {index} entry point:", f"llvm.func @dsmp_model_run_{index}(" in replayed)
