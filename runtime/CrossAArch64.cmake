@@ -14,11 +14,13 @@ if(DSMP_CLANGXX AND _dsmp_cross_libstdcxx
     OUTPUT ${DSMP_AARCH64_RUNNER}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/aarch64/bin
     COMMAND ${DSMP_CLANGXX} --target=aarch64-linux-gnu -fuse-ld=lld -O2
-            -std=c++17 -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}
+            -std=c++17 -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_BINARY_DIR}/include
+            -I${PROJECT_SOURCE_DIR}
             ${DSMPRT_SOURCES} ${DSMPRT_RUN_SOURCES} -ldl
             -o ${DSMP_AARCH64_RUNNER}
     DEPENDS ${DSMPRT_SOURCES} ${DSMPRT_RUN_SOURCES}
             ${PROJECT_SOURCE_DIR}/include/dsmp/runtime/dsmprt.h
+            ${PROJECT_BINARY_DIR}/include/dsmp/runtime/dsmprt_version.h
             ${PROJECT_SOURCE_DIR}/include/dsmp/runtime/Manifest.h
             ${PROJECT_SOURCE_DIR}/include/dsmp/runtime/TensorFile.h
             ${PROJECT_SOURCE_DIR}/runtime/tools/RunArtifact.h

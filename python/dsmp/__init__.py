@@ -15,12 +15,13 @@ import tempfile
 
 import numpy as np
 
+from ._dsmp import __version__
 from ._dsmp import Model as _Model
 from ._dsmp import compile_artifact as _compile_artifact
 from ._dsmp import compile_with_precision as _compile_with_precision
 from ._dsmp import PrecisionOptions as _PrecisionOptions
 
-__all__ = ["compile", "load", "Module"]
+__all__ = ["compile", "load", "Module", "__version__"]
 
 
 class Module:

@@ -180,6 +180,7 @@ private:
 
 NB_MODULE(_dsmp, m) {
   m.doc() = "dsmp native extension: the compiler driver and the runtime";
+  m.attr("__version__") = dsmp_version();
   m.def(
       "compile_artifact",
       [](const std::string &model, const std::string &output,

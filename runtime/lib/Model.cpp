@@ -277,6 +277,8 @@ struct dsmp_model {
 
 extern "C" {
 
+const char *dsmp_version(void) { return DSMP_VERSION_STRING; }
+
 const char *dsmp_last_error(void) { return lastError.c_str(); }
 
 int dsmp_model_load(const char *artifactDir, dsmp_model **out) {

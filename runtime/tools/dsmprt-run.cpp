@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dsmp/runtime/dsmprt.h"
 #include "runtime/tools/RunArtifact.h"
 
 #include <cstdio>
@@ -24,7 +25,8 @@ int main(int argc, char **argv) {
   dsmp::runtime::RunOptions options;
   const char *usage =
       "usage: dsmprt-run ARTIFACT_DIR --inputs DIR [--compare] [--rtol R] "
-      "[--atol A] [--save-outputs DIR] [--repeat N]\n";
+      "[--atol A] [--save-outputs DIR] [--repeat N]\n"
+      "       dsmprt-run --version\n";
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char *flag) -> const char * {
@@ -46,7 +48,10 @@ int main(int argc, char **argv) {
       options.saveDir = value("--save-outputs");
     else if (arg == "--repeat")
       options.repeat = std::atoi(value("--repeat"));
-    else if (arg == "-h" || arg == "--help") {
+    else if (arg == "--version") {
+      std::printf("dsmprt-run (dsmp runtime %s)\n", dsmp_version());
+      return 0;
+    } else if (arg == "-h" || arg == "--help") {
       std::fputs(usage, stdout);
       return 0;
     } else if (!arg.empty() && arg[0] != '-' && options.artifactDir.empty())

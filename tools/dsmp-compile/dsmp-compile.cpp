@@ -28,6 +28,7 @@
 #include "dsmp/Execution/Evaluator.h"
 #include "dsmp/Export/ONNXExporter.h"
 #include "dsmp/InitAll.h"
+#include "dsmp/Support/CommandLine.h"
 #include "dsmp/Target/TargetDescription.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -183,6 +184,7 @@ int fail(const llvm::Twine &message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  ::dsmp::installVersionPrinter();
   // --mlir-print-ir-after=PASS, --mlir-pass-statistics, ...: a compile
   // looked at pass by pass, like dsmp-opt.
   DialectRegistry registry;

@@ -15,6 +15,7 @@
 
 #include "dsmp/Driver/Artifact.h"
 #include "dsmp/InitAll.h"
+#include "dsmp/Support/CommandLine.h"
 #include "test/lib/Passes.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
@@ -125,6 +126,9 @@ static int runOnOnnx(StringRef input, StringRef output,
 }
 
 int main(int argc, char **argv) {
+  // --help lists MlirOptMain's options, the passes and their options.
+  ::dsmp::hideLLVMOptionsFromHelp();
+  ::dsmp::installVersionPrinter();
   DialectRegistry registry;
   mlir::dsmp::registerAll(registry);
   mlir::dsmp::registerDsmpTestPasses();

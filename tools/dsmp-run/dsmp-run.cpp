@@ -24,6 +24,7 @@
 #include "dsmp/Driver/Artifact.h"
 #include "dsmp/Execution/Evaluator.h"
 #include "dsmp/InitAll.h"
+#include "dsmp/Support/CommandLine.h"
 #include "runtime/tools/RunArtifact.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -120,6 +121,7 @@ int evaluateModel(const ::dsmp::runtime::RunOptions &options,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  ::dsmp::installVersionPrinter();
   llvm::cl::HideUnrelatedOptions(runCategory); // LLVM's stay accepted
   llvm::cl::ParseCommandLineOptions(argc, argv, "dsmp host runner\n");
   ::dsmp::runtime::RunOptions options;

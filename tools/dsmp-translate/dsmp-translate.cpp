@@ -16,6 +16,7 @@
 #include "dsmp/Export/ONNXExporter.h"
 #include "dsmp/Import/ONNXImporter.h"
 #include "dsmp/InitAll.h"
+#include "dsmp/Support/CommandLine.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -32,37 +33,41 @@ using namespace llvm;
 namespace {
 enum class Direction { None, Import, Export };
 
+cl::OptionCategory translateCategory("dsmp-translate options");
+
 cl::opt<Direction>
     direction(cl::desc("Translation:"), cl::init(Direction::None),
               cl::values(clEnumValN(Direction::Import, "import-onnx",
                                     "ONNX model -> dsmp IR (.mlir)"),
                          clEnumValN(Direction::Export, "export-onnx",
-                                    "dsmp IR (.mlir) -> ONNX model")));
+                                    "dsmp IR (.mlir) -> ONNX model")),
+              cl::cat(translateCategory));
 cl::opt<std::string> inputPath(cl::Positional, cl::desc("<input>"),
-                               cl::Required);
+                               cl::Required, cl::cat(translateCategory));
 cl::opt<std::string> outputPath("o", cl::desc("Output file"),
-                                cl::value_desc("path"), cl::init("-"));
+                                cl::value_desc("path"), cl::init("-"),
+                                cl::cat(translateCategory));
 cl::opt<std::string> weightsPath(
     "weights-file",
     cl::desc("Import: where to write large weights (default: OUTPUT.weights; "
              "with -o - every weight stays inline)"),
-    cl::init(""));
+    cl::init(""), cl::cat(translateCategory));
 cl::opt<int64_t> inlineLimit(
     "inline-limit",
     cl::desc("Import: constants with more elements go to the weight file"),
-    cl::init(16));
+    cl::init(16), cl::cat(translateCategory));
 cl::opt<bool> opSummary(
     "op-summary",
     cl::desc("Import: print a per-op-type summary (count, class, FLOPs) to "
              "stderr"),
-    cl::init(false));
+    cl::init(false), cl::cat(translateCategory));
 cl::opt<int64_t> exportOpset("opset", cl::desc("Export: default-domain opset"),
-                             cl::init(21));
+                             cl::init(21), cl::cat(translateCategory));
 cl::opt<std::string> weightsDir(
     "weights-dir",
     cl::desc("Export: folder the module's weight file is relative to "
              "(default: the input's folder)"),
-    cl::init(""));
+    cl::init(""), cl::cat(translateCategory));
 
 int fail(const Twine &message) {
   errs() << message << "\n";
@@ -130,6 +135,9 @@ int runExport(mlir::MLIRContext &context) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  dsmp::installVersionPrinter();
+  // --help lists the translation options and MLIR's printing options.
+  dsmp::hideLLVMOptionsFromHelp({&translateCategory});
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   cl::ParseCommandLineOptions(argc, argv, "dsmp ONNX translator\n");

@@ -8,18 +8,38 @@
  * Load an artifact folder written by dsmp-compile, bind inputs and outputs
  * by name, run. No MLIR or LLVM at run time.
  *
+ *   // dsmp-compile examples/tiny_cnn/model.onnx -o tiny_cnn.dsmp
+ *   //   --shapes-from examples/tiny_cnn/test_data_set_0
  *   dsmp_model *m;
- *   if (dsmp_model_load("resnet18.dsmp", &m) != 0)
+ *   if (dsmp_model_load("tiny_cnn.dsmp", &m) != 0)
  *     fprintf(stderr, "%s\n", dsmp_last_error());
- *   int64_t dims[4] = {1, 3, 224, 224};
- *   dsmp_bind_input(m, "data", DSMP_F32, dims, 4, image, sizeof image);
+ *   int64_t dims[4] = {2, 3, 16, 16};
+ *   dsmp_bind_input(m, "image", DSMP_F32, dims, 4, image, sizeof image);
  *   dsmp_run(m);
- *   const float *logits = dsmp_output_data(m, "resnetv15_dense0_fwd");
+ *   const float *probs = dsmp_output_data(m, "probs");
  *   dsmp_model_free(m);
  *
  * Every function that can fail returns 0 on success and -1 on failure,
  * with a message naming the artifact, tensor and reason in
- * dsmp_last_error() (per thread). A model is used by one thread at a time.
+ * dsmp_last_error() (per thread).
+ *
+ * Variants: an artifact compiled for several shapes (--shapes-from with
+ * several data sets, or a precision compile's calibration and validation
+ * shapes) holds one entry point per shape. The shapes bound with
+ * dsmp_bind_input select the variant that dsmp_run runs; the shape
+ * queries answer for that variant (the last one run, or the first, before
+ * inputs select one).
+ *
+ * Threads: a dsmp_model is used by one thread at a time (binding and
+ * running change its state). Several models, even of one artifact, run on
+ * as many threads at once.
+ *
+ * Lifetimes: strings and dims arrays the model returns (names, target,
+ * dims) live until dsmp_model_free. dsmp_output_data's buffer is the
+ * model's own until the next dsmp_run of the same variant or
+ * dsmp_model_free (or the caller's, if bound). dsmp_last_error's string
+ * lives until the next failing call on the same thread. Input memory is
+ * the caller's and is read only during dsmp_run.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -28,6 +48,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "dsmp/runtime/dsmprt_version.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,6 +73,10 @@ typedef enum dsmp_dtype {
 } dsmp_dtype;
 
 typedef struct dsmp_model dsmp_model;
+
+/* The version of the loaded libdsmprt ("0.1.0"): DSMP_VERSION_STRING is
+ * the header's. */
+const char *dsmp_version(void);
 
 /* The last error on this thread ("" if none). */
 const char *dsmp_last_error(void);
