@@ -491,12 +491,17 @@ compileWithPrecision(StringRef modelPath, StringRef outputDir,
   if (compile.variants.empty()) {
     // One variant per distinct shape set of the calibration and validation
     // inputs: the artifact runs both (batch 1 and 2, say) with no flags.
-    for (const std::string &dir : {options.calibration, options.validation}) {
+    std::pair<StringRef, StringRef> dataSets[] = {
+        {"calibration", options.calibration},
+        {"validation", options.validation}};
+    for (auto [role, dir] : dataSets) {
       if (dir.empty())
         continue;
       auto sets = readInputSets(dir);
       if (!sets)
-        return sets.takeError();
+        return llvm::createStringError(modelPath +
+                                       ": precision analysis: " + role + ": " +
+                                       llvm::toString(sets.takeError()));
       for (const HostInputs &set : *sets) {
         InputShapes shapes = shapesOf(set);
         bool known = llvm::any_of(compile.variants, [&](const InputShapes &v) {

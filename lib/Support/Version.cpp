@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dsmp/Support/BuildCommit.inc" // generated: DSMP_BUILD_COMMIT
+#include "lib/Support/BuildCommit.inc" // generated: DSMP_BUILD_COMMIT
 #include "dsmp/Support/CommandLine.h"
 
 #include "llvm/Config/llvm-config.h"

@@ -273,8 +273,14 @@ double RoundingCost::total() const {
   double cost = 0;
   for (const Root &root : roots)
     cost += rootCost(root);
+  // Summed in value order, not the map's (pointer-hashed) order, so that a
+  // replayed compile predicts the same error to the last bit.
+  SmallVector<double> weights;
   for (auto [op, format] : formats)
-    cost += weightCost(op, format);
+    weights.push_back(weightCost(op, format));
+  llvm::sort(weights);
+  for (double w : weights)
+    cost += w;
   return cost;
 }
 
