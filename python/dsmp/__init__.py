@@ -6,9 +6,12 @@
     outputs = module.run({"image": np.zeros((1, 1, 8, 8), np.float32)})
 
 `compile` builds an artifact folder (model.so, model.h, weights.bin,
-manifest.txt) with dsmp's compiler driver; `Module.run` runs it through the
-runtime (libdsmprt). `load` opens an artifact that dsmp-compile wrote.
+manifest.txt) with dsmp's compiler driver and returns a Module; `Module.run`
+runs it through the runtime (libdsmprt). `load` opens an artifact that
+dsmp-compile wrote.
 """
+import collections
+import json
 import os
 import shutil
 import tempfile
@@ -20,39 +23,80 @@ from ._dsmp import Model as _Model
 from ._dsmp import compile_artifact as _compile_artifact
 from ._dsmp import compile_with_precision as _compile_with_precision
 from ._dsmp import PrecisionOptions as _PrecisionOptions
+from ._dsmp import read_manifest as _read_manifest
 
-__all__ = ["compile", "load", "Module", "__version__"]
+__all__ = ["compile", "load", "Module", "TensorSpec", "__version__"]
+
+
+# The manifest's element type names as numpy's (bf16 is ml_dtypes').
+_NUMPY_DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16",
+                 "bf16": "bfloat16", "i64": "int64", "i32": "int32",
+                 "i16": "int16", "i8": "int8", "u64": "uint64", "u32": "uint32",
+                 "u16": "uint16", "u8": "uint8", "bool": "bool"}
+
+TensorSpec = collections.namedtuple("TensorSpec", "name dtype shapes")
+TensorSpec.__doc__ = """An input or output: its name, numpy dtype name and
+the shapes it has, one per compiled variant."""
+
+
+def _host_target():
+    return "aarch64" if os.uname().machine in ("aarch64", "arm64") else "x86_64"
 
 
 class Module:
-    """A compiled model, ready to run on this host."""
+    """A compiled model: its artifact folder, tensors and (when dsmp.compile
+    made it with a tolerance) its precision report; it runs on this host
+    when its target's code does (`runnable`)."""
 
-    def __init__(self, artifact, owned=False):
+    def __init__(self, artifact, owned=False, report=None, source=None):
         self.artifact = os.fspath(artifact)
-        self._model = _Model(self.artifact)
         self._owned = owned
+        # Messages name the model, not a temporary folder the caller never saw.
+        self._shown = os.path.basename(os.fspath(source)) if owned and source else None
+        manifest = self._translate(_read_manifest, self.artifact)
+        self.target = manifest["target"]
+        self.report = report
+
+        def specs(kind):
+            variants = manifest["variants"]
+            return [TensorSpec(name, _NUMPY_DTYPES.get(dtype, dtype),
+                               [v[kind][i][2] for v in variants])
+                    for i, (name, dtype, _) in enumerate(variants[0][kind])]
+
+        self.inputs = specs("inputs")
+        self.outputs = specs("outputs")
+        self.runnable = self.target == _host_target()
+        self._model = self._translate(_Model, self.artifact) if self.runnable else None
+
+    def _scrub(self, message):
+        return message.replace(self.artifact, self._shown) if self._shown else message
+
+    def _translate(self, call, *args):
+        try:
+            return call(*args)
+        except RuntimeError as error:
+            raise RuntimeError(self._scrub(str(error))) from None
 
     @property
     def input_names(self):
-        return self._model.input_names
+        return [t.name for t in self.inputs]
 
     @property
     def output_names(self):
-        return self._model.output_names
-
-    @property
-    def target(self):
-        return self._model.target
+        return [t.name for t in self.outputs]
 
     def run(self, inputs):
         """Runs the model on {input name: ndarray}; returns {output name:
         ndarray}. Raises ValueError on a wrong name, dtype or shape, or a
-        missing input."""
+        missing input, and RuntimeError for an artifact of another CPU."""
+        if not self.runnable:
+            raise RuntimeError(f"the artifact is {self.target} code; this host runs "
+                               f"{_host_target()} (copy {self.artifact} there and use "
+                               "dsmp.load or dsmprt-run)")
         try:
-            outputs = self._model.run(dict(inputs))
-        except (RuntimeError, TypeError) as error:
-            raise ValueError(str(error)) from None
-        return outputs
+            return self._model.run(dict(inputs))
+        except (RuntimeError, TypeError, ValueError) as error:
+            raise ValueError(self._scrub(str(error))) from None
 
     def __del__(self):
         if getattr(self, "_owned", False):
@@ -64,9 +108,11 @@ class Module:
 def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
             calibration=None, validation=None, report=None, default_format="auto",
             deny_ops=(), allow_ops=(), sensitive_layers="", fix_inputs=None,
-            error_metric="rel-l2"):
+            error_metric="rel-l2", margin=None, max_retries=None, keep_top1=False,
+            sensitivity_seeds=None, features=()):
     """Compiles an ONNX (or dsmp .mlir) model for `target` and returns a
-    Module (when the artifact runs on this machine) that runs it.
+    Module over the artifact (`Module.runnable` says whether this host runs
+    it: a cross-compiled one is there to copy).
 
     target: "x86_64" or "aarch64"; with `tolerance`, also a GPU target of
     the format table ("sm_80", "sm_90", "gfx90a", ...), whose formats the
@@ -74,16 +120,20 @@ def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
     shapes: {input name: shape} for dynamic inputs, or a list of such dicts,
     one compiled variant each (the runtime picks the variant by the shapes
     passed to run). Unnamed dynamic dims become 1.
-    output: the artifact folder to write; a temporary one if None.
+    output: the artifact folder to write; a temporary one (removed with the
+    Module) if None.
     tolerance: choose a format per op so that each output's relative L2
     error against FP32 stays within it (docs/precision.md), or with
     error_metric="max-abs" every output element's absolute error; needs
-    `calibration` (a folder of input_*.pb or of test_data_set_* folders);
-    `validation` (held-out inputs, default the calibration ones), `report`
-    (a .json path; an .html page is written beside it), `default_format`,
-    `deny_ops`/`allow_ops` (ONNX op types) and `sensitive_layers` (a regex
-    of node names kept in FP32) as dsmp-compile's options of those names.
-    Raises RuntimeError when the budget is not met.
+    `calibration` (a folder of input_*.pb or of test_data_set_* folders).
+    The other precision options are dsmp-compile's of the same names:
+    `validation` (held-out inputs, default the calibration ones),
+    `default_format`, `deny_ops`/`allow_ops` (ONNX op types),
+    `sensitive_layers` (a regex of node names kept in FP32), `margin`,
+    `max_retries`, `keep_top1`, `sensitivity_seeds` and `features` ("+bf16").
+    The report is Module.report (a dict); `report` also writes it to a
+    .json path (an .html page beside it). Raises RuntimeError when the
+    budget is not met.
     fix_inputs: {input name: value or list of values} of integer inputs to
     compile for one value (dsmp-compile --fix-input, e.g. {"sr": 16000} for
     silero_vad); running with another value is an error.
@@ -98,9 +148,11 @@ def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
         variants = list(shapes)
     variants = [{k: [int(d) for d in v] for k, v in s.items()} for s in variants]
     owned = output is None
+    scratch = tempfile.mkdtemp(prefix="dsmp-")
     if owned:
-        output = os.path.join(tempfile.mkdtemp(prefix="dsmp-"), "artifact")
-    host = "aarch64" if os.uname().machine in ("aarch64", "arm64") else "x86_64"
+        output = os.path.join(scratch, "artifact")
+    output = os.fspath(output)
+    summary = None
     try:
         if tolerance is not None:
             if calibration is None:
@@ -115,19 +167,32 @@ def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
             options.deny_ops = list(deny_ops)
             options.allow_ops = list(allow_ops)
             options.sensitive_layers = sensitive_layers
-            _compile_with_precision(os.fspath(path), os.fspath(output), variants, options,
-                                    os.fspath(report) if report else "", fixed)
-            runs_here = target == host or target not in ("x86_64", "aarch64")
+            options.keep_top1 = bool(keep_top1)
+            options.features = list(features)
+            if margin is not None:
+                options.margin = float(margin)
+            if max_retries is not None:
+                options.max_retries = int(max_retries)
+            if sensitivity_seeds is not None:
+                options.sensitivity_seeds = int(sensitivity_seeds)
+            report_path = os.fspath(report) if report else os.path.join(scratch, "report.json")
+            _compile_with_precision(os.fspath(path), output, variants, options,
+                                    report_path, fixed)
+            with open(report_path) as file:
+                summary = json.load(file)
         else:
-            _compile_artifact(os.fspath(path), os.fspath(output), target, variants, fixed)
-            runs_here = target == host
-    except BaseException:
-        if owned:  # nothing of a failed compile stays in the temporary folder
-            shutil.rmtree(os.path.dirname(output), ignore_errors=True)
+            _compile_artifact(os.fspath(path), output, target, variants, fixed)
+        module = Module(output, owned=owned, report=summary, source=path)
+    except BaseException as error:
+        # Nothing of a failed compile stays in the temporary folder, and no
+        # message names it.
+        shutil.rmtree(scratch, ignore_errors=True)
+        if owned and isinstance(error, RuntimeError):
+            raise RuntimeError(str(error).replace(output, os.path.basename(os.fspath(path)))) from None
         raise
-    if not runs_here:
-        return output  # a cross-compiled artifact: nothing to run here
-    return Module(output, owned=owned)
+    if not owned:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return module
 
 
 def load(artifact):

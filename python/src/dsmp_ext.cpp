@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dsmp/Driver/CompileAPI.h"
+#include "dsmp/runtime/Manifest.h"
 #include "dsmp/runtime/dsmprt.h"
 
 #include <nanobind/nanobind.h>
@@ -20,6 +21,8 @@
 #include <nanobind/stl/vector.h>
 
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace nb = nanobind;
@@ -95,6 +98,42 @@ const char *numpyName(int dtype) {
   default:
     return "bool";
   }
+}
+
+/// An artifact's manifest as {target, source, variants: [{inputs, outputs}]},
+/// each tensor (name, dtype, dims): what a Module shows of an artifact it
+/// cannot load (one for another CPU).
+nb::dict readManifest(const std::string &dir) {
+  namespace art = dsmp::artifact;
+  std::string path = dir + "/" + art::kManifestName;
+  std::ifstream file(path, std::ios::binary);
+  if (!file)
+    throw std::runtime_error("'" + dir + "' has no " + art::kManifestName +
+                             " (not a dsmp artifact)");
+  std::ostringstream text;
+  text << file.rdbuf();
+  art::Manifest manifest;
+  std::string error;
+  if (!art::parseManifest(text.str(), manifest, error))
+    throw std::runtime_error("'" + path + "': " + error);
+  auto tensors = [](const std::vector<art::TensorSpec> &list) {
+    nb::list out;
+    for (const art::TensorSpec &t : list)
+      out.append(nb::make_tuple(t.name, t.dtype, nb::tuple(nb::cast(t.dims))));
+    return out;
+  };
+  nb::list variants;
+  for (const art::Variant &v : manifest.variants) {
+    nb::dict variant;
+    variant["inputs"] = tensors(v.inputs);
+    variant["outputs"] = tensors(v.outputs);
+    variants.append(variant);
+  }
+  nb::dict result;
+  result["target"] = manifest.target;
+  result["source"] = manifest.source;
+  result["variants"] = variants;
+  return result;
 }
 
 class Model {
@@ -234,6 +273,8 @@ NB_MODULE(_dsmp, m) {
       nb::arg("fixed") = dsmp::ShapeMap{},
       "Choose formats within a budget, then compile (dsmp-compile "
       "--tolerance).");
+  m.def("read_manifest", &readManifest, nb::arg("artifact"),
+        "An artifact's manifest: target, source and each variant's tensors.");
   nb::class_<Model>(m, "Model")
       .def(nb::init<const std::string &>(), nb::arg("artifact"))
       .def_prop_ro("input_names", &Model::inputNames)

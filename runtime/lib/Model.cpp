@@ -129,32 +129,28 @@ bool checkElf(const FileBytes &file, const std::string &path,
   return true;
 }
 
+/// The manifest's dtype names and their C API codes.
+constexpr std::pair<const char *, dsmp_dtype> kDtypeNames[] = {
+    {"f32", DSMP_F32},   {"f64", DSMP_F64}, {"f16", DSMP_F16},
+    {"bf16", DSMP_BF16}, {"i64", DSMP_I64}, {"i32", DSMP_I32},
+    {"i16", DSMP_I16},   {"i8", DSMP_I8},   {"u8", DSMP_U8},
+    {"u16", DSMP_U16},   {"u32", DSMP_U32}, {"u64", DSMP_U64},
+    {"bool", DSMP_BOOL}};
+
 dsmp_dtype dtypeCode(const std::string &dtype) {
-  if (dtype == "f32")
-    return DSMP_F32;
-  if (dtype == "f64")
-    return DSMP_F64;
-  if (dtype == "f16")
-    return DSMP_F16;
-  if (dtype == "bf16")
-    return DSMP_BF16;
-  if (dtype == "i64")
-    return DSMP_I64;
-  if (dtype == "i32")
-    return DSMP_I32;
-  if (dtype == "i16")
-    return DSMP_I16;
-  if (dtype == "i8")
-    return DSMP_I8;
-  if (dtype == "u8")
-    return DSMP_U8;
-  if (dtype == "u16")
-    return DSMP_U16;
-  if (dtype == "u32")
-    return DSMP_U32;
-  if (dtype == "u64")
-    return DSMP_U64;
+  for (auto [name, code] : kDtypeNames)
+    if (dtype == name)
+      return code;
   return DSMP_BOOL;
+}
+
+/// The manifest's name of a C API dtype ("f64"), or "dtype code N" for a
+/// number that is none.
+std::string dtypeName(int code) {
+  for (auto [name, known] : kDtypeNames)
+    if (code == known)
+      return name;
+  return "dtype code " + std::to_string(code);
 }
 
 std::string dimsText(const int64_t *dims, size_t rank) {
@@ -238,8 +234,7 @@ struct dsmp_model {
     std::string what = std::string(isInput ? "input" : "output") + " '" +
                        spec.name + "' of '" + dir + "'";
     if (dtype != dtypeCode(spec.dtype))
-      return fail(what + " is " + spec.dtype + ", got dtype code " +
-                  std::to_string(dtype));
+      return fail(what + " is " + spec.dtype + ", got " + dtypeName(dtype));
     if (rank && !dims)
       return fail(what + ": dims is NULL");
     const art::TensorSpec *match = nullptr;

@@ -20,13 +20,54 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
+
+namespace {
+const char *kUsage =
+    "usage: dsmprt-run ARTIFACT_DIR --inputs DIR [--compare] [--rtol R] "
+    "[--atol A] [--save-outputs DIR] [--repeat N]\n"
+    "       dsmprt-run --version\n";
+
+/// --help: every option with its default (RunOptions' own).
+void printHelp() {
+  dsmp::runtime::RunOptions defaults;
+  std::printf(
+      "%s\n"
+      "Loads an artifact folder written by dsmp-compile, binds "
+      "DIR/input_K.pb by name and runs it.\n\n"
+      "  --inputs DIR         input_K.pb files (and output_K.pb for "
+      "--compare)\n"
+      "  --compare            check each output against DIR/output_K.pb "
+      "(exit 1 on a mismatch)\n"
+      "  --rtol R             passes when max abs error / max |reference| "
+      "<= R (default %g)\n"
+      "  --atol A             or when max abs error <= A (default %g)\n"
+      "  --save-outputs DIR   write output_K.pb files there\n"
+      "  --repeat N           run N times, report the median time "
+      "(default %d)\n"
+      "  --version            the runtime's version\n",
+      kUsage, defaults.rtol, defaults.atol, defaults.repeat);
+}
+
+/// A number option's value, or an error naming the flag and the text.
+template <typename T> T parseNumber(const char *flag, const char *text) {
+  char *end = nullptr;
+  double value = std::strtod(text, &end);
+  bool integral = std::is_integral_v<T>;
+  if (end == text || *end || value < 0 ||
+      (integral && (value != static_cast<double>(static_cast<long>(value)) ||
+                    value < 1 || value > 1e9))) {
+    std::fprintf(stderr, "dsmprt-run: error: %s '%s' is not a %s\n", flag, text,
+                 integral ? "positive whole number" : "number >= 0");
+    std::exit(1);
+  }
+  return static_cast<T>(value);
+}
+} // namespace
 
 int main(int argc, char **argv) {
   dsmp::runtime::RunOptions options;
-  const char *usage =
-      "usage: dsmprt-run ARTIFACT_DIR --inputs DIR [--compare] [--rtol R] "
-      "[--atol A] [--save-outputs DIR] [--repeat N]\n"
-      "       dsmprt-run --version\n";
+  const char *usage = kUsage;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char *flag) -> const char * {
@@ -41,18 +82,18 @@ int main(int argc, char **argv) {
     else if (arg == "--compare")
       options.compare = true;
     else if (arg == "--rtol")
-      options.rtol = std::atof(value("--rtol"));
+      options.rtol = parseNumber<double>("--rtol", value("--rtol"));
     else if (arg == "--atol")
-      options.atol = std::atof(value("--atol"));
+      options.atol = parseNumber<double>("--atol", value("--atol"));
     else if (arg == "--save-outputs")
       options.saveDir = value("--save-outputs");
     else if (arg == "--repeat")
-      options.repeat = std::atoi(value("--repeat"));
+      options.repeat = parseNumber<int>("--repeat", value("--repeat"));
     else if (arg == "--version") {
       std::printf("dsmprt-run (dsmp runtime %s)\n", dsmp_version());
       return 0;
     } else if (arg == "-h" || arg == "--help") {
-      std::fputs(usage, stdout);
+      printHelp();
       return 0;
     } else if (!arg.empty() && arg[0] != '-' && options.artifactDir.empty())
       options.artifactDir = arg;

@@ -21,6 +21,7 @@ logits = [load(os.path.join(s, "output_0.pb")) for s in sets]
 module = dsmp.compile(model, target="x86_64",
                       shapes=[{"image": x.shape} for x in images])
 print("inputs", module.input_names, "outputs", module.output_names, module.target)
+print("specs", module.inputs, module.outputs)
 for x, want in zip(images, logits):
     got = module.run({"image": x})["logits"]
     rel = float(np.abs(got - want).max() / np.abs(want).max())
@@ -45,9 +46,16 @@ try:
 except RuntimeError as error:
     print("unknown target ->", error)
 
-# Cross-compiling returns the artifact folder; the host cannot run it.
-path = dsmp.compile(model, target="aarch64", output=os.path.join(sys.argv[2], "arm"))
-print("aarch64 artifact:", sorted(os.listdir(path)))
+# Cross-compiling returns a Module this host cannot run; it shows the
+# artifact's tensors all the same.
+arm = dsmp.compile(model, target="aarch64", output=os.path.join(sys.argv[2], "arm"))
+print("aarch64 artifact:", sorted(os.listdir(arm.artifact)), arm.target, "runnable", arm.runnable,
+      arm.inputs[0])
+try:
+    arm.run({"image": images[0]})
+    print("aarch64 run ACCEPTED")
+except RuntimeError as error:
+    print("aarch64 run ->", error)
 
 # Formats for an A100 within 1e-2, calibrated on set 0 and validated on set
 # 1; the returned module runs them on the host (exact f16 emulation).
@@ -61,6 +69,7 @@ got = mixed.run({"image": images[1]})["logits"]
 rel = float(np.linalg.norm(got - logits[1]) / np.linalg.norm(logits[1]))
 import json
 summary = json.load(open(report))["summary"]
+print("report dict is the file:", mixed.report == json.load(open(report)))
 print(f"sm_80 formats: 16-bit share {summary['low_precision_flop_share']:.0%}, error {rel:.1e}",
       "ok" if 0 < rel <= 1e-2 else "MISMATCH")
 # A budget on every logit's absolute error (error_metric="max-abs").
@@ -79,6 +88,23 @@ try:
     dsmp.compile(model, target="sm_80", tolerance=-1, calibration=folder)
 except RuntimeError as error:
     print("negative tolerance ->", error)
+# Every precision option of dsmp-compile; the report comes back with no
+# path given, and no temporary folder outlives a compile or its Module.
+import glob, tempfile
+before = set(glob.glob(os.path.join(tempfile.gettempdir(), "dsmp-*")))
+tuned = dsmp.compile(model, target="sm_80", tolerance=1e-2, margin=0.25, max_retries=1,
+                     keep_top1=True, sensitivity_seeds=2,
+                     calibration=os.path.join(folder, "test_data_set_0"),
+                     shapes=[{"image": x.shape} for x in images])
+s = tuned.report["summary"]
+print("options reach the report:", "top1_unchanged" in s, "seeds=2" in s["pipeline"][0])
+try:
+    tuned.run({"image": images[1][:3]})
+except ValueError as error:
+    print("owned module error names the model:", "digits_mlp" not in str(error) and
+          tempfile.gettempdir() not in str(error), str(error)[:60])
+del tuned
+print("temporary folders left:", len(set(glob.glob(os.path.join(tempfile.gettempdir(), "dsmp-*"))) - before))
 
 # silero_vad branches on its sample rate: compiled for 16 kHz (fix_inputs),
 # it matches onnxruntime's output; another rate is refused at run time.

@@ -36,6 +36,7 @@
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/TargetParser/Host.h"
@@ -209,6 +210,17 @@ int main(int argc, char **argv) {
     return fail(llvm::toString(std::move(err)));
   mlir::dsmp::removeStagingFoldersOnInterrupt();
   bool precisionFlow = tolerance.getNumOccurrences() > 0;
+  // Budgets that are legal but almost surely a slip (1e2 for 1e-2).
+  if (precisionFlow && errorMetric == "rel-l2" && tolerance > 1)
+    llvm::errs() << "dsmp-compile: warning: --tolerance="
+                 << llvm::format("%g", tolerance.getValue())
+                 << " lets each output's error exceed the output itself "
+                    "(relative L2 above 1): no op needs f32 for it\n";
+  if (precisionFlow && tolerance > 0 && tolerance < 1e-6)
+    llvm::errs() << "dsmp-compile: warning: --tolerance="
+                 << llvm::format("%g", tolerance.getValue())
+                 << " is near f32's own rounding (6e-8 per op): expect "
+                    "almost every op to stay in f32\n";
   // The analyses' evaluator set-up overlaps with everything before them.
   std::optional<mlir::dsmp::EvaluatorWarmUp> warmUp;
   if (precisionFlow)

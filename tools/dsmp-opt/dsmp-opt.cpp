@@ -16,6 +16,7 @@
 #include "dsmp/Driver/Artifact.h"
 #include "dsmp/InitAll.h"
 #include "dsmp/Support/CommandLine.h"
+#include "dsmp/Support/ModelPath.h"
 #include "test/lib/Passes.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
@@ -136,6 +137,11 @@ int main(int argc, char **argv) {
       argc, argv,
       "dsmp optimizer driver: dsmp dialect and passes (.mlir or .onnx in)\n",
       registry);
+  if (llvm::Error err = ::dsmp::checkModelPath(input)) {
+    llvm::errs() << "dsmp-opt: error: " << llvm::toString(std::move(err))
+                 << "\n";
+    return 1;
+  }
   if (StringRef(input).ends_with(".onnx"))
     return runOnOnnx(input, output, registry);
   return asMainReturnCode(MlirOptMain(argc, argv, input, output, registry));

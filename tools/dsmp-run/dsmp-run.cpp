@@ -25,6 +25,8 @@
 #include "dsmp/Execution/Evaluator.h"
 #include "dsmp/InitAll.h"
 #include "dsmp/Support/CommandLine.h"
+#include "dsmp/Support/ModelPath.h"
+#include "dsmp/runtime/Manifest.h"
 #include "runtime/tools/RunArtifact.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -132,8 +134,14 @@ int main(int argc, char **argv) {
   options.atol = absTolerance;
   options.saveDir = saveOutputs;
   options.repeat = repeat;
-  if (llvm::sys::fs::is_directory(modelPath))
+  // A folder with a manifest is an artifact; any other folder is not a
+  // model either (checkModelPath names the model file in it).
+  llvm::SmallString<256> manifest(modelPath);
+  llvm::sys::path::append(manifest, ::dsmp::artifact::kManifestName);
+  if (llvm::sys::fs::exists(manifest))
     return ::dsmp::runtime::runArtifact(options, "dsmp-run");
+  if (llvm::Error err = ::dsmp::checkModelPath(modelPath))
+    return fail(llvm::toString(std::move(err)));
 
   // A model file: compile it for this host into a temporary artifact.
   auto shapes = mlir::dsmp::readInputShapes(inputsDir);

@@ -17,6 +17,7 @@
 #include "dsmp/Import/ONNXImporter.h"
 #include "dsmp/InitAll.h"
 #include "dsmp/Support/CommandLine.h"
+#include "dsmp/Support/ModelPath.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -70,7 +71,7 @@ cl::opt<std::string> weightsDir(
     cl::init(""), cl::cat(translateCategory));
 
 int fail(const Twine &message) {
-  errs() << message << "\n";
+  errs() << "dsmp-translate: error: " << message << "\n";
   return 1;
 }
 
@@ -124,7 +125,7 @@ int runExport(mlir::MLIRContext &context) {
   options.widened = &widened;
   auto bytes = mlir::dsmp::exportONNXModel(*module, options);
   if (!bytes)
-    return fail(inputPath + ": error: " + toString(bytes.takeError()));
+    return fail(inputPath + ": " + toString(bytes.takeError()));
   for (const auto &w : widened)
     llvm::errs() << inputPath << ": note: node '" << w.node << "' (" << w.opType
                  << ") runs in f32 between Casts: ONNX opset " << options.opset
@@ -141,6 +142,9 @@ int main(int argc, char **argv) {
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   cl::ParseCommandLineOptions(argc, argv, "dsmp ONNX translator\n");
+  if (direction != Direction::None)
+    if (Error err = dsmp::checkModelPath(inputPath))
+      return fail(toString(std::move(err)));
   mlir::DialectRegistry registry;
   mlir::dsmp::registerAll(registry);
   mlir::MLIRContext context(registry);
@@ -153,5 +157,5 @@ int main(int argc, char **argv) {
   case Direction::None:
     break;
   }
-  return fail("dsmp-translate: choose --import-onnx or --export-onnx");
+  return fail("choose --import-onnx or --export-onnx");
 }

@@ -7,6 +7,7 @@
 #include "dialects/Dsmp/IR/MainGraph.h"
 #include "dsmp/Driver/Artifact.h"
 #include "dsmp/Import/ONNXImporter.h"
+#include "dsmp/Support/ModelPath.h"
 #include "dsmp/Support/WeightFile.h"
 #include "dsmp/runtime/TensorFile.h"
 
@@ -24,6 +25,8 @@ namespace mlir::dsmp {
 
 Expected<LoadedModel> loadModel(StringRef path, MLIRContext &context,
                                 StringRef onnxWeightsPath) {
+  if (Error err = ::dsmp::checkModelPath(path))
+    return std::move(err);
   LoadedModel loaded;
   if (path.ends_with(".onnx")) {
     ONNXImportOptions options;

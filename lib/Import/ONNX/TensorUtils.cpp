@@ -31,7 +31,8 @@ Error tensorError(const onnx::TensorProto &tensor, const llvm::Twine &message) {
 
 Error makeError(StringRef file, const Where &where, int64_t opset,
                 const llvm::Twine &message) {
-  std::string text = file.str() + ": error: ";
+  // The tool that reports it says "error:" once, before the file.
+  std::string text = file.str() + ": ";
   if (!where.nodeName.empty() || !where.opType.empty()) {
     text += "node '" + where.nodeName + "'";
     if (!where.opType.empty())

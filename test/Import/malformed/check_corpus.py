@@ -37,8 +37,9 @@ for name, expect in rows:
         problems.append(f"exit status {result.returncode}")
     if len(lines) != 1:
         problems.append(f"{len(lines)} lines on stderr")
-    if not lines or not lines[0].startswith(model + ": error: "):
-        problems.append("the message does not start with the file name")
+    prefix = "dsmp-translate: error: " + model + ": "
+    if not lines or not lines[0].startswith(prefix):
+        problems.append("the message does not start with the tool and the file name")
     if expect not in result.stderr:
         problems.append(f"missing {expect!r}")
     if os.path.exists(out) or os.path.exists(out + ".weights"):
@@ -47,7 +48,7 @@ for name, expect in rows:
         failures += 1
         print(f"FAIL {name}: {'; '.join(problems)}\n    {result.stderr.strip()[:400]}")
     else:
-        print(f"ok   {name}: {lines[0][len(model) + 2:]}")
+        print(f"ok   {name}: {lines[0][len(prefix):]}")
 print(f"{count - failures} passed, {failures} failed")
 if count < 30:
     print(f"FAIL the corpus holds {count} models; it must hold at least 30")
