@@ -425,6 +425,17 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   summary["measured_error_per_output"] = std::move(perOutput);
   if (options.keepTop1)
     summary["top1_unchanged"] = final.measurement.top1Same;
+  // Ops kept in f32 because no analysis measured them (a branch no
+  // calibration set takes, an op the adjoint cannot reach): counted, so
+  // that a silent FP32 share shows.
+  json::Array unmeasured;
+  (*result.module)->walk([&](Operation *op) {
+    if (auto reason = op->getAttrOfType<StringAttr>("dsmp.reason"))
+      if (reason.getValue() == "no_sensitivity")
+        unmeasured.push_back(nodeName(op));
+  });
+  summary["ops_without_sensitivity"] = static_cast<int64_t>(unmeasured.size());
+  summary["ops_without_sensitivity_names"] = std::move(unmeasured);
   summary["validation"] = validationDir;
   // "evaluate": the reference evaluator, rounding each op to its format;
   // "compile": an LLVM build for the host (ops the evaluator cannot hold).

@@ -55,6 +55,9 @@ class Module:
         self._shown = os.path.basename(os.fspath(source)) if owned and source else None
         manifest = self._translate(_read_manifest, self.artifact)
         self.target = manifest["target"]
+        # A precision compile's budget and choices: {formats_of ("sm_80"),
+        # metric, tolerance, ops_per_format}; None for a plain compile.
+        self.precision = manifest.get("precision")
         self.report = report
 
         def specs(kind):

@@ -100,7 +100,9 @@ const char *numpyName(int dtype) {
   }
 }
 
-/// An artifact's manifest as {target, source, variants: [{inputs, outputs}]},
+/// An artifact's manifest as {target, source, variants: [{inputs, outputs}],
+/// and for a precision compile precision: {formats_of, metric, tolerance,
+/// ops_per_format}},
 /// each tensor (name, dtype, dims): what a Module shows of an artifact it
 /// cannot load (one for another CPU).
 nb::dict readManifest(const std::string &dir) {
@@ -133,6 +135,16 @@ nb::dict readManifest(const std::string &dir) {
   result["target"] = manifest.target;
   result["source"] = manifest.source;
   result["variants"] = variants;
+  if (manifest.hasPrecision) {
+    nb::dict precision, formats;
+    precision["formats_of"] = manifest.precision.formatsOf;
+    precision["metric"] = manifest.precision.metric;
+    precision["tolerance"] = manifest.precision.tolerance;
+    for (const auto &[format, count] : manifest.precision.opsPerFormat)
+      formats[format.c_str()] = count;
+    precision["ops_per_format"] = formats;
+    result["precision"] = precision;
+  }
   return result;
 }
 

@@ -370,6 +370,24 @@ const char *dsmp_model_target(const dsmp_model *model) {
   return model ? model->manifest.target.c_str() : nullptr;
 }
 
+const char *dsmp_model_formats_of(const dsmp_model *model) {
+  return model && model->manifest.hasPrecision
+             ? model->manifest.precision.formatsOf.c_str()
+             : nullptr;
+}
+
+const char *dsmp_model_error_metric(const dsmp_model *model) {
+  return model && model->manifest.hasPrecision
+             ? model->manifest.precision.metric.c_str()
+             : nullptr;
+}
+
+double dsmp_model_tolerance(const dsmp_model *model) {
+  return model && model->manifest.hasPrecision
+             ? model->manifest.precision.tolerance
+             : 0;
+}
+
 size_t dsmp_num_inputs(const dsmp_model *model) {
   return model ? model->inputs.size() : 0;
 }

@@ -74,6 +74,13 @@ int runArtifact(const RunOptions &options, const char *tool) {
                 times.size());
   }
 
+  RunOptions judged = options;
+  if (const char *metric = dsmp_model_error_metric(model);
+      metric && !options.tolerancesGiven) {
+    judged.budgetMetric = metric;
+    judged.budget = dsmp_model_tolerance(model);
+    judged.budgetOf = dsmp_model_formats_of(model);
+  }
   size_t numOutputs = dsmp_num_outputs(model);
   std::vector<HostTensor> outputs(numOutputs);
   for (size_t i = 0; i < numOutputs; ++i) {
@@ -89,7 +96,7 @@ int runArtifact(const RunOptions &options, const char *tool) {
         dsmp_output_data(model, t.name.c_str()));
     t.data.assign(data, data + bytes);
   }
-  return reportOutputs(options, outputs, tool);
+  return reportOutputs(judged, outputs, tool);
 }
 
 bool readInputFiles(const std::string &dir, std::vector<HostTensor> &inputs,
@@ -159,7 +166,7 @@ int reportOutputs(const RunOptions &options,
       mismatch = true;
       continue;
     }
-    double maxAbs = 0, maxRef = 0;
+    double maxAbs = 0, maxRef = 0, diffSquares = 0, refSquares = 0;
     bool nanMismatch = false;
     for (size_t k = 0; k < n; ++k) {
       double got = elementAsDouble(t, k), want = elementAsDouble(ref, k);
@@ -171,10 +178,26 @@ int reportOutputs(const RunOptions &options,
         continue;
       maxAbs = std::max(maxAbs, std::fabs(got - want));
       maxRef = std::max(maxRef, std::fabs(want));
+      diffSquares += (got - want) * (got - want);
+      refSquares += want * want;
     }
     double rel = maxAbs / std::max(maxRef, 1e-30);
     bool ok = !nanMismatch && (rel <= options.rtol || maxAbs <= options.atol);
-    std::printf(" max abs %.3e rel %.3e%s %s\n", maxAbs, rel,
+    std::string budget;
+    if (!options.budgetMetric.empty()) {
+      // The precision artifact's own promise: its metric within its budget.
+      double error =
+          options.budgetMetric == "max-abs"
+              ? maxAbs
+              : std::sqrt(diffSquares) / std::max(std::sqrt(refSquares), 1e-30);
+      ok = !nanMismatch && error <= options.budget;
+      char text[160];
+      std::snprintf(text, sizeof text, " %s %.3e (budget %g, %s formats)",
+                    options.budgetMetric.c_str(), error, options.budget,
+                    options.budgetOf.c_str());
+      budget = text;
+    }
+    std::printf(" max abs %.3e rel %.3e%s%s %s\n", maxAbs, rel, budget.c_str(),
                 nanMismatch ? " (NaN where the reference has none)" : "",
                 ok ? "ok" : "MISMATCH");
     mismatch |= !ok;

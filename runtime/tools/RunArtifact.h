@@ -19,15 +19,23 @@ struct RunOptions {
   std::string inputsDir; // input_K.pb (and output_K.pb for compare)
   bool compare = false;
   double rtol = 1e-5;
-  double atol = 0;     // also passes when max abs error <= atol
-  std::string saveDir; // write output_K.pb here
-  int repeat = 1;      // run this often, report the median time
+  double atol = 0;              // also passes when max abs error <= atol
+  bool tolerancesGiven = false; // --rtol/--atol on the command line
+  std::string saveDir;          // write output_K.pb here
+  int repeat = 1;               // run this often, report the median time
+  /// A precision artifact's own budget (its manifest's metric and
+  /// tolerance), which --compare judges by unless --rtol/--atol are given.
+  std::string budgetMetric; // "", rel-l2 or max-abs
+  double budget = 0;
+  std::string budgetOf; // the target whose formats it is ("sm_80")
 };
 
 /// Loads the artifact, binds DIR/input_*.pb by name, runs, then prints each
 /// output (or its max abs/rel error against DIR/output_*.pb, rel = max abs
 /// error / max |reference|; an output passes when rel <= rtol or max abs
-/// error <= atol). Returns the process exit status: 1 on any
+/// error <= atol; a precision artifact's output, when no --rtol/--atol is
+/// given, when its error in the artifact's own metric is within its
+/// tolerance). Returns the process exit status: 1 on any
 /// error or mismatch. Messages are prefixed with `tool`.
 int runArtifact(const RunOptions &options, const char *tool);
 

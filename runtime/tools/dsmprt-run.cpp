@@ -81,11 +81,13 @@ int main(int argc, char **argv) {
       options.inputsDir = value("--inputs");
     else if (arg == "--compare")
       options.compare = true;
-    else if (arg == "--rtol")
+    else if (arg == "--rtol") {
       options.rtol = parseNumber<double>("--rtol", value("--rtol"));
-    else if (arg == "--atol")
+      options.tolerancesGiven = true;
+    } else if (arg == "--atol") {
       options.atol = parseNumber<double>("--atol", value("--atol"));
-    else if (arg == "--save-outputs")
+      options.tolerancesGiven = true;
+    } else if (arg == "--save-outputs")
       options.saveDir = value("--save-outputs");
     else if (arg == "--repeat")
       options.repeat = parseNumber<int>("--repeat", value("--repeat"));

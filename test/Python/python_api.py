@@ -70,6 +70,8 @@ rel = float(np.linalg.norm(got - logits[1]) / np.linalg.norm(logits[1]))
 import json
 summary = json.load(open(report))["summary"]
 print("report dict is the file:", mixed.report == json.load(open(report)))
+print("precision:", module.precision, mixed.precision["formats_of"], mixed.precision["metric"],
+      mixed.precision["tolerance"], sorted(mixed.precision["ops_per_format"]))
 print(f"sm_80 formats: 16-bit share {summary['low_precision_flop_share']:.0%}, error {rel:.1e}",
       "ok" if 0 < rel <= 1e-2 else "MISMATCH")
 # A budget on every logit's absolute error (error_metric="max-abs").

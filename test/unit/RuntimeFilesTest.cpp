@@ -103,12 +103,75 @@ TEST(Manifest, RejectsBadFields) {
     EXPECT_FALSE(art::parseManifest(text, parsed, error)) << to;
     EXPECT_NE(error.find("manifest line"), std::string::npos) << error;
   };
-  reject("dsmp-artifact 3", "dsmp-artifact 2");
+  reject("dsmp-artifact 4", "dsmp-artifact 2");
+  reject("dsmp-artifact 4", "dsmp-artifact 5");
   reject("f32 4", "f31 4");
   reject("f32 4 1 3", "f32 4 -1 3");
   reject("0123456789abcdef", "0123456789abcdeg");
   reject("i64 0", "i64 99");
   reject("input", "inptu");
+}
+
+art::Manifest precisionSample() {
+  art::Manifest m = sample();
+  m.hasPrecision = true;
+  m.precision.formatsOf = "sm_80";
+  m.precision.metric = "rel-l2";
+  m.precision.tolerance = 0.01;
+  m.precision.opsPerFormat = {{"f16", 40}, {"f32", 3}};
+  return m;
+}
+
+TEST(Manifest, RoundTripsAPrecisionCompilesBudget) {
+  std::string text = art::writeManifest(precisionSample());
+  EXPECT_NE(text.find("precision sm_80 rel-l2 0.01\nformats f16 40 f32 3\n"),
+            std::string::npos)
+      << text;
+  art::Manifest parsed;
+  std::string error;
+  ASSERT_TRUE(art::parseManifest(text, parsed, error)) << error;
+  EXPECT_TRUE(parsed.hasPrecision);
+  EXPECT_EQ(parsed.precision.formatsOf, "sm_80");
+  EXPECT_EQ(parsed.precision.metric, "rel-l2");
+  EXPECT_EQ(parsed.precision.tolerance, 0.01);
+  EXPECT_EQ(parsed.precision.opsPerFormat,
+            precisionSample().precision.opsPerFormat);
+  // A plain compile's manifest has neither line, and version 3 still loads.
+  std::string plain = art::writeManifest(sample());
+  EXPECT_EQ(plain.find("precision"), std::string::npos);
+  plain.replace(0, std::string("dsmp-artifact 4").size(), "dsmp-artifact 3");
+  ASSERT_TRUE(art::parseManifest(plain, parsed, error)) << error;
+}
+
+TEST(Manifest, RejectsBadPrecisionEntries) {
+  std::string good = art::writeManifest(precisionSample());
+  for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"rel-l2 0.01", "rel-l2 0"},
+           {"rel-l2 0.01", "rel-l2 nan"},
+           {"rel-l2 0.01", "rel-l2 inf"},
+           {"rel-l2 0.01", "rel-l2 0.01x"},
+           {"rel-l2 0.01", "linf 0.01"},
+           {"rel-l2 0.01", "rel-l2"},
+           {"rel-l2 0.01", "rel-l2 0.01 extra"},
+           {"f16 40 f32 3", "f16 40 f32"},
+           {"formats f16 40 f32 3", "formats"},
+           {"precision sm_80", "precisionx sm_80"}}) {
+    std::string text = good;
+    size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+    art::Manifest parsed;
+    std::string error;
+    EXPECT_FALSE(art::parseManifest(text, parsed, error)) << to;
+    EXPECT_NE(error.find("manifest line"), std::string::npos) << error;
+  }
+  // formats needs its precision line before it, once.
+  std::string text = good;
+  text.erase(text.find("precision sm_80"),
+             std::string("precision sm_80 rel-l2 0.01\n").size());
+  art::Manifest parsed;
+  std::string error;
+  EXPECT_FALSE(art::parseManifest(text, parsed, error));
 }
 
 std::vector<unsigned char> floatTensor() {

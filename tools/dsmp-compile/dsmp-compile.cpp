@@ -372,6 +372,21 @@ int main(int argc, char **argv) {
   llvm::raw_ostream &os = reportPath == "-" ? llvm::errs() : llvm::outs();
   for (const std::string &text : pipelines)
     os << text << "\n";
+  if (int64_t unmeasured =
+          summary->getInteger("ops_without_sensitivity").value_or(0)) {
+    const llvm::json::Array *names =
+        summary->getArray("ops_without_sensitivity_names");
+    std::string first;
+    for (size_t i = 0; names && i < std::min<size_t>(names->size(), 3); ++i)
+      first += (i ? ", '" : "'") +
+               (*names)[i].getAsString().value_or("").str() + "'";
+    llvm::errs()
+        << "dsmp-compile: warning: " << unmeasured
+        << " ops stay f32 because no analysis measured their "
+           "sensitivity (first: "
+        << first
+        << "); the report lists them (ops_without_sensitivity_names)\n";
+  }
   double f8 = summary->getNumber("f8_flop_share").value_or(0);
   os << llvm::formatv(
       "{0}: {1} on {2}: {8} FLOP share {3:P1}{9}, predicted error {4:E2}, "

@@ -132,6 +132,8 @@ int main(int argc, char **argv) {
   options.compare = compare;
   options.rtol = rtol;
   options.atol = absTolerance;
+  options.tolerancesGiven =
+      rtol.getNumOccurrences() > 0 || absTolerance.getNumOccurrences() > 0;
   options.saveDir = saveOutputs;
   options.repeat = repeat;
   // A folder with a manifest is an artifact; any other folder is not a

@@ -7,6 +7,8 @@
 #ifndef DSMP_DRIVER_ARTIFACTWRITER_H
 #define DSMP_DRIVER_ARTIFACTWRITER_H
 
+#include "dsmp/runtime/Manifest.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -27,6 +29,10 @@ struct ArtifactVariant {
 struct ArtifactDescription {
   std::string target;
   std::string source;
+  /// A precision compile's budget and choices (the manifest's `precision`
+  /// and `formats` lines).
+  bool hasPrecision = false;
+  ::dsmp::artifact::PrecisionSpec precision;
   /// Inputs compiled for one value (recorded so the runtime checks them).
   std::map<std::string, std::vector<int64_t>> fixedInputs;
   std::vector<ArtifactVariant> variants;

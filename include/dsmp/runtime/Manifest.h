@@ -36,6 +36,7 @@
 #include <cstdlib>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dsmp::artifact {
@@ -47,7 +48,10 @@ inline constexpr const char *kHeaderName = "model.h";
 inline constexpr const char *kEntryPrefix = "dsmp_model_run_";
 // 2: contentHash (version 1 hashed the files with byte-wise FNV-1a).
 // 3: model.so carries kInterfaceSymbol.
-inline constexpr int kVersion = 3;
+// 4: optional `precision` and `formats` lines (a precision compile's
+//    budget and choices); version 3 manifests still load.
+inline constexpr int kVersion = 4;
+inline constexpr int kOldestVersion = 3;
 /// model.so's `const uint64_t` holding interfaceHash() of the manifest it
 /// was compiled with.
 inline constexpr const char *kInterfaceSymbol = "dsmp_interface_hash";
@@ -72,11 +76,24 @@ struct Variant {
   std::vector<TensorSpec> inputs, outputs;
 };
 
+/// What a precision compile (dsmp-compile --tolerance) chose: the target
+/// whose formats the code runs (the host CPU emulates them exactly when it
+/// is not `Manifest::target`), the budget it met on its validation inputs,
+/// and how many ops run in each format.
+struct PrecisionSpec {
+  std::string formatsOf; // sm_80, gfx90a, aarch64, ...
+  std::string metric;    // rel-l2 | max-abs
+  double tolerance = 0;
+  std::vector<std::pair<std::string, uint64_t>> opsPerFormat;
+};
+
 struct Manifest {
-  std::string target; // x86_64 | aarch64
+  std::string target; // x86_64 | aarch64: the CPU model.so runs on
   std::string source;
   FileSpec library, weights;
   std::vector<Variant> variants;
+  bool hasPrecision = false;
+  PrecisionSpec precision;
 };
 
 /// Bytes per element of a manifest dtype, 0 if unknown.
@@ -204,6 +221,18 @@ inline std::string writeManifest(const Manifest &m) {
   };
   file("library", m.library);
   file("weights", m.weights);
+  if (m.hasPrecision) {
+    char tolerance[32];
+    std::snprintf(tolerance, sizeof tolerance, "%.17g", m.precision.tolerance);
+    os << "precision " << m.precision.formatsOf << " " << m.precision.metric
+       << " " << tolerance << "\n";
+    if (!m.precision.opsPerFormat.empty()) {
+      os << "formats";
+      for (const auto &[format, count] : m.precision.opsPerFormat)
+        os << " " << format << " " << count;
+      os << "\n";
+    }
+  }
   writeVariants(os, m);
   return os.str();
 }
@@ -244,9 +273,11 @@ inline bool parseManifest(const std::string &text, Manifest &m,
       int version = 0;
       if (kind != "dsmp-artifact" || !(fields >> version))
         return fail("not a dsmp artifact manifest");
-      if (version != kVersion)
+      if (version < kOldestVersion || version > kVersion)
         return fail("artifact version " + std::to_string(version) +
-                    ", this runtime reads version " + std::to_string(kVersion));
+                    ", this runtime reads versions " +
+                    std::to_string(kOldestVersion) + " to " +
+                    std::to_string(kVersion));
       sawHeader = true;
     } else if (kind == "target") {
       if (!(fields >> m.target))
@@ -263,6 +294,31 @@ inline bool parseManifest(const std::string &text, Manifest &m,
         return fail("bad " + kind + " entry");
       f.hash = std::strtoull(hash.c_str(), nullptr, 16);
       (kind == "library" ? sawLibrary : sawWeights) = true;
+    } else if (kind == "precision") {
+      PrecisionSpec &p = m.precision;
+      std::string tolerance, extra;
+      if (m.hasPrecision || !(fields >> p.formatsOf >> p.metric >> tolerance) ||
+          (fields >> extra))
+        return fail("bad precision entry");
+      char *end = nullptr;
+      p.tolerance = std::strtod(tolerance.c_str(), &end);
+      if (*end || !(p.tolerance > 0) || p.tolerance > 1e30)
+        return fail("bad tolerance '" + tolerance + "'");
+      if (p.metric != "rel-l2" && p.metric != "max-abs")
+        return fail("unknown error metric '" + p.metric + "'");
+      m.hasPrecision = true;
+    } else if (kind == "formats") {
+      if (!m.hasPrecision || !m.precision.opsPerFormat.empty())
+        return fail("formats without one precision entry before it");
+      std::string format;
+      while (fields >> format) {
+        uint64_t count = 0;
+        if (!(fields >> count) || m.precision.opsPerFormat.size() >= 16)
+          return fail("bad formats entry");
+        m.precision.opsPerFormat.emplace_back(format, count);
+      }
+      if (m.precision.opsPerFormat.empty())
+        return fail("empty formats entry");
     } else if (kind == "variant") {
       Variant v;
       if (!(fields >> v.entry))

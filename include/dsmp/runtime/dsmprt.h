@@ -85,8 +85,16 @@ const char *dsmp_last_error(void);
 int dsmp_model_load(const char *artifact_dir, dsmp_model **model);
 void dsmp_model_free(dsmp_model *model);
 
-/* The artifact's target ("x86_64", "aarch64"). */
+/* The CPU the artifact's code runs on ("x86_64", "aarch64"). */
 const char *dsmp_model_target(const dsmp_model *model);
+
+/* For an artifact of a precision compile (dsmp-compile --tolerance): the
+ * target whose formats its code runs ("sm_80": the CPU emulates them
+ * exactly), the error metric ("rel-l2" or "max-abs") and the budget it met
+ * on its validation inputs. NULL, NULL and 0 for a plain compile. */
+const char *dsmp_model_formats_of(const dsmp_model *model);
+const char *dsmp_model_error_metric(const dsmp_model *model);
+double dsmp_model_tolerance(const dsmp_model *model);
 
 size_t dsmp_num_inputs(const dsmp_model *model);
 size_t dsmp_num_outputs(const dsmp_model *model);

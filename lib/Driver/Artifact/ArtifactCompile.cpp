@@ -13,6 +13,7 @@
 
 #include "dsmp/Driver/Artifact.h"
 
+#include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/MainGraph.h"
 #include "dsmp/Driver/ArtifactWriter.h"
 #include "dsmp/runtime/Manifest.h"
@@ -27,6 +28,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Signals.h"
 
+#include <map>
 #include <mutex>
 
 using llvm::Error;
@@ -156,6 +158,32 @@ emitInterfaceObject(MLIRContext &context, uint64_t hash,
 /// Writes the weights, lowers one clone of `module` per variant, links
 /// model.so and writes the manifest (which records `source`) and header
 /// into the staging folder; errors name `displayName`.
+/// The budget and formats a precision compile left on the module
+/// (dsmp.precision, dsmp.error_metric, each op's dsmp.assigned), for the
+/// manifest; false when the module went through no precision assignment.
+bool describePrecision(ModuleOp module, ::dsmp::artifact::PrecisionSpec &spec) {
+  auto precision = module->getAttrOfType<DictionaryAttr>("dsmp.precision");
+  if (!precision)
+    return false;
+  auto target = precision.getAs<StringAttr>("target");
+  auto tolerance = precision.getAs<FloatAttr>("tolerance");
+  if (!target || !tolerance)
+    return false;
+  spec.formatsOf = target.getValue().str();
+  spec.tolerance = tolerance.getValueAsDouble();
+  spec.metric = "rel-l2";
+  if (auto metric = module->getAttrOfType<DictionaryAttr>("dsmp.error_metric"))
+    if (auto name = metric.getAs<StringAttr>("metric"))
+      spec.metric = name.getValue().str();
+  std::map<std::string, uint64_t> counts;
+  module->walk([&](Operation *op) {
+    if (auto format = op->getAttrOfType<FormatAttr>("dsmp.assigned"))
+      ++counts[stringifyFormat(format.getValue()).str()];
+  });
+  spec.opsPerFormat.assign(counts.begin(), counts.end());
+  return true;
+}
+
 Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
                     const CompileOptions &options,
                     const StagingFolder &staging) {
@@ -180,6 +208,7 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
   ArtifactDescription description;
   description.target = options.target.name;
   description.source = source.str();
+  description.hasPrecision = describePrecision(module, description.precision);
   for (auto &entry : options.fixedInputs)
     description.fixedInputs[entry.getKey().str()] = entry.second;
   std::vector<InputShapes> variants = options.variants;

@@ -125,6 +125,8 @@ Error writeArtifactFiles(StringRef dir,
   art::Manifest manifest;
   manifest.target = description.target;
   manifest.source = description.source;
+  manifest.hasPrecision = description.hasPrecision;
+  manifest.precision = description.precision;
   if (Error err = describeFile(dir, art::kLibraryName, manifest.library))
     return err;
   if (Error err = describeFile(dir, art::kWeightsName, manifest.weights))

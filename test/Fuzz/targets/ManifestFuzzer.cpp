@@ -45,7 +45,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       again.library.size != manifest.library.size ||
       again.weights.hash != manifest.weights.hash ||
       again.variants.size() != manifest.variants.size() ||
-      art::interfaceHash(again) != art::interfaceHash(manifest))
+      art::interfaceHash(again) != art::interfaceHash(manifest) ||
+      again.hasPrecision != manifest.hasPrecision ||
+      again.precision.formatsOf != manifest.precision.formatsOf ||
+      again.precision.metric != manifest.precision.metric ||
+      again.precision.tolerance != manifest.precision.tolerance ||
+      again.precision.opsPerFormat != manifest.precision.opsPerFormat)
     std::abort();
   for (size_t v = 0; v < again.variants.size(); ++v)
     if (again.variants[v].entry != manifest.variants[v].entry ||
