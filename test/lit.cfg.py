@@ -60,6 +60,11 @@ if glob.glob(os.path.join(python_path, "dsmp", "_dsmp*.so")) and \
     config.available_features.add("python-package")
 config.substitutions.append(("%dsmp_pypath", python_path))
 
+# The README's commands name build/bin: they run where the build is there.
+if os.path.realpath(config.dsmp_tools_dir) == \
+        os.path.realpath(os.path.join(config.dsmp_src_root, "build", "bin")):
+    config.available_features.add("build-in-tree")
+
 # Opt-in long runs (the exhaustive 2^32 format check): DSMP_LONG_TESTS=1.
 if os.environ.get("DSMP_LONG_TESTS") == "1":
     config.available_features.add("long-tests")

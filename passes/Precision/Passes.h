@@ -43,8 +43,10 @@ struct AutoMixedPrecisionPipelineOptions
       llvm::cl::init("auto")};
   PassOptions::Option<std::string> weightsDir{
       *this, "weights-dir",
-      llvm::cl::desc("Folder the module's weight file is relative to"),
-      llvm::cl::init(".")};
+      llvm::cl::desc("Folder the module's weight file is relative to "
+                     "(default: beside the IR file the module was parsed "
+                     "from)"),
+      llvm::cl::init("")};
   PassOptions::Option<std::string> defaultFormat{
       *this, "default-format",
       llvm::cl::desc("Preferred 16-bit format: auto, f16 or bf16"),

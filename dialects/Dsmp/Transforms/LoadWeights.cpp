@@ -56,6 +56,17 @@ llvm::Error mlir::dsmp::loadExternalWeights(ModuleOp module,
 }
 
 namespace {
+/// The folder of the file `module` was parsed from (its location), where
+/// dsmp-translate puts the weight file; "." when it names none.
+std::string folderOfSource(ModuleOp module) {
+  if (auto file = dyn_cast<FileLineColLoc>(module.getLoc())) {
+    StringRef parent = llvm::sys::path::parent_path(file.getFilename());
+    if (!parent.empty())
+      return parent.str();
+  }
+  return ".";
+}
+
 struct LoadWeightsPass final
     : mlir::dsmp::impl::LoadWeightsPassBase<LoadWeightsPass> {
   using Base::Base;
@@ -65,7 +76,8 @@ struct LoadWeightsPass final
     auto name = module->getAttrOfType<StringAttr>("dsmp.weights");
     if (!name)
       return; // Nothing refers to a weight file.
-    llvm::SmallString<256> path(weightsDir);
+    llvm::SmallString<256> path(weightsDir.empty() ? folderOfSource(module)
+                                                   : weightsDir.getValue());
     llvm::sys::path::append(path, name.getValue());
     int64_t before = 0;
     module.walk(

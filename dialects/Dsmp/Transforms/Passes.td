@@ -13,7 +13,8 @@ def LoadWeightsPass : Pass<"dsmp-load-weights", "mlir::ModuleOp"> {
   let summary = "Replace #dsmp.external weight references with in-memory blobs";
   let description = [{
     Pre-condition: the module's `dsmp.weights` attribute names a weight file
-    (relative to `weights-dir`) and every `dsmp.constant` with a
+    (relative to `weights-dir`, by default beside the IR file the module's
+    location names, as dsmp-translate writes it) and every `dsmp.constant` with a
     `#dsmp.external` value refers to a range inside it.
 
     Post-condition: those constants hold `dense_resource` blobs with the
@@ -23,8 +24,10 @@ def LoadWeightsPass : Pass<"dsmp-load-weights", "mlir::ModuleOp"> {
     lies outside it.
   }];
   let options = [
-    Option<"weightsDir", "weights-dir", "std::string", /*default=*/"\".\"",
-           "Folder the module's weight file is relative to">
+    Option<"weightsDir", "weights-dir", "std::string", /*default=*/"\"\"",
+           "Folder the module's weight file is relative to (default: the "
+           "folder of the file the module was parsed from, else the "
+           "current one)">
   ];
   let statistics = [
     Statistic<"numLoaded", "num-loaded", "Weights loaded from the file">

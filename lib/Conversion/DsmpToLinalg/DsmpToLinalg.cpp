@@ -78,8 +78,19 @@ struct ConvertDsmpToLinalgPass final
       ++after;
       if (isa<NoneOp>(op)) // stands for an absent value; its users matter
         return;
-      op->emitOpError("is not lowered to linalg yet (static shapes and the "
-                      "ops listed in the pass description only)");
+      auto constant = dyn_cast<ConstantOp>(op);
+      if (constant && isa<ExternalAttr>(constant.getValue()))
+        op->emitOpError("holds a weight still in the weight file "
+                        "(#dsmp.external): run --dsmp-load-weights first");
+      else if (llvm::any_of(op->getResultTypes(), [](Type type) {
+                 auto shaped = dyn_cast<ShapedType>(type);
+                 return shaped && !shaped.hasStaticShape();
+               }))
+        op->emitOpError("has dynamic dims: give the inputs' shapes first "
+                        "(--dsmp-specialize-shapes=\"shapes=NAME=D0xD1...\")");
+      else
+        op->emitOpError("is not lowered to linalg yet (static shapes and the "
+                        "ops listed in the pass description only)");
       failedAny = true;
     });
     numLowered += before - after;

@@ -83,9 +83,14 @@ public:
   Error create() {
     if (Error err = checkTarget())
       return err;
-    llvm::SmallString<256> made;
+    // Absolute: createUniqueDirectory puts a relative prefix under the
+    // system's temporary folder, not beside the output.
+    llvm::SmallString<256> prefix(outputDir + ".partial"), made;
+    if (std::error_code ec = llvm::sys::fs::make_absolute(prefix))
+      return llvm::createStringError("cannot create a folder beside '" +
+                                     outputDir + "': " + ec.message());
     if (std::error_code ec =
-            llvm::sys::fs::createUniqueDirectory(outputDir + ".partial", made))
+            llvm::sys::fs::createUniqueDirectory(prefix, made))
       return llvm::createStringError("cannot create a folder beside '" +
                                      outputDir + "': " + ec.message());
     path = std::string(made);

@@ -186,9 +186,18 @@ func.func @tiled_conv_transpose(%x: tensor<1x3x5x6xf32>, %w: tensor<3x4x2x2xf32>
 
 // -----
 
-/// Dynamic shapes are not lowered yet.
+/// Dynamic shapes are not lowered yet: the error says how to give them.
 func.func @dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
-  // expected-error @+1 {{is not lowered to linalg yet}}
+  // expected-error @+1 {{has dynamic dims: give the inputs' shapes first (--dsmp-specialize-shapes="shapes=NAME=D0xD1...")}}
   %y = dsmp.relu %x : (tensor<?x4xf32>) -> tensor<?x4xf32>
   return %y : tensor<?x4xf32>
+}
+
+// -----
+
+/// A weight still in the weight file: the error names the pass that loads it.
+func.func @external() -> tensor<2xf32> {
+  // expected-error @+1 {{holds a weight still in the weight file (#dsmp.external): run --dsmp-load-weights first}}
+  %w = dsmp.constant #dsmp.external<offset = 0, size = 8> : tensor<2xf32>
+  return %w : tensor<2xf32>
 }
