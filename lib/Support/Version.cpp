@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/Support/BuildCommit.inc" // generated: DSMP_BUILD_COMMIT
 #include "dsmp/Support/CommandLine.h"
+#include "lib/Support/BuildCommit.inc" // generated: DSMP_BUILD_COMMIT
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/raw_ostream.h"

@@ -91,17 +91,24 @@ TEST(Manifest, ContentHashMatchesItsDescription) {
     EXPECT_NE(art::contentHash(bytes.data(), n), whole) << n;
 }
 
+/// `good` with its first `from` replaced by `to` is refused, with a reason
+/// that names the line.
+void expectRejected(const std::string &good, const std::string &from,
+                    const std::string &to) {
+  std::string text = good;
+  size_t at = text.find(from);
+  ASSERT_NE(at, std::string::npos) << from;
+  text.replace(at, from.size(), to);
+  art::Manifest parsed;
+  std::string error;
+  EXPECT_FALSE(art::parseManifest(text, parsed, error)) << to;
+  EXPECT_NE(error.find("manifest line"), std::string::npos) << error;
+}
+
 TEST(Manifest, RejectsBadFields) {
   std::string good = art::writeManifest(sample());
   auto reject = [&](const std::string &from, const std::string &to) {
-    std::string text = good;
-    size_t at = text.find(from);
-    ASSERT_NE(at, std::string::npos) << from;
-    text.replace(at, from.size(), to);
-    art::Manifest parsed;
-    std::string error;
-    EXPECT_FALSE(art::parseManifest(text, parsed, error)) << to;
-    EXPECT_NE(error.find("manifest line"), std::string::npos) << error;
+    expectRejected(good, from, to);
   };
   reject("dsmp-artifact 4", "dsmp-artifact 2");
   reject("dsmp-artifact 4", "dsmp-artifact 5");
@@ -155,23 +162,10 @@ TEST(Manifest, RejectsBadPrecisionEntries) {
            {"rel-l2 0.01", "rel-l2 0.01 extra"},
            {"f16 40 f32 3", "f16 40 f32"},
            {"formats f16 40 f32 3", "formats"},
-           {"precision sm_80", "precisionx sm_80"}}) {
-    std::string text = good;
-    size_t at = text.find(from);
-    ASSERT_NE(at, std::string::npos) << from;
-    text.replace(at, from.size(), to);
-    art::Manifest parsed;
-    std::string error;
-    EXPECT_FALSE(art::parseManifest(text, parsed, error)) << to;
-    EXPECT_NE(error.find("manifest line"), std::string::npos) << error;
-  }
-  // formats needs its precision line before it, once.
-  std::string text = good;
-  text.erase(text.find("precision sm_80"),
-             std::string("precision sm_80 rel-l2 0.01\n").size());
-  art::Manifest parsed;
-  std::string error;
-  EXPECT_FALSE(art::parseManifest(text, parsed, error));
+           {"precision sm_80", "precisionx sm_80"},
+           // formats needs its precision line before it.
+           {"precision sm_80 rel-l2 0.01\n", ""}})
+    expectRejected(good, from, to);
 }
 
 std::vector<unsigned char> floatTensor() {

@@ -89,8 +89,7 @@ public:
     if (std::error_code ec = llvm::sys::fs::make_absolute(prefix))
       return llvm::createStringError("cannot create a folder beside '" +
                                      outputDir + "': " + ec.message());
-    if (std::error_code ec =
-            llvm::sys::fs::createUniqueDirectory(prefix, made))
+    if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(prefix, made))
       return llvm::createStringError("cannot create a folder beside '" +
                                      outputDir + "': " + ec.message());
     path = std::string(made);
