@@ -73,6 +73,37 @@ const char *const kDefaultDeny[] = {"Exp",
 /// so they follow their input like data movement.
 bool selectsInput(Operation *op) { return isa<MaxPoolOp, GlobalMaxPoolOp>(op); }
 
+/// An op whose every use ends in a discrete decision (a cast to integers, a
+/// comparison, an arg-max, floor/ceil/round/sign) before any output: no
+/// gradient reaches it (the derivative is zero almost everywhere), and its
+/// rounding can flip an index, a bucket or a mask. T5's relative-position
+/// buckets (Log, Div, Mul, then Cast to int64) are such a chain. It stays
+/// f32 as `discrete_use`; it is not an unmeasured op.
+bool feedsOnlyDiscrete(Operation *op) {
+  llvm::SmallVector<Operation *> work{op};
+  llvm::DenseSet<Operation *> seen{op};
+  while (!work.empty()) {
+    Operation *at = work.pop_back_val();
+    for (Operation *user : at->getUsers()) {
+      if (user->hasTrait<mlir::OpTrait::IsTerminator>())
+        return false; // reaches an output (or a branch's result)
+      if (isa<GreaterOp, GreaterOrEqualOp, LessOp, LessOrEqualOp, EqualOp,
+              ArgMaxOp, ArgMinOp, FloorOp, CeilOp, RoundOp, SignOp>(user))
+        continue;
+      if (auto cast = dyn_cast<CastOp>(user)) {
+        auto type = dyn_cast<ShapedType>(cast.getResult().getType());
+        if (type && !isa<FloatType>(type.getElementType()))
+          continue;
+      }
+      if (user->getNumRegions() || user->getNumResults() == 0)
+        return false;
+      if (seen.insert(user).second)
+        work.push_back(user);
+    }
+  }
+  return true;
+}
+
 bool hasF32Result(Operation *op) {
   return llvm::any_of(op->getResultTypes(),
                       [](Type type) { return isF32Tensor(type); });
@@ -242,7 +273,8 @@ struct AssignPrecisionPass final
         continue;
       }
       if (!sensitivity) {
-        mark(op, Format::f32, "no_sensitivity");
+        mark(op, Format::f32,
+             feedsOnlyDiscrete(op) ? "discrete_use" : "no_sensitivity");
         continue;
       }
       auto byBenefit = [](const Choice &a, const Choice &c) {

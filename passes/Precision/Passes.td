@@ -156,7 +156,10 @@ def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
     Post-condition: compute ops carry `dsmp.assigned` (a #dsmp.format),
     `dsmp.reason` (policy, sensitive_layer, overflow, underflow,
     sensitivity, budget_fallback (a cheaper format than its best fitted
-    the budget), target, no_sensitivity, budget or data_movement) and `dsmp.error_share`; the
+    the budget), target, discrete_use (every use ends in a cast to integers,
+    a comparison or an arg-max: rounding could flip it, and no gradient
+    measures it), no_sensitivity, budget or data_movement) and
+    `dsmp.error_share`; the
     module carries `dsmp.precision` (target, tolerance, predicted error).
     Nothing is cast yet. Ops listed in `keep-f32-ops` (and any carrying
     `dsmp.keep_f32`) stay f32 with reason `validation`; ops in `no-f8-ops`

@@ -166,6 +166,59 @@ LogicalResult unaryVJP(VJP &v) {
   return v.set(0, dx);
 }
 
+/// The unary elementwise ops without a closed form here (HardSwish, Gelu,
+/// Mish, Elu, the trigonometric family, ...): a central difference of the
+/// op itself, dx = G * (f(x+h) - f(x-h)) / 2h with h = (|x| + 1/2) / 64,
+/// evaluated in FP32 like the rest of the adjoint. Its error (h^2/6 times
+/// the third derivative; f's own rounding, 2^-24 |f| / h) is far below
+/// what the sensitivity ranking resolves, and h is wide enough that the
+/// evaluator's and the compiled kernels' last-bit differences in f stay
+/// below 1e-5; at a kink it gives a mean of the two slopes.
+LogicalResult finiteDifferenceVJP(VJP &v) {
+  if (!v.wants(0))
+    return success();
+  Value X = v.operand(0);
+  auto type = v.typeOf(X);
+  if (!type || !type.hasStaticShape() || v.op->getNumResults() != 1)
+    return failure();
+  GraphBuilder &g = v.g;
+  Value h = g.mul(g.add(g.value("dsmp.abs", {X}), v.scalar(0.5)),
+                  v.scalar(1.0 / 64));
+  StringRef name = v.op->getName().getStringRef();
+  ArrayRef<NamedAttribute> attrs = v.op->getAttrs();
+  Value up = g.typed(name, {g.add(X, h)}, type, attrs);
+  Value down = g.typed(name, {g.sub(X, h)}, type, attrs);
+  Value slope = g.div(g.sub(up, down), g.mul(h, v.scalar(2)));
+  return v.set(0, g.mul(v.grad(), slope));
+}
+
+/// PRelu: the gradient of x where x > 0, else times the slope.
+LogicalResult preluVJP(VJP &v) {
+  GraphBuilder &g = v.g;
+  Value X = v.operand(0), slope = v.operand(1), G = v.grad();
+  Value positive = g.value("dsmp.greater", {X, v.scalar(0)});
+  if (v.wants(0) &&
+      failed(v.set(0, g.value("dsmp.where", {positive, G, g.mul(G, slope)}))))
+    return failure();
+  if (v.wants(1) &&
+      failed(v.set(1, g.unbroadcast(
+                          g.selectOrZero(g.value("dsmp.not", {positive}),
+                                         g.mul(G, X)),
+                          slope.getType()))))
+    return failure();
+  return success();
+}
+
+/// Mean of n operands: each gets G / n.
+LogicalResult meanVJP(VJP &v) {
+  Value share = v.g.mul(v.grad(), v.scalar(1.0 / v.op->getNumOperands()));
+  for (unsigned i = 0; i < v.op->getNumOperands(); ++i)
+    if (v.wants(i) &&
+        failed(v.set(i, v.g.unbroadcast(share, v.operand(i).getType()))))
+      return failure();
+  return success();
+}
+
 LogicalResult powVJP(VJP &v) {
   if (!v.wants(0))
     return success();
@@ -248,6 +301,20 @@ FailureOr<Window> windowOf(VJP &v, ArrayRef<int64_t> kernel) {
       w.pads.size() != 2 * n)
     return failure();
   return w;
+}
+
+/// ceil_mode: the last window of a dim may start inside the end padding
+/// and reach past it; pad the end far enough that floor-mode windows over
+/// the padded input are exactly the op's windows.
+void extendForCeilMode(Window &w, ArrayRef<int64_t> in, ArrayRef<int64_t> out) {
+  size_t n = w.kernel.size();
+  for (size_t i = 0; i < n; ++i) {
+    int64_t reach = (out[i] - 1) * w.strides[i] +
+                    (w.kernel[i] - 1) * w.dilations[i] + 1;
+    int64_t have = in[i] + w.pads[i] + w.pads[n + i];
+    if (reach > have)
+      w.pads[n + i] += reach - have;
+  }
 }
 
 /// output_padding that makes a transposed window over `in` give `out`.
@@ -488,7 +555,7 @@ LogicalResult poolVJP(VJP &v) {
     return success();
   auto xType = v.typeOf(v.operand(0));
   auto gType = v.typeOf(v.grad());
-  if (!xType || !gType || !xType.hasStaticShape() || v.attrInt("ceil_mode", 0))
+  if (!xType || !gType || !xType.hasStaticShape() || !gType.hasStaticShape())
     return failure();
   auto kernel = v.op->getAttrOfType<DenseI64ArrayAttr>("kernel_shape");
   if (!kernel)
@@ -496,6 +563,9 @@ LogicalResult poolVJP(VJP &v) {
   auto w = windowOf(v, kernel.asArrayRef());
   if (failed(w))
     return failure();
+  if (v.attrInt("ceil_mode", 0))
+    extendForCeilMode(*w, xType.getShape().drop_front(2),
+                      gType.getShape().drop_front(2));
   int64_t channels = xType.getDimSize(1), size = 1;
   SmallVector<int64_t> wShape{channels, 1};
   for (int64_t k : w->kernel) {
@@ -533,11 +603,14 @@ LogicalResult maxPoolVJP(VJP &v) {
   auto gType = v.typeOf(v.grad());
   auto kernel = v.op->getAttrOfType<DenseI64ArrayAttr>("kernel_shape");
   if (!xType || !gType || !xType.hasStaticShape() || !gType.hasStaticShape() ||
-      v.attrInt("ceil_mode", 0) || !kernel)
+      !kernel)
     return failure();
   auto w = windowOf(v, kernel.asArrayRef());
   if (failed(w))
     return failure();
+  if (v.attrInt("ceil_mode", 0))
+    extendForCeilMode(*w, xType.getShape().drop_front(2),
+                      gType.getShape().drop_front(2));
   size_t n = w->kernel.size();
   int64_t offsets = 1;
   for (int64_t k : w->kernel)
@@ -560,6 +633,67 @@ LogicalResult maxPoolVJP(VJP &v) {
 //===----------------------------------------------------------------------===//
 // Data movement
 //===----------------------------------------------------------------------===//
+
+/// Gather with constant indices: the gradient of each taken slice goes
+/// back to its source, summed where an index repeats, as a contraction of
+/// the gradient with the one-hot matrix of the indices ([K, n], K indices
+/// into an axis of n). Indices computed at run time stop the gradient
+/// (the data then is an embedding table, a constant, in the models seen).
+LogicalResult gatherVJP(VJP &v) {
+  if (!v.wants(0))
+    return success();
+  auto dType = v.typeOf(v.operand(0));
+  auto gType = v.typeOf(v.grad());
+  DenseIntElementsAttr indices;
+  if (!dType || !gType || !dType.hasStaticShape() || !gType.hasStaticShape() ||
+      !matchPattern(v.operand(1), m_Constant(&indices)))
+    return failure();
+  int64_t rank = dType.getRank(), axis = v.attrInt("axis", 0);
+  if (axis < 0)
+    axis += rank;
+  int64_t n = dType.getDimSize(axis), k = indices.getNumElements();
+  constexpr int64_t kMaxOneHot = int64_t(1) << 22;
+  if (k == 0 || n * k > kMaxOneHot)
+    return failure();
+  int64_t pre = 1, post = 1;
+  for (int64_t i = 0; i < axis; ++i)
+    pre *= dType.getDimSize(i);
+  for (int64_t i = axis + 1; i < rank; ++i)
+    post *= dType.getDimSize(i);
+  SmallVector<float> oneHot(k * n, 0.0f);
+  int64_t row = 0;
+  for (const APInt &index : indices.getValues<APInt>()) {
+    int64_t at = index.getSExtValue();
+    if (at < 0)
+      at += n;
+    if (at < 0 || at >= n)
+      return failure();
+    oneHot[row++ * n + at] = 1.0f;
+  }
+  GraphBuilder &g = v.g;
+  Value matrix = g.floats(
+      RankedTensorType::get({k, n}, dType.getElementType()), oneHot);
+  Value rows = g.transpose(g.reshape(v.grad(), {pre, k, post}), {0, 2, 1});
+  Value spread = g.value("dsmp.matmul", {rows, matrix}); // [pre, post, n]
+  return v.set(0, g.reshape(g.transpose(spread, {0, 2, 1}), dType.getShape()));
+}
+
+/// GlobalMaxPool: each channel's gradient goes to where the maximum is
+/// (to every tied position).
+LogicalResult globalMaxPoolVJP(VJP &v) {
+  if (!v.wants(0))
+    return success();
+  auto xType = v.typeOf(v.operand(0));
+  if (!xType || !xType.hasStaticShape())
+    return failure();
+  GraphBuilder &g = v.g;
+  Value shape = g.i64s(xType.getShape());
+  Value atMax = g.value(
+      "dsmp.equal",
+      {v.operand(0), g.value("dsmp.expand", {v.result(), shape})});
+  return v.set(0, g.selectOrZero(atMax,
+                                 g.value("dsmp.expand", {v.grad(), shape})));
+}
 
 LogicalResult reshapeLikeVJP(VJP &v) {
   if (!v.wants(0))
@@ -806,7 +940,15 @@ void mlir::dsmp::attachVJPInterfaces(MLIRContext &ctx) {
   attach<binaryVJP, AddOp, SubOp, MulOp, DivOp>(ctx);
   attach<unaryVJP, ReluOp, LeakyReluOp, SigmoidOp, TanhOp, HardSigmoidOp, ExpOp,
          LogOp, SqrtOp, ReciprocalOp, NegOp, AbsOp, ErfOp, SoftplusOp,
-         IdentityOp>(ctx);
+         IdentityOp, DropoutOp>(ctx);
+  attach<finiteDifferenceVJP, AcosOp, AcoshOp, AsinOp, AsinhOp, AtanOp,
+         AtanhOp, CeluOp, CosOp, CoshOp, EluOp, GeluOp, HardSwishOp, MishOp,
+         SeluOp, ShrinkOp, SinOp, SinhOp, SoftsignOp, TanOp,
+         ThresholdedReluOp>(ctx);
+  attach<preluVJP, PReluOp>(ctx);
+  attach<meanVJP, MeanOp>(ctx);
+  attach<gatherVJP, GatherOp>(ctx);
+  attach<globalMaxPoolVJP, GlobalMaxPoolOp>(ctx);
   attach<powVJP, PowOp>(ctx);
   attach<selectVJP, ClipOp, MaxOp, MinOp>(ctx);
   attach<sumVJP, SumOp>(ctx);

@@ -103,6 +103,21 @@ CASES = [
     case("resize", [[1, 2, 2, 3]], "%n = dsmp.none\n" + const("sc", [1.0, 1.0, 2.0, 2.0]) +
          "\n%y = dsmp.resize %x0, %n, %sc, %n {mode = \"nearest\", coordinate_transformation_mode = \"asymmetric\", nearest_mode = \"floor\"} : (tensor<1x2x2x3xf32>, none, tensor<4xf32>, none) -> tensor<1x2x4x6xf32>",
          [1, 2, 4, 6]),
+    # Central differences of the op itself (finiteDifferenceVJP).
+    *[case(op, [[2, 5]], f"%y = dsmp.{op} %x0 : (tensor<2x5xf32>) -> tensor<2x5xf32>", [2, 5])
+      for op in ["hard_swish", "gelu", "mish", "elu", "selu", "softsign", "sin", "atan"]],
+    case("prelu", [[2, 3, 4], [3, 1]], "%y = dsmp.prelu %x0, %x1 : (tensor<2x3x4xf32>, tensor<3x1xf32>) -> tensor<2x3x4xf32>", [2, 3, 4]),
+    case("mean", [[2, 3], [3]], "%y = dsmp.mean %x0, %x1 : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>", [2, 3]),
+    # The class token (a scalar index) and repeated, negative indices.
+    case("gather_scalar", [[2, 5, 4]], "%i = dsmp.constant dense<0> : tensor<i64>\n"
+         "%y = dsmp.gather %x0, %i {axis = 1 : i64} : (tensor<2x5x4xf32>, tensor<i64>) -> tensor<2x4xf32>", [2, 4]),
+    case("gather", [[5, 3]], "%i = dsmp.constant dense<[[4, 1], [-1, 0]]> : tensor<2x2xi64>\n"
+         "%y = dsmp.gather %x0, %i : (tensor<5x3xf32>, tensor<2x2xi64>) -> tensor<2x2x3xf32>", [2, 2, 3]),
+    case("global_max_pool", [[1, 3, 4, 4]], "%y = dsmp.global_max_pool %x0 : (tensor<1x3x4x4xf32>) -> tensor<1x3x1x1xf32>", [1, 3, 1, 1]),
+    # ceil_mode: the last window reaches past the end.
+    case("max_pool_ceil", [[1, 2, 6, 6]], "%y, %i = dsmp.max_pool %x0 {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, ceil_mode = 1 : i64} : (tensor<1x2x6x6xf32>) -> (tensor<1x2x3x3xf32>, none)", [1, 2, 3, 3]),
+    case("dropout", [[2, 3]], "%n = dsmp.none\n"
+         "%y, %m = dsmp.dropout %x0, %n, %n : (tensor<2x3xf32>, none, none) -> (tensor<2x3xf32>, none)", [2, 3]),
 ]
 
 

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Export dsmp's model zoo: standard architectures with random weights.
+
+    scripts/make-zoo.py OUT [--only NAME ...] [--list]
+
+Writes OUT/<name>/model.onnx and test_data_set_0 (batch 2) and
+test_data_set_1 (batch 1; the sequence models also 4-25 % longer), each with
+input_*.pb and the FP32 outputs (output_*.pb) of torch, in ONNX's
+backend-test layout, as ../shared/models has it. BatchNorm statistics are
+re-estimated on random data first, so activations have the ranges a trained
+network's would rather than the identity statistics of a fresh one. Every
+export is checked against torch with onnxruntime (1e-4 relative) before it
+is written. Needs torch and torchvision (CPU wheels will do) and onnx.
+"""
+import argparse
+import os
+import sys
+import warnings
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import torch
+from onnx import numpy_helper
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from zoo_models import ZOO  # noqa: E402
+
+
+def reestimate_batchnorm(model, make_inputs, gen):
+    norms = [m for m in model.modules() if isinstance(m, torch.nn.modules.batchnorm._BatchNorm)]
+    if not norms:
+        return
+    for m in norms:
+        m.reset_running_stats()
+        m.momentum = None  # a cumulative average over the batches below
+    model.train()
+    with torch.no_grad():
+        for _ in range(4):
+            model(*make_inputs(8, gen, 0))
+    model.eval()
+
+
+def write_set(folder, names, arrays, prefix):
+    os.makedirs(folder, exist_ok=True)
+    for i, (name, a) in enumerate(zip(names, arrays)):
+        with open(os.path.join(folder, f"{prefix}_{i}.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(np.ascontiguousarray(a), name).SerializeToString())
+
+
+def export(name, out_root):
+    build, make_inputs, axes, opset = ZOO[name]
+    torch.manual_seed(0)
+    gen = torch.Generator().manual_seed(1)
+    model = build().eval()
+    reestimate_batchnorm(model, make_inputs, gen)
+    sets = [make_inputs(2, gen, 0), make_inputs(1, gen, 1)]
+    with torch.no_grad():
+        expected = [model(*inputs) for inputs in sets]
+    expected = [e if isinstance(e, tuple) else (e,) for e in expected]
+    input_names = [f"input_{i}" for i in range(len(sets[0]))]
+    output_names = [f"output_{i}" for i in range(len(expected[0]))]
+    dynamic = {n: {d: a for a, d in ax.items()} for n, ax in zip(input_names, axes)}
+    for n in output_names:
+        dynamic[n] = {0: "batch"}
+    folder = os.path.join(out_root, name)
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, "model.onnx")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(model, sets[0], path, opset_version=opset, dynamo=False,
+                          input_names=input_names, output_names=output_names,
+                          dynamic_axes=dynamic, do_constant_folding=True)
+    onnx.checker.check_model(onnx.load(path))
+    session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    for i, (inputs, outputs) in enumerate(zip(sets, expected)):
+        feeds = {n: t.numpy() for n, t in zip(input_names, inputs)}
+        got = session.run(None, feeds)
+        for g, e in zip(got, outputs):
+            e = e.numpy()
+            err = np.linalg.norm(g - e) / max(np.linalg.norm(e), 1e-30)
+            if err > 1e-4:
+                raise RuntimeError(f"{name}: onnxruntime differs from torch on set {i}: {err:.2e}")
+        set_dir = os.path.join(folder, f"test_data_set_{i}")
+        write_set(set_dir, input_names, feeds.values(), "input")
+        write_set(set_dir, output_names, [e.numpy() for e in outputs], "output")
+    params = sum(p.numel() for p in model.parameters())
+    nodes = len(onnx.load(path).graph.node)
+    print(f"{name:20} opset {opset:2}  {params / 1e6:6.2f} M parameters  {nodes:4} nodes",
+          flush=True)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("out", nargs="?")
+    p.add_argument("--only", nargs="*", default=sorted(ZOO))
+    p.add_argument("--list", action="store_true", help="print the zoo's names and stop")
+    args = p.parse_args()
+    if args.list:
+        print("\n".join(sorted(ZOO)))
+        return 0
+    if not args.out:
+        p.error("OUT is required")
+    unknown = [n for n in args.only if n not in ZOO]
+    if unknown:
+        p.error(f"not in the zoo: {', '.join(unknown)} (--list names them)")
+    torch.set_num_threads(2)
+    failed = []
+    for name in args.only:
+        try:
+            export(name, args.out)
+        except Exception as e:  # noqa: BLE001 - report every model, then fail
+            failed.append(name)
+            print(f"{name:20} FAILED: {str(e).splitlines()[0][:200]}", flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
