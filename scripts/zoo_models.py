@@ -331,8 +331,11 @@ def text_line(batch, gen, which=0):
 
 
 def vit():
-    return tvm.VisionTransformer(image_size=32, patch_size=8, num_layers=3, num_heads=4,
-                                 hidden_dim=64, mlp_dim=128, num_classes=10)
+    model = tvm.VisionTransformer(image_size=32, patch_size=8, num_layers=3, num_heads=4,
+                                  hidden_dim=64, mlp_dim=128, num_classes=10)
+    # torchvision starts the head at zero: every output would be 0.
+    nn.init.normal_(model.heads.head.weight, std=0.1)
+    return model
 
 
 def swin():

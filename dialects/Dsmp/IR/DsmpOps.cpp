@@ -1077,7 +1077,21 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
         return a.sdiv(b);
       });
 }
-OpFoldResult ModOp::fold(FoldAdaptor) { return {}; }
+OpFoldResult ModOp::fold(FoldAdaptor adaptor) {
+  // fmod = 0: the remainder takes the divisor's sign (Python's %);
+  // fmod = 1: the dividend's (C's fmod), as srem gives.
+  bool cStyle = getFmod() != 0;
+  return foldIntBinary(
+      *this, adaptor.getA(), adaptor.getB(),
+      [&](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        if (b.isZero())
+          return std::nullopt;
+        APInt r = a.srem(b);
+        if (!cStyle && !r.isZero() && r.isNegative() != b.isNegative())
+          r += b;
+        return r;
+      });
+}
 
 /// A small integer constant (shape arithmetic, at most 64 elements) moved
 /// into `type`: element k of the result is element source(index of k) of

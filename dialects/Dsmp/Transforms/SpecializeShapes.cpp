@@ -24,6 +24,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <limits>
+
 #define DEBUG_TYPE "dsmp-specialize-shapes"
 
 namespace mlir::dsmp {
@@ -134,6 +136,18 @@ struct SpecializeShapesPass final
     return success();
   }
 
+  /// Results with a dynamic dim, plus ops left (folding removes them).
+  static int64_t countUnresolved(ModuleOp module) {
+    int64_t count = 0;
+    module.walk([&](Operation *op) {
+      ++count;
+      for (Type type : op->getResultTypes())
+        if (auto shaped = dyn_cast<ShapedType>(type))
+          count += !shaped.hasStaticShape();
+    });
+    return count;
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     func::FuncOp graph = lookupMainGraph(module);
@@ -156,8 +170,19 @@ struct SpecializeShapesPass final
     // evaluator and the precision analyses all know.
     refine.addNestedPass<func::FuncOp>(createDecomposeRecurrentPass());
     refine.addPass(createCSEPass());
-    if (failed(runPipeline(refine, module)))
-      return signalPassFailure();
+    // Each round folds one more link of the shape arithmetic that deep
+    // graphs chain from block to block (ShuffleNet's 16 channel splits,
+    // each sliced at Shape/2 of the block before): repeat to a fixed point.
+    constexpr int kMaxRounds = 32;
+    int64_t unresolved = std::numeric_limits<int64_t>::max();
+    for (int round = 0; round < kMaxRounds; ++round) {
+      if (failed(runPipeline(refine, module)))
+        return signalPassFailure();
+      int64_t now = countUnresolved(module);
+      if (now == 0 || now >= unresolved)
+        break;
+      unresolved = now;
+    }
     for (unsigned i = 0; i < graph.getNumResults(); ++i) {
       auto type = dyn_cast<RankedTensorType>(graph.getResultTypes()[i]);
       if (!type || !type.hasStaticShape()) {

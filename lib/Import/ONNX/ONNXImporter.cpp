@@ -214,6 +214,7 @@ private:
                                        const onnx::NodeProto &node);
   Error importGraphBody(const onnx::GraphProto &graph);
   Error importNode(const onnx::NodeProto &node);
+  void foldConstantShapeMath(Operation *op, SmallVectorImpl<Value> &results);
   Error importConstantNode(const onnx::NodeProto &node);
   Error importSubgraph(const onnx::GraphProto &graph, Region &region,
                        ArrayRef<Value> loopOperands,
@@ -762,10 +763,51 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
   if (failed(op->getName().verifyInvariants(op)) ||
       failed(op->getName().verifyRegionInvariants(op)))
     return fail(node, diagnostics.take());
+  SmallVector<Value> results(op->getResults());
+  foldConstantShapeMath(op, results);
   for (int i = 0; i < numOutputs; ++i)
     if (!node.output(i).empty())
-      scopes.back().values[node.output(i)] = op->getResult(i);
+      scopes.back().values[node.output(i)] = results[i];
   return Error::success();
+}
+
+/// An op on constants only whose fold gives constants (the integer shape
+/// arithmetic the dialect folds; float math never folds) becomes them
+/// right away, so that the rules typing the nodes after it see constants:
+/// ViT's attention slices Shape(x) up to Reshape(Mod(c1, c2)), and only a
+/// folded end gives that Slice, and the Reshape it shapes, a rank.
+void ModelImporter::foldConstantShapeMath(Operation *op,
+                                          SmallVectorImpl<Value> &results) {
+  if (op->getNumRegions() || op->getNumResults() == 0 ||
+      op->getNumOperands() == 0 ||
+      op->hasTrait<::mlir::OpTrait::ConstantLike>() ||
+      llvm::any_of(op->getOperands(), [](Value v) {
+        Operation *def = v.getDefiningOp();
+        return !def || !def->hasTrait<::mlir::OpTrait::ConstantLike>();
+      }))
+    return;
+  SmallVector<Attribute> operandValues;
+  for (Value v : op->getOperands()) {
+    SmallVector<OpFoldResult, 1> folded;
+    if (failed(v.getDefiningOp()->fold(folded)) || folded.size() != 1)
+      return;
+    operandValues.push_back(dyn_cast<Attribute>(folded.front()));
+  }
+  SmallVector<OpFoldResult> folded;
+  if (failed(op->fold(operandValues, folded)) ||
+      folded.size() != op->getNumResults())
+    return;
+  SmallVector<Value> replaced;
+  for (auto [result, value] : llvm::zip(op->getResults(), folded)) {
+    auto elements = dyn_cast_if_present<DenseElementsAttr>(
+        dyn_cast<Attribute>(value));
+    if (!elements || elements.getType() != result.getType())
+      return;
+    replaced.push_back(
+        ConstantOp::create(b, op->getLoc(), elements.getType(), elements));
+  }
+  op->erase();
+  results.assign(replaced.begin(), replaced.end());
 }
 
 Expected<OwningOpRef<ModuleOp>>

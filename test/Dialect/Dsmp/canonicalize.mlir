@@ -122,6 +122,26 @@ func.func @int_shape_math(%x: tensor<2x4x5xf32>) -> (tensor<2xi64>, tensor<f32>)
 
 // -----
 
+/// Integer Mod folds with the divisor's sign (fmod = 0, Python's %) or the
+/// dividend's (fmod = 1, C's fmod); a zero divisor does not fold.
+// CHECK-LABEL: func.func @int_mod(
+// CHECK-DAG: dsmp.constant dense<[1, 2, -2, -1]> : tensor<4xi64>
+// CHECK-DAG: dsmp.constant dense<[1, -1, 1, -1]> : tensor<4xi64>
+// CHECK-DAG: %[[Z:.+]] = dsmp.mod
+// CHECK: return
+func.func @int_mod() -> (tensor<4xi64>, tensor<4xi64>, tensor<1xi64>) {
+  %a = dsmp.constant dense<[7, -7, 7, -7]> : tensor<4xi64>
+  %b = dsmp.constant dense<[3, 3, -3, -3]> : tensor<4xi64>
+  %m = dsmp.mod %a, %b : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %f = dsmp.mod %a, %b {fmod = 1 : i64} : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %one = dsmp.constant dense<1> : tensor<1xi64>
+  %zero = dsmp.constant dense<0> : tensor<1xi64>
+  %z = dsmp.mod %one, %zero : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  return %m, %f, %z : tensor<4xi64>, tensor<4xi64>, tensor<1xi64>
+}
+
+// -----
+
 /// Position ids and mask shapes fold: Range, ConstantOfShape, Equal and
 /// Where on small integer constants.
 // CHECK-LABEL: func.func @mask_shape_math(
