@@ -65,6 +65,13 @@ if os.path.realpath(config.dsmp_tools_dir) == \
         os.path.realpath(os.path.join(config.dsmp_src_root, "build", "bin")):
     config.available_features.add("build-in-tree")
 
+# torch and torchvision (CPU wheels will do) export the model zoo
+# (scripts/make-zoo.py).
+import subprocess
+if subprocess.run([config.python_executable, "-c", "import torch, torchvision"],
+                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("torch")
+
 # Opt-in long runs (the exhaustive 2^32 format check): DSMP_LONG_TESTS=1.
 if os.environ.get("DSMP_LONG_TESTS") == "1":
     config.available_features.add("long-tests")

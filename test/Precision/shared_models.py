@@ -131,6 +131,11 @@ def check(name, target, args, work):
     answer_ok, answer = check_answer(name, model_dir, got, stored)
     measured = summary["measured_error"]
     ok = measured <= args.tolerance and answer_ok
+    # --strict: also no last resort and every op measured (the zoo's bar).
+    unmeasured = summary.get("ops_without_sensitivity", 0)
+    last_resort = summary.get("last_resort", False)
+    if args.strict:
+        ok = ok and not unmeasured and not last_resort
     wb, wa = summary["weight_bytes_before"], summary["weight_bytes_after"]
     ab, aa = summary["activation_bytes_before"], summary["activation_bytes_after"]
     f8 = summary.get("f8_flop_share", 0)
@@ -140,7 +145,10 @@ def check(name, target, args, work):
             f"activations {ab / 1e6:.2f}->{aa / 1e6:.2f} MB ({aa / max(ab, 1) - 1:+.0%}), "
             f"predicted {summary['predicted_error']:.2e}, measured {measured:.2e} "
             f"{'<=' if measured <= args.tolerance else '>'} {args.tolerance:g}, "
-            f"answer {'ok' if answer_ok else 'CHANGED'} ({answer}), {seconds:.0f} s "
+            f"answer {'ok' if answer_ok else 'CHANGED'} ({answer}), "
+            + (f"{unmeasured} ops unmeasured, " if unmeasured else "")
+            + ("LAST RESORT, " if last_resort else "")
+            + f"{seconds:.0f} s "
             f"{'ok' if ok else 'FAILED'}")
     return ok, line
 
@@ -156,6 +164,8 @@ def main():
     p.add_argument("--arm-runner", help="dsmprt-run built for AArch64")
     p.add_argument("--qemu", default="qemu-aarch64")
     p.add_argument("--sysroot", default="/usr/aarch64-linux-gnu")
+    p.add_argument("--strict", action="store_true",
+                   help="fail a model that ends in the last resort or leaves ops unmeasured")
     args = p.parse_args()
     names = args.only or sorted(d for d in os.listdir(args.models)
                                 if os.path.isdir(os.path.join(args.models, d)))
