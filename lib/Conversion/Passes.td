@@ -33,7 +33,8 @@ def ConvertDsmpToLinalgPass
     MeanVarianceNormalization, integer and f8 QuantizeLinear/DequantizeLinear,
     Concat, Slice (constant
     bounds, any step), Split (any opset form), Trilu (constant k), Tile,
-    DepthToSpace, SpaceToDepth, Gather, GatherElements, Range (static length),
+    DepthToSpace, SpaceToDepth, Gather, GatherElements, ScatterND and
+    ScatterElements (an scf.for over the updates), Range (static length),
     Expand, ConstantOfShape, Transpose, the
     static reshapes, Identity, constants) are linalg.generic /
     linalg.transpose / tensor.pad / tensor.insert_slice /

@@ -35,7 +35,8 @@ Greater GreaterOrEqual HardSigmoid HardSwish Hardmax Identity IsInf IsNaN LSTM
 LayerNormalization LeakyRelu Less LessOrEqual Log LogSoftmax MatMul Max
 MaxPool Mean Min Mish Mod Mul Neg Not Or PRelu Pad Pow RNN Reciprocal ReduceL1
 ReduceL2 ReduceLogSum ReduceLogSumExp ReduceMax ReduceMean ReduceMin
-ReduceProd ReduceSum ReduceSumSquare Relu Reshape Round Selu Shrink Sigmoid
+ReduceProd ReduceSum ReduceSumSquare Relu Reshape Round ScatterElements ScatterND
+Selu Shrink Sigmoid
 Sign Sin Sinh Slice Softmax Softplus Softsign SpaceToDepth Split Sqrt Squeeze
 Sub Sum Tan Tanh ThresholdedRelu Tile Transpose Trilu Unsqueeze Where Xor""".split()
 

@@ -1001,6 +1001,46 @@ OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
   return DenseElementsAttr::get(type, result);
 }
 
+/// ScatterND of constants with reduction none: the data with the updates'
+/// slices written over it (at most 2^16 elements).
+OpFoldResult ScatterNDOp::fold(FoldAdaptor adaptor) {
+  auto data = constantElements(adaptor.getData());
+  auto indices = constantElements(adaptor.getIndices());
+  auto updates = constantElements(adaptor.getUpdates());
+  auto type = dyn_cast<RankedTensorType>(getType());
+  if (!data || !indices || !updates || getReduction() != "none" || !type ||
+      !type.hasStaticShape() || type.getNumElements() > (1 << 16) ||
+      indices.getType().getRank() < 1)
+    return {};
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t q = indices.getType().getShape().back();
+  if (q < 1 || q > type.getRank())
+    return {};
+  int64_t slice = 1;
+  for (int64_t d : shape.drop_front(q))
+    slice *= d;
+  int64_t tuples = indices.getNumElements() / q;
+  if (updates.getNumElements() != tuples * slice)
+    return {};
+  SmallVector<Attribute> values(data.getValues<Attribute>());
+  auto update = llvm::to_vector(updates.getValues<Attribute>());
+  auto index = llvm::to_vector(indices.getValues<APInt>());
+  for (int64_t t = 0; t < tuples; ++t) {
+    int64_t offset = 0;
+    for (int64_t k = 0; k < q; ++k) {
+      int64_t i = index[t * q + k].getSExtValue();
+      if (i < 0)
+        i += shape[k];
+      if (i < 0 || i >= shape[k])
+        return {};
+      offset = offset * shape[k] + i;
+    }
+    for (int64_t e = 0; e < slice; ++e)
+      values[offset * slice + e] = update[t * slice + e];
+  }
+  return DenseElementsAttr::get(type, values);
+}
+
 /// A constant whose dims only change (Squeeze, Unsqueeze) folds to the
 /// same elements in the result shape.
 static OpFoldResult foldConstantReshape(Attribute input, Type resultType) {

@@ -904,6 +904,44 @@ def Dsmp_GatherNDOp : Dsmp_OnnxOp<"gather_nd", Dsmp_DataMovementClass,
   }];
 }
 
+def Dsmp_ScatterNDOp : Dsmp_OnnxOp<"scatter_nd", Dsmp_DataMovementClass,
+    (ins Dsmp_Tensor:$data, Dsmp_I64Tensor:$indices, Dsmp_Tensor:$updates,
+         DefaultValuedStrAttr<StrAttr, "none">:$reduction),
+    (outs Dsmp_Tensor:$output), [Pure, AllTypesMatch<["data", "output"]>,
+                                  AllElementTypesMatch<["data", "updates"]>]> {
+  let summary = "ONNX ScatterND: write slices of `updates` at index tuples";
+  let description = [{
+    `indices` is [..., q]: each q-tuple names a slice of `data` (its first q
+    dims fixed) that the matching slice of `updates` replaces, or is combined
+    with by `reduction` (none, add, mul, max, min). Folds when every operand
+    is a constant and reduction is none; the host lowering is an scf.for
+    over the index tuples (Swin's shifted-window masks).
+
+    ```mlir
+    %y = dsmp.scatter_nd %x, %i, %u : (tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>
+    ```
+  }];
+  let hasFolder = 1;
+}
+
+def Dsmp_ScatterElementsOp : Dsmp_OnnxOp<"scatter_elements", Dsmp_DataMovementClass,
+    (ins Dsmp_Tensor:$data, Dsmp_IndexTensor:$indices, Dsmp_Tensor:$updates,
+         DefaultValuedAttr<I64Attr, "0">:$axis,
+         DefaultValuedStrAttr<StrAttr, "none">:$reduction),
+    (outs Dsmp_Tensor:$output), [Pure, AllTypesMatch<["data", "output"]>,
+                                  AllElementTypesMatch<["data", "updates"]>,
+                                  AllShapesMatch<["indices", "updates"]>]> {
+  let summary = "ONNX ScatterElements: y[.., indices[.., i, ..], ..] = updates[.., i, ..]";
+  let description = [{
+    Along `axis` (negative indices count from the end), combined by
+    `reduction` (none, add, mul, max, min).
+
+    ```mlir
+    %y = dsmp.scatter_elements %x, %i, %u {axis = 1 : i64} : (tensor<2x4xf32>, tensor<2x2xi64>, tensor<2x2xf32>) -> tensor<2x4xf32>
+    ```
+  }];
+}
+
 def Dsmp_IdentityOp : Dsmp_OnnxOp<"identity", Dsmp_DataMovementClass,
     (ins AnyType:$input), (outs AnyType:$output), [Pure, SameOperandsAndResultType]> {
   let summary = "ONNX Identity";

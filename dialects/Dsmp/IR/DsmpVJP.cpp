@@ -792,15 +792,29 @@ LogicalResult sliceVJP(VJP &v) {
   } else {
     return failure();
   }
+  SmallVector<int64_t> steps(axes.size(), 1);
   if (!isa<NoneType>(v.operand(4).getType())) {
-    auto steps = getConstantInts(v.operand(4));
-    if (!steps || llvm::any_of(*steps, [](int64_t s) { return s != 1; }))
+    auto given = getConstantInts(v.operand(4));
+    if (!given || given->size() != axes.size() ||
+        llvm::any_of(*given, [](int64_t s) { return s < 1; }))
       return failure();
+    steps.assign(given->begin(), given->end());
   }
   // Zeros around the gradient along each sliced axis (a Concat: the
-  // lowering has no Pad).
+  // lowering has no Pad); a step s > 1 first interleaves s - 1 zeros after
+  // each element (Concat on a new axis, then Reshape), PatchMerging's
+  // x[:, 0::2, 1::2].
   GraphBuilder &g = v.g;
   Value grad = v.grad();
+  auto zerosLike = [&](RankedTensorType like, int64_t axis, int64_t size) {
+    SmallVector<int64_t> shape(like.getShape());
+    shape[axis] = size;
+    auto type = RankedTensorType::get(shape, like.getElementType());
+    return ConstantOp::create(
+        g.builder(), g.location(), type,
+        DenseElementsAttr::get(
+            type, g.builder().getFloatAttr(like.getElementType(), 0.0)));
+  };
   for (size_t k = 0; k < axes.size(); ++k) {
     int64_t axis = axes[k] < 0 ? axes[k] + rank : axes[k];
     int64_t dim = xType.getDimSize(axis);
@@ -811,16 +825,31 @@ LogicalResult sliceVJP(VJP &v) {
     };
     int64_t begin = clampIndex((*starts)[k]), end = clampIndex((*ends)[k]);
     auto gradType = cast<RankedTensorType>(grad.getType());
+    if (int64_t step = steps[k]; step > 1) {
+      int64_t n = gradType.getDimSize(axis);
+      SmallVector<int64_t> split(gradType.getShape());
+      split.insert(split.begin() + axis + 1, 1);
+      Value column = g.reshape(grad, split);
+      Value spread = g.value(
+          "dsmp.concat",
+          {column, zerosLike(cast<RankedTensorType>(column.getType()),
+                             axis + 1, step - 1)},
+          {g.i64("axis", axis + 1)});
+      SmallVector<int64_t> joined(gradType.getShape());
+      joined[axis] = n * step;
+      grad = g.reshape(spread, joined);
+      int64_t kept = std::min(n * step, dim - begin);
+      if (kept < n * step)
+        grad = g.value("dsmp.slice",
+                       {grad, g.i64s({0}), g.i64s({kept}), g.i64s({axis}),
+                        g.none()});
+      end = begin + kept;
+      if (!grad)
+        return failure();
+      gradType = cast<RankedTensorType>(grad.getType());
+    }
     SmallVector<Value> pieces;
-    auto zeros = [&](int64_t size) {
-      SmallVector<int64_t> shape(gradType.getShape());
-      shape[axis] = size;
-      auto type = RankedTensorType::get(shape, gradType.getElementType());
-      return ConstantOp::create(
-          g.builder(), g.location(), type,
-          DenseElementsAttr::get(
-              type, g.builder().getFloatAttr(gradType.getElementType(), 0.0)));
-    };
+    auto zeros = [&](int64_t size) { return zerosLike(gradType, axis, size); };
     if (begin > 0)
       pieces.push_back(zeros(begin));
     pieces.push_back(grad);
@@ -832,6 +861,42 @@ LogicalResult sliceVJP(VJP &v) {
       return failure();
   }
   return v.set(0, grad);
+}
+
+/// Pad: the data's gradient is the gradient's window over the data
+/// (exact for constant mode; reflect/edge/wrap also send the gradient of
+/// the border copies back, which this leaves out: a lower bound).
+/// Negative pads (crops) are not handled.
+LogicalResult padVJP(VJP &v) {
+  if (!v.wants(0))
+    return success();
+  auto xType = v.typeOf(v.operand(0));
+  auto pads = getConstantInts(v.operand(1));
+  if (!xType || !xType.hasStaticShape() || !pads)
+    return failure();
+  int64_t rank = xType.getRank();
+  SmallVector<int64_t> axes;
+  if (v.op->getNumOperands() > 3 && !isa<NoneType>(v.operand(3).getType())) {
+    auto given = getConstantInts(v.operand(3));
+    if (!given)
+      return failure();
+    for (int64_t a : *given)
+      axes.push_back(a < 0 ? a + rank : a);
+  } else {
+    for (int64_t a = 0; a < rank; ++a)
+      axes.push_back(a);
+  }
+  if (pads->size() != 2 * axes.size() ||
+      llvm::any_of(*pads, [](int64_t p) { return p < 0; }))
+    return failure();
+  SmallVector<int64_t> starts, ends;
+  for (size_t k = 0; k < axes.size(); ++k) {
+    starts.push_back((*pads)[k]);
+    ends.push_back((*pads)[k] + xType.getDimSize(axes[k]));
+  }
+  GraphBuilder &g = v.g;
+  return v.set(0, g.value("dsmp.slice", {v.grad(), g.i64s(starts),
+                                         g.i64s(ends), g.i64s(axes), g.none()}));
 }
 
 LogicalResult expandVJP(VJP &v) {
@@ -971,6 +1036,7 @@ void mlir::dsmp::attachVJPInterfaces(MLIRContext &ctx) {
   attach<transposeVJP, TransposeOp>(ctx);
   attach<concatVJP, ConcatOp>(ctx);
   attach<sliceVJP, SliceOp>(ctx);
+  attach<padVJP, PadOp>(ctx);
   attach<expandVJP, ExpandOp>(ctx);
   attach<resizeVJP, ResizeOp>(ctx);
   attach<ifVJP, IfOp>(ctx);

@@ -23,7 +23,8 @@ std::string onnxTypeFromMnemonic(llvm::StringRef mnemonic) {
   static const llvm::StringMap<const char *> exceptions = {
       {"matmul", "MatMul"}, {"lstm", "LSTM"},         {"gru", "GRU"},
       {"rnn", "RNN"},       {"prelu", "PRelu"},       {"lrn", "LRN"},
-      {"is_nan", "IsNaN"},  {"gather_nd", "GatherND"}};
+      {"is_nan", "IsNaN"},  {"gather_nd", "GatherND"},
+      {"scatter_nd", "ScatterND"}};
   auto it = exceptions.find(mnemonic);
   if (it != exceptions.end())
     return it->second;

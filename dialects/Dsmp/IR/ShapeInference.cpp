@@ -146,7 +146,7 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
 
   if (type == "Reshape")
     return inferReshape(operands);
-  if (type == "Trilu")
+  if (type == "Trilu" || type == "ScatterND" || type == "ScatterElements")
     return first;
   if (type == "Split") {
     // Sizes from the `split` input (opset 13+) or attribute (older), else

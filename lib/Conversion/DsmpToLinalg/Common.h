@@ -140,6 +140,7 @@ Value reshapeTo(OpBuilder &b, Location loc, Value value, RankedTensorType type);
 void populateElementwisePatterns(RewritePatternSet &patterns);
 void populateActivationPatterns(RewritePatternSet &patterns);
 void populateIndexingPatterns(RewritePatternSet &patterns);
+void populateScatterPatterns(RewritePatternSet &patterns);
 void populateContractionPatterns(RewritePatternSet &patterns);
 void populateWindowPatterns(RewritePatternSet &patterns);
 void populateNormalizationPatterns(RewritePatternSet &patterns);

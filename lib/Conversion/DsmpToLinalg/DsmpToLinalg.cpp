@@ -55,6 +55,7 @@ struct ConvertDsmpToLinalgPass final
     populateElementwisePatterns(patterns);
     populateActivationPatterns(patterns);
     populateIndexingPatterns(patterns);
+    populateScatterPatterns(patterns);
     populateQuantizationPatterns(patterns);
     populateContractionPatterns(patterns);
     populateWindowPatterns(patterns);

@@ -153,6 +153,7 @@ void addElementwiseKernels(KernelTable &table);
 void addReductionKernels(KernelTable &table);
 void addContractionKernels(KernelTable &table);
 void addDataMovementKernels(KernelTable &table);
+void addScatterKernels(KernelTable &table);
 void addQuantizationKernels(KernelTable &table);
 
 } // namespace mlir::dsmp::eval

@@ -59,6 +59,7 @@ const eval::KernelTable &kernels() {
     eval::addReductionKernels(t);
     eval::addContractionKernels(t);
     eval::addDataMovementKernels(t);
+    eval::addScatterKernels(t);
     eval::addQuantizationKernels(t);
     return t;
   }();

@@ -201,3 +201,36 @@ func.func @external() -> tensor<2xf32> {
   %w = dsmp.constant #dsmp.external<offset = 0, size = 8> : tensor<2xf32>
   return %w : tensor<2xf32>
 }
+
+// -----
+
+/// ScatterND: an scf.for over the index tuples carries the result; each
+/// row of the slice size goes in with tensor.insert_slice at the wrapped,
+/// clamped index read at run time.
+// CHECK-LABEL: func.func @scatter_nd(
+// CHECK: %[[R:.+]] = scf.for %[[T:.+]] = {{.*}} iter_args(%[[ACC:.+]] = {{.*}}) -> (tensor<4x3xf32>)
+// CHECK:   %[[I:.+]] = tensor.extract {{.*}}[%[[T]], {{.*}}] : tensor<2x1xi64>
+// CHECK:   arith.maxsi
+// CHECK:   arith.minsi
+// CHECK:   %[[U:.+]] = tensor.extract_slice {{.*}}[%[[T]], 0] [1, 3] [1, 1] : tensor<2x3xf32> to tensor<1x3xf32>
+// CHECK:   %[[N:.+]] = tensor.insert_slice %[[U]] into %[[ACC]][{{.*}}, 0] [1, 3] [1, 1]
+// CHECK:   scf.yield %[[N]]
+// CHECK: return %[[R]]
+func.func @scatter_nd(%x: tensor<4x3xf32>, %i: tensor<2x1xi64>, %u: tensor<2x3xf32>) -> tensor<4x3xf32> {
+  %y = dsmp.scatter_nd %x, %i, %u : (tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  return %y : tensor<4x3xf32>
+}
+
+// -----
+
+/// ScatterElements with reduction add: one element per update, added to
+/// the element already there.
+// CHECK-LABEL: func.func @scatter_elements_add(
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.+]] = {{.*}}) -> (tensor<2x4xf32>)
+// CHECK:   %[[OLD:.+]] = tensor.extract %[[ACC]][{{.*}}] : tensor<2x4xf32>
+// CHECK:   %[[SUM:.+]] = arith.addf %[[OLD]], {{.*}} : f32
+// CHECK:   tensor.insert %[[SUM]]
+func.func @scatter_elements_add(%x: tensor<2x4xf32>, %i: tensor<2x2xi64>, %u: tensor<2x2xf32>) -> tensor<2x4xf32> {
+  %y = dsmp.scatter_elements %x, %i, %u {axis = 1 : i64, reduction = "add"} : (tensor<2x4xf32>, tensor<2x2xi64>, tensor<2x2xf32>) -> tensor<2x4xf32>
+  return %y : tensor<2x4xf32>
+}

@@ -116,6 +116,12 @@ CASES = [
     case("global_max_pool", [[1, 3, 4, 4]], "%y = dsmp.global_max_pool %x0 : (tensor<1x3x4x4xf32>) -> tensor<1x3x1x1xf32>", [1, 3, 1, 1]),
     # ceil_mode: the last window reaches past the end.
     case("max_pool_ceil", [[1, 2, 6, 6]], "%y, %i = dsmp.max_pool %x0 {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, ceil_mode = 1 : i64} : (tensor<1x2x6x6xf32>) -> (tensor<1x2x3x3xf32>, none)", [1, 2, 3, 3]),
+    # PatchMerging's x[:, 1::2] (a step, the last element unread).
+    case("slice_step", [[3, 7]], "%s = dsmp.constant dense<[1]> : tensor<1xi64>\n%e = dsmp.constant dense<[7]> : tensor<1xi64>\n"
+         "%a = dsmp.constant dense<[1]> : tensor<1xi64>\n%st = dsmp.constant dense<[2]> : tensor<1xi64>\n"
+         "%y = dsmp.slice %x0, %s, %e, %a, %st : (tensor<3x7xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<3x3xf32>", [3, 3]),
+    case("pad", [[2, 3]], "%p = dsmp.constant dense<[0, 1, 1, 2]> : tensor<4xi64>\n%n = dsmp.none\n"
+         "%y = dsmp.pad %x0, %p, %n, %n : (tensor<2x3xf32>, tensor<4xi64>, none, none) -> tensor<3x6xf32>", [3, 6]),
     case("dropout", [[2, 3]], "%n = dsmp.none\n"
          "%y, %m = dsmp.dropout %x0, %n, %n : (tensor<2x3xf32>, none, none) -> (tensor<2x3xf32>, none)", [2, 3]),
 ]
