@@ -182,8 +182,8 @@ LogicalResult finiteDifferenceVJP(VJP &v) {
   if (!type || !type.hasStaticShape() || v.op->getNumResults() != 1)
     return failure();
   GraphBuilder &g = v.g;
-  Value h = g.mul(g.add(g.value("dsmp.abs", {X}), v.scalar(0.5)),
-                  v.scalar(1.0 / 64));
+  Value h =
+      g.mul(g.add(g.value("dsmp.abs", {X}), v.scalar(0.5)), v.scalar(1.0 / 64));
   StringRef name = v.op->getName().getStringRef();
   ArrayRef<NamedAttribute> attrs = v.op->getAttrs();
   Value up = g.typed(name, {g.add(X, h)}, type, attrs);
@@ -201,10 +201,10 @@ LogicalResult preluVJP(VJP &v) {
       failed(v.set(0, g.value("dsmp.where", {positive, G, g.mul(G, slope)}))))
     return failure();
   if (v.wants(1) &&
-      failed(v.set(1, g.unbroadcast(
-                          g.selectOrZero(g.value("dsmp.not", {positive}),
-                                         g.mul(G, X)),
-                          slope.getType()))))
+      failed(
+          v.set(1, g.unbroadcast(g.selectOrZero(g.value("dsmp.not", {positive}),
+                                                g.mul(G, X)),
+                                 slope.getType()))))
     return failure();
   return success();
 }
@@ -309,8 +309,8 @@ FailureOr<Window> windowOf(VJP &v, ArrayRef<int64_t> kernel) {
 void extendForCeilMode(Window &w, ArrayRef<int64_t> in, ArrayRef<int64_t> out) {
   size_t n = w.kernel.size();
   for (size_t i = 0; i < n; ++i) {
-    int64_t reach = (out[i] - 1) * w.strides[i] +
-                    (w.kernel[i] - 1) * w.dilations[i] + 1;
+    int64_t reach =
+        (out[i] - 1) * w.strides[i] + (w.kernel[i] - 1) * w.dilations[i] + 1;
     int64_t have = in[i] + w.pads[i] + w.pads[n + i];
     if (reach > have)
       w.pads[n + i] += reach - have;
@@ -671,8 +671,8 @@ LogicalResult gatherVJP(VJP &v) {
     oneHot[row++ * n + at] = 1.0f;
   }
   GraphBuilder &g = v.g;
-  Value matrix = g.floats(
-      RankedTensorType::get({k, n}, dType.getElementType()), oneHot);
+  Value matrix =
+      g.floats(RankedTensorType::get({k, n}, dType.getElementType()), oneHot);
   Value rows = g.transpose(g.reshape(v.grad(), {pre, k, post}), {0, 2, 1});
   Value spread = g.value("dsmp.matmul", {rows, matrix}); // [pre, post, n]
   return v.set(0, g.reshape(g.transpose(spread, {0, 2, 1}), dType.getShape()));
@@ -688,11 +688,11 @@ LogicalResult globalMaxPoolVJP(VJP &v) {
     return failure();
   GraphBuilder &g = v.g;
   Value shape = g.i64s(xType.getShape());
-  Value atMax = g.value(
-      "dsmp.equal",
-      {v.operand(0), g.value("dsmp.expand", {v.result(), shape})});
-  return v.set(0, g.selectOrZero(atMax,
-                                 g.value("dsmp.expand", {v.grad(), shape})));
+  Value atMax =
+      g.value("dsmp.equal",
+              {v.operand(0), g.value("dsmp.expand", {v.result(), shape})});
+  return v.set(
+      0, g.selectOrZero(atMax, g.value("dsmp.expand", {v.grad(), shape})));
 }
 
 LogicalResult reshapeLikeVJP(VJP &v) {
@@ -830,19 +830,18 @@ LogicalResult sliceVJP(VJP &v) {
       SmallVector<int64_t> split(gradType.getShape());
       split.insert(split.begin() + axis + 1, 1);
       Value column = g.reshape(grad, split);
-      Value spread = g.value(
-          "dsmp.concat",
-          {column, zerosLike(cast<RankedTensorType>(column.getType()),
-                             axis + 1, step - 1)},
-          {g.i64("axis", axis + 1)});
+      Value spread =
+          g.value("dsmp.concat",
+                  {column, zerosLike(cast<RankedTensorType>(column.getType()),
+                                     axis + 1, step - 1)},
+                  {g.i64("axis", axis + 1)});
       SmallVector<int64_t> joined(gradType.getShape());
       joined[axis] = n * step;
       grad = g.reshape(spread, joined);
       int64_t kept = std::min(n * step, dim - begin);
       if (kept < n * step)
-        grad = g.value("dsmp.slice",
-                       {grad, g.i64s({0}), g.i64s({kept}), g.i64s({axis}),
-                        g.none()});
+        grad = g.value("dsmp.slice", {grad, g.i64s({0}), g.i64s({kept}),
+                                      g.i64s({axis}), g.none()});
       end = begin + kept;
       if (!grad)
         return failure();
@@ -895,8 +894,8 @@ LogicalResult padVJP(VJP &v) {
     ends.push_back((*pads)[k] + xType.getDimSize(axes[k]));
   }
   GraphBuilder &g = v.g;
-  return v.set(0, g.value("dsmp.slice", {v.grad(), g.i64s(starts),
-                                         g.i64s(ends), g.i64s(axes), g.none()}));
+  return v.set(0, g.value("dsmp.slice", {v.grad(), g.i64s(starts), g.i64s(ends),
+                                         g.i64s(axes), g.none()}));
 }
 
 LogicalResult expandVJP(VJP &v) {
@@ -1006,10 +1005,9 @@ void mlir::dsmp::attachVJPInterfaces(MLIRContext &ctx) {
   attach<unaryVJP, ReluOp, LeakyReluOp, SigmoidOp, TanhOp, HardSigmoidOp, ExpOp,
          LogOp, SqrtOp, ReciprocalOp, NegOp, AbsOp, ErfOp, SoftplusOp,
          IdentityOp, DropoutOp>(ctx);
-  attach<finiteDifferenceVJP, AcosOp, AcoshOp, AsinOp, AsinhOp, AtanOp,
-         AtanhOp, CeluOp, CosOp, CoshOp, EluOp, GeluOp, HardSwishOp, MishOp,
-         SeluOp, ShrinkOp, SinOp, SinhOp, SoftsignOp, TanOp,
-         ThresholdedReluOp>(ctx);
+  attach<finiteDifferenceVJP, AcosOp, AcoshOp, AsinOp, AsinhOp, AtanOp, AtanhOp,
+         CeluOp, CosOp, CoshOp, EluOp, GeluOp, HardSwishOp, MishOp, SeluOp,
+         ShrinkOp, SinOp, SinhOp, SoftsignOp, TanOp, ThresholdedReluOp>(ctx);
   attach<preluVJP, PReluOp>(ctx);
   attach<meanVJP, MeanOp>(ctx);
   attach<gatherVJP, GatherOp>(ctx);

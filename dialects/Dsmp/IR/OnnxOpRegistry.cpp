@@ -21,9 +21,14 @@ namespace {
 /// ONNX names that are not the CamelCase of the mnemonic.
 std::string onnxTypeFromMnemonic(llvm::StringRef mnemonic) {
   static const llvm::StringMap<const char *> exceptions = {
-      {"matmul", "MatMul"}, {"lstm", "LSTM"},         {"gru", "GRU"},
-      {"rnn", "RNN"},       {"prelu", "PRelu"},       {"lrn", "LRN"},
-      {"is_nan", "IsNaN"},  {"gather_nd", "GatherND"},
+      {"matmul", "MatMul"},
+      {"lstm", "LSTM"},
+      {"gru", "GRU"},
+      {"rnn", "RNN"},
+      {"prelu", "PRelu"},
+      {"lrn", "LRN"},
+      {"is_nan", "IsNaN"},
+      {"gather_nd", "GatherND"},
       {"scatter_nd", "ScatterND"}};
   auto it = exceptions.find(mnemonic);
   if (it != exceptions.end())

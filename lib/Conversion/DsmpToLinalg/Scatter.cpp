@@ -1,4 +1,5 @@
-//===- Scatter.cpp - Lowering ScatterND and ScatterElements ---- -*- C++ -*-===//
+//===- Scatter.cpp - Lowering ScatterND and ScatterElements ---- -*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -79,6 +80,12 @@ Value combine(OpBuilder &b, Location loc, StringRef reduction, Value old,
   return update;
 }
 
+/// Static shapes and a reduction this lowering knows.
+template <typename ScatterOp> bool lowerable(ScatterOp op) {
+  return allStatic({op.getData(), op.getIndices(), op.getUpdates()}) &&
+         knownReduction(op.getReduction());
+}
+
 /// Writes `update` at `coords` of `into`, combined by `reduction`.
 Value store(OpBuilder &b, Location loc, StringRef reduction, Value update,
             Value into, ValueRange coords) {
@@ -96,8 +103,7 @@ struct ScatterNDLowering : OpRewritePattern<ScatterNDOp> {
   LogicalResult matchAndRewrite(ScatterNDOp op,
                                 PatternRewriter &rewriter) const override {
     StringRef reduction = op.getReduction();
-    if (!allStatic({op.getData(), op.getIndices(), op.getUpdates()}) ||
-        !knownReduction(reduction))
+    if (!lowerable(op))
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     auto type = cast<RankedTensorType>(op.getType());
     auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
@@ -141,8 +147,7 @@ struct ScatterNDLowering : OpRewritePattern<ScatterNDOp> {
                 sizes, strides);
             Value next = tensor::InsertSliceOp::create(
                 b, l, update, carried[0],
-                ArrayRef<OpFoldResult>{row, b.getIndexAttr(0)}, sizes,
-                strides);
+                ArrayRef<OpFoldResult>{row, b.getIndexAttr(0)}, sizes, strides);
             scf::YieldOp::create(b, l, next);
             return;
           }
@@ -172,8 +177,7 @@ struct ScatterElementsLowering : OpRewritePattern<ScatterElementsOp> {
   LogicalResult matchAndRewrite(ScatterElementsOp op,
                                 PatternRewriter &rewriter) const override {
     StringRef reduction = op.getReduction();
-    if (!allStatic({op.getData(), op.getIndices(), op.getUpdates()}) ||
-        !knownReduction(reduction))
+    if (!lowerable(op))
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     auto type = cast<RankedTensorType>(op.getType());
     auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
@@ -183,12 +187,12 @@ struct ScatterElementsLowering : OpRewritePattern<ScatterElementsOp> {
       return rewriter.notifyMatchFailure(op, "axis out of range");
     Location loc = op.getLoc();
     int64_t count = indicesType.getNumElements();
-    Value indices = reshapeTo(
-        rewriter, loc, op.getIndices(),
-        RankedTensorType::get({count}, indicesType.getElementType()));
-    Value updates = reshapeTo(
-        rewriter, loc, op.getUpdates(),
-        RankedTensorType::get({count}, type.getElementType()));
+    Value indices =
+        reshapeTo(rewriter, loc, op.getIndices(),
+                  RankedTensorType::get({count}, indicesType.getElementType()));
+    Value updates =
+        reshapeTo(rewriter, loc, op.getUpdates(),
+                  RankedTensorType::get({count}, type.getElementType()));
     ArrayRef<int64_t> updateShape = indicesType.getShape();
     auto loop = scf::ForOp::create(
         rewriter, loc, index(rewriter, loc, 0), index(rewriter, loc, count),
@@ -214,7 +218,8 @@ struct ScatterElementsLowering : OpRewritePattern<ScatterElementsOp> {
 
 } // namespace
 
-void mlir::dsmp::lowering::populateScatterPatterns(RewritePatternSet &patterns) {
+void mlir::dsmp::lowering::populateScatterPatterns(
+    RewritePatternSet &patterns) {
   patterns.add<ScatterNDLowering, ScatterElementsLowering>(
       patterns.getContext());
 }

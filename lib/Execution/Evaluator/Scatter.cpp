@@ -1,4 +1,5 @@
-//===- Scatter.cpp - Evaluator kernels: ScatterND, ScatterElements -*- C++ -*-===//
+//===- Scatter.cpp - Evaluator kernels: ScatterND, ScatterElements -*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -29,8 +30,8 @@ namespace {
 using Combine = void (*)(Array &y, const Array &updates, int64_t from,
                          int64_t to);
 
-template <typename Fn> void apply(Array &y, const Array &u, int64_t from,
-                                  int64_t to, Fn fn) {
+template <typename Fn>
+void apply(Array &y, const Array &u, int64_t from, int64_t to, Fn fn) {
   if (y.isFloat)
     y.f[to] = fn(y.f[to], u.f[from]);
   else
@@ -65,6 +66,13 @@ llvm::Expected<Combine> combineFor(Operation *op) {
                                  "'");
 }
 
+/// The result starts as the data; returns how updates go in.
+llvm::Expected<Combine> startScatter(Operation *op, const Array &x, Array &y) {
+  for (int64_t e = 0; e < x.size(); ++e)
+    y.copyFrom(x, e, e);
+  return combineFor(op);
+}
+
 Error outOfRange(int64_t index, int64_t dim) {
   return llvm::createStringError("scatter index " + llvm::Twine(index) +
                                  " is outside a dim of " + llvm::Twine(dim));
@@ -74,11 +82,9 @@ Error evalScatterND(Operation *op, ArrayRef<const Array *> in,
                     MutableArrayRef<Array> out) {
   const Array &x = *in[0], &indices = *in[1], &updates = *in[2];
   Array &y = out[0];
-  auto combine = combineFor(op);
+  auto combine = startScatter(op, x, y);
   if (!combine)
     return combine.takeError();
-  for (int64_t e = 0; e < x.size(); ++e)
-    y.copyFrom(x, e, e);
   int64_t q = indices.rank() ? indices.shape.back() : 0;
   if (q < 1 || q > x.rank())
     return llvm::createStringError("scatter_nd index tuples of " +
@@ -87,10 +93,9 @@ Error evalScatterND(Operation *op, ArrayRef<const Array *> in,
   int64_t slice = product(ArrayRef<int64_t>(x.shape).drop_front(q));
   int64_t tuples = indices.size() / q;
   if (updates.size() != tuples * slice)
-    return llvm::createStringError("scatter_nd updates hold " +
-                                   llvm::Twine(updates.size()) +
-                                   " elements, the indices name " +
-                                   llvm::Twine(tuples * slice));
+    return llvm::createStringError(
+        "scatter_nd updates hold " + llvm::Twine(updates.size()) +
+        " elements, the indices name " + llvm::Twine(tuples * slice));
   for (int64_t t = 0; t < tuples; ++t) {
     int64_t offset = 0;
     for (int64_t k = 0; k < q; ++k) {
@@ -112,11 +117,9 @@ Error evalScatterElements(Operation *op, ArrayRef<const Array *> in,
                           MutableArrayRef<Array> out) {
   const Array &x = *in[0], &indices = *in[1], &updates = *in[2];
   Array &y = out[0];
-  auto combine = combineFor(op);
+  auto combine = startScatter(op, x, y);
   if (!combine)
     return combine.takeError();
-  for (int64_t e = 0; e < x.size(); ++e)
-    y.copyFrom(x, e, e);
   int64_t rank = x.rank();
   int64_t axis = normalizeAxis(intAttr(op, "axis", 0), rank);
   auto xStrides = stridesOf(x.shape);

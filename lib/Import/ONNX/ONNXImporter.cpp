@@ -799,8 +799,8 @@ void ModelImporter::foldConstantShapeMath(Operation *op,
     return;
   SmallVector<Value> replaced;
   for (auto [result, value] : llvm::zip(op->getResults(), folded)) {
-    auto elements = dyn_cast_if_present<DenseElementsAttr>(
-        dyn_cast<Attribute>(value));
+    auto elements =
+        dyn_cast_if_present<DenseElementsAttr>(dyn_cast<Attribute>(value));
     if (!elements || elements.getType() != result.getType())
       return;
     replaced.push_back(
