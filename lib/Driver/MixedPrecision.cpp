@@ -30,6 +30,7 @@
 
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
 #include <chrono>
@@ -50,6 +51,7 @@ precisionPipelineOptions(const MixedPrecisionOptions &options) {
   pipeline->features = ArrayRef<std::string>(options.features);
   pipeline->tolerance = options.tolerance;
   pipeline->metric = options.metric;
+  pipeline->errorFloor = options.errorFloor;
   pipeline->margin = options.margin;
   pipeline->calibration = options.calibration;
   pipeline->defaultFormat = options.defaultFormat;
@@ -125,9 +127,10 @@ class RoundPolicy {
 public:
   RoundPolicy(ModuleOp analyzed, AutoMixedPrecisionPipelineOptions &pipeline,
               const MixedPrecisionOptions &options,
-              const std::vector<HostInputs> &sets, const OutputSets &reference)
+              const std::vector<HostInputs> &sets, const OutputSets &reference,
+              ArrayRef<double> floors)
       : analyzed(analyzed), pipeline(pipeline), options(options), sets(sets),
-        reference(reference), margin(options.margin) {}
+        reference(reference), floors(floors), margin(options.margin) {}
 
   /// Runs the rounds; the final one is `final`.
   Error run();
@@ -146,6 +149,7 @@ private:
   const MixedPrecisionOptions &options;
   const std::vector<HostInputs> &sets;
   const OutputSets &reference;
+  ArrayRef<double> floors; // rel-l2's, by output
   double margin;
   std::set<int64_t> keepF32, noF8;
 };
@@ -190,7 +194,8 @@ Expected<Round> RoundPolicy::assignAndMeasure() {
   if (!outputs)
     return llvm::createStringError("validation (assigned model): " +
                                    llvm::toString(outputs.takeError()));
-  round.measurement = measure(*outputs, reference, options.metric == "max-abs");
+  round.measurement =
+      measure(*outputs, reference, options.metric == "max-abs", floors);
   round.outputs = std::move(*outputs);
   return round;
 }
@@ -339,6 +344,13 @@ Error checkOptions(const MixedPrecisionOptions &options) {
     return llvm::createStringError("--error-metric must be rel-l2 or max-abs, "
                                    "got '" +
                                    options.metric + "'");
+  if (!(options.errorFloor >= 0))
+    return llvm::createStringError(
+        "--error-floor must be positive, got " +
+        llvm::formatv("{0}", options.errorFloor).str());
+  if (options.errorFloor > 0 && options.metric == "max-abs")
+    return llvm::createStringError(
+        "--error-floor is rel-l2's floor; max-abs errors are absolute already");
   return Error::success();
 }
 
@@ -377,7 +389,10 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
     return llvm::createStringError("validation (FP32 run): " +
                                    llvm::toString(reference.takeError()));
 
-  RoundPolicy rounds(*analyzed, **pipeline, options, *sets, *reference);
+  std::vector<std::string> zeroOutputs;
+  std::vector<double> floors =
+      errorFloors(*analyzed, *reference, options.errorFloor, zeroOutputs);
+  RoundPolicy rounds(*analyzed, **pipeline, options, *sets, *reference, floors);
   if (Error err = rounds.run())
     return std::move(err);
   Round &final = rounds.final;
@@ -397,6 +412,21 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   summary["target"] = options.target;
   summary["tolerance"] = options.tolerance;
   summary["error_metric"] = options.metric;
+  if (!maxAbs) {
+    // rel-l2's floor per output, and where it came from.
+    json::Object floorOf;
+    for (auto [tensor, floor] : llvm::zip(reference->front(), floors))
+      floorOf[tensor.name] = floor;
+    summary["error_floor"] = std::move(floorOf);
+    summary["error_floor_source"] =
+        options.errorFloor > 0 ? "option" : "calibration range";
+    // Zero on every calibration input: its error is absolute, against the
+    // floor (dsmp-compile warns).
+    json::Array zero;
+    for (const std::string &name : zeroOutputs)
+      zero.push_back(name);
+    summary["outputs_zero_on_calibration"] = std::move(zero);
+  }
   summary["margin"] = options.margin;
   summary["met"] = result.met;
   // The rounds missed the budget and the model kept every op the budget
@@ -467,7 +497,8 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
           if (want.name == m.names[o])
             worst =
                 std::max(worst, maxAbs ? maxAbsError(final.outputs[s][o], want)
-                                       : relativeL2(final.outputs[s][o], want));
+                                       : relativeL2(final.outputs[s][o], want,
+                                                    floors[o]));
       fromStored[m.names[o]] = worst;
     }
     summary["error_vs_stored_outputs"] = std::move(fromStored);

@@ -7,14 +7,17 @@
 #include "lib/Driver/PrecisionMetrics.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/MainGraph.h"
 #include "passes/Precision/Calibration.h"
+#include "passes/Precision/ErrorFloor.h"
+#include "passes/Precision/Formats.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace mlir::dsmp {
 
-double relativeL2(const HostTensor &a, const HostTensor &ref) {
+double relativeL2(const HostTensor &a, const HostTensor &ref, double floor) {
   size_t n = std::min(a.data.size() / ::dsmp::runtime::dtypeSize(a.dtype),
                       ref.data.size() / ::dsmp::runtime::dtypeSize(ref.dtype));
   double diff = 0, norm = 0;
@@ -24,6 +27,9 @@ double relativeL2(const HostTensor &a, const HostTensor &ref) {
     diff += (x - r) * (x - r);
     norm += r * r;
   }
+  if (std::isnan(diff) || std::isnan(norm))
+    return INFINITY; // NaN counts as the worst, as in maxAbsError
+  norm = std::max(norm, floor * floor * static_cast<double>(n));
   if (norm == 0)
     return diff == 0 ? 0 : INFINITY;
   return std::sqrt(diff / norm);
@@ -73,7 +79,7 @@ double Measurement::worst() const {
 }
 
 Measurement measure(const OutputSets &outputs, const OutputSets &reference,
-                    bool maxAbs) {
+                    bool maxAbs, llvm::ArrayRef<double> floors) {
   Measurement m;
   for (const HostTensor &t : reference.front())
     m.names.push_back(t.name);
@@ -82,10 +88,45 @@ Measurement measure(const OutputSets &outputs, const OutputSets &reference,
     for (size_t o = 0; o < m.names.size(); ++o) {
       m.error[o] = std::max(
           m.error[o], maxAbs ? maxAbsError(outputs[s][o], reference[s][o])
-                             : relativeL2(outputs[s][o], reference[s][o]));
+                             : relativeL2(outputs[s][o], reference[s][o],
+                                          o < floors.size() ? floors[o] : 0));
       m.top1Same &= sameTop1(outputs[s][o], reference[s][o]);
     }
   return m;
+}
+
+std::vector<double> errorFloors(ModuleOp analyzed, const OutputSets &reference,
+                                double option,
+                                std::vector<std::string> &zeroOutputs) {
+  size_t outputs = reference.empty() ? 0 : reference.front().size();
+  if (option > 0)
+    return std::vector<double>(outputs, option);
+  std::vector<double> floors(outputs, kSmallestErrorFloor);
+  func::FuncOp graph = lookupMainGraph(analyzed);
+  Operation *ret = graph ? graph.getBody().front().getTerminator() : nullptr;
+  for (size_t o = 0; o < outputs; ++o) {
+    std::optional<double> amax;
+    if (ret && o < ret->getNumOperands())
+      if (DictionaryAttr range = rangeOf(ret->getOperand(o)))
+        if (auto a = range.getAs<FloatAttr>("amax"))
+          amax = a.getValueAsDouble();
+    if (!amax) { // a graph output no calibration run measured
+      amax = 0.0;
+      for (const std::vector<HostTensor> &set : reference) {
+        const HostTensor &t = set[o];
+        size_t n = t.data.size() / ::dsmp::runtime::dtypeSize(t.dtype);
+        for (size_t i = 0; i < n; ++i)
+          amax = std::max(*amax,
+                          std::fabs(::dsmp::runtime::elementAsDouble(t, i)));
+      }
+    }
+    int32_t dtype = reference.front()[o].dtype;
+    bool isFloat = dtype == 1 || dtype == 10 || dtype == 11 || dtype == 16;
+    if (*amax == 0 && isFloat)
+      zeroOutputs.push_back(reference.front()[o].name);
+    floors[o] = defaultErrorFloor(*amax);
+  }
+  return floors;
 }
 
 namespace {

@@ -20,15 +20,18 @@ namespace mlir::dsmp {
 /// Outputs per input set.
 using OutputSets = std::vector<std::vector<HostTensor>>;
 
-/// |a - ref| / |ref| over an output's elements (as doubles); inf when ref
-/// is all zero and a is not.
-double relativeL2(const HostTensor &a, const HostTensor &ref);
+/// |a - ref| / max(|ref|, floor * sqrt(n)) over an output's n elements (as
+/// doubles; passes/Precision/ErrorFloor.h); with no floor, inf when ref is
+/// all zero and a is not. NaN counts as inf.
+double relativeL2(const HostTensor &a, const HostTensor &ref, double floor = 0);
 /// max |a - ref| over an output's elements; NaN counts as inf.
 double maxAbsError(const HostTensor &a, const HostTensor &ref);
 /// Whether each row's arg-max (over the last dim) agrees.
 bool sameTop1(const HostTensor &a, const HostTensor &ref);
 
-/// A model's outputs against the FP32 model's, per output over all sets.
+/// A model's outputs against the FP32 model's, per output over all sets,
+/// in max-abs or else in rel-l2 with each output's floor (`floors`, by
+/// output; none when empty).
 struct Measurement {
   std::vector<std::string> names;
   std::vector<double> error; // per output, the worst set
@@ -36,7 +39,15 @@ struct Measurement {
   double worst() const;
 };
 Measurement measure(const OutputSets &outputs, const OutputSets &reference,
-                    bool maxAbs);
+                    bool maxAbs, llvm::ArrayRef<double> floors = {});
+
+/// Each output's rel-l2 floor: `option` where positive, else
+/// defaultErrorFloor of its largest magnitude on the calibration data
+/// (dsmp.range where `analyzed` measured it, else over `reference`). The
+/// outputs that were zero on every calibration input go to `zeroOutputs`.
+std::vector<double> errorFloors(ModuleOp analyzed, const OutputSets &reference,
+                                double option,
+                                std::vector<std::string> &zeroOutputs);
 
 /// Bytes of every float constant.
 int64_t weightBytes(ModuleOp module);

@@ -8,6 +8,7 @@
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/GraphBuilder.h"
+#include "passes/Precision/Formats.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -32,17 +33,28 @@ Adjoint mlir::dsmp::buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
   for (auto [value, seed] : seeds)
     accumulate(value, seed, value.getLoc());
 
-  // Values whose gradient anyone can use: results of compute ops and of
-  // ops downstream of one. Graph inputs, constants and data moved from
-  // them need none (a VJP still builds it; it stays unused and is erased).
+  // Values whose gradient anyone can use: results of compute ops, of data
+  // movement that reads a constant table (a Gather from an embedding: the
+  // table may be stored in 16 bits, dsmp-assign-precision's weight_storage)
+  // and of ops downstream of one. Graph inputs, other constants and data
+  // moved from them need none (a VJP still builds it; it stays unused and
+  // is erased).
   llvm::DenseSet<Value> needed(alsoFor.begin(), alsoFor.end());
+  auto isFloatConstant = [](Value v) {
+    Operation *def = v.getDefiningOp();
+    return def && def->hasTrait<mlir::OpTrait::ConstantLike>() &&
+           isF32Tensor(v.getType());
+  };
   for (Operation *op : ops) {
     auto precision = dyn_cast<PrecisionOpInterface>(op);
     bool compute =
         precision && precision.getOpClass() != OpClass::data_movement;
+    bool readsTable = precision && !compute &&
+                      llvm::any_of(op->getOperands(), isFloatConstant);
     bool downstream = llvm::any_of(op->getOperands(),
                                    [&](Value v) { return needed.contains(v); });
-    if ((compute || downstream) && !op->hasTrait<mlir::OpTrait::ConstantLike>())
+    if ((compute || readsTable || downstream) &&
+        !op->hasTrait<mlir::OpTrait::ConstantLike>())
       for (Value result : op->getResults())
         needed.insert(result);
   }

@@ -6,6 +6,7 @@
 
 #include "passes/Precision/Adjoint.h"
 #include "passes/Precision/Calibration.h"
+#include "passes/Precision/ErrorFloor.h"
 #include "passes/Precision/Formats.h"
 #include "passes/Precision/Passes.h"
 #include "passes/Precision/RangeStats.h"
@@ -192,8 +193,9 @@ struct AnalyzeSensitivityPass final
             values.push_back(g.mul(grad, x));
             return static_cast<int>(values.size()) - 1;
           };
-          // Seeds r / |y| (rel-l2) or r (max-abs) with r a fixed random +-1
-          // vector per output, one backward pass per seed vector.
+          // Seeds r / max(|y|, floor sqrt(n)) (rel-l2) or r (max-abs) with r
+          // a fixed random +-1 vector per output, one backward pass per seed
+          // vector.
           std::mt19937 rng(0x5eed);
           // One backward pass from `seedValues`; the products go to the
           // probes' lists `products`, `operand` and `weight`.
@@ -264,10 +266,26 @@ struct AnalyzeSensitivityPass final
                 }
                 continue;
               }
-              Value norm =
-                  g.value("dsmp.sqrt",
-                          {g.add(g.reduceAll("dsmp.reduce_sum", g.mul(y, y)),
-                                 g.scalar(1e-30, type.getElementType()))});
+              // |y|, or the floor times sqrt(n) where that is larger.
+              Type element = type.getElementType();
+              Value floor =
+                  errorFloor > 0
+                      ? g.scalar(errorFloor, element)
+                      : g.value("dsmp.max",
+                                {g.mul(g.reduceAll("dsmp.reduce_max",
+                                                   g.value("dsmp.abs", {y})),
+                                       g.scalar(kErrorFloorFraction, element)),
+                                 g.scalar(kSmallestErrorFloor, element)});
+              Value floorSquare =
+                  g.mul(g.mul(floor, floor),
+                        g.scalar(static_cast<double>(type.getNumElements()),
+                                 element));
+              Value norm = g.value(
+                  "dsmp.sqrt",
+                  {g.add(g.value("dsmp.max",
+                                 {g.reduceAll("dsmp.reduce_sum", g.mul(y, y)),
+                                  floorSquare}),
+                         g.scalar(1e-30, element))});
               seedValues.push_back({y, g.div(g.floats(type, signs), norm)});
             }
             // A compared value counts as an output whose error is relative

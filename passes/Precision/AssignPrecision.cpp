@@ -412,6 +412,66 @@ struct AssignPrecisionPass final
                fallbacks.contains(it->first) ? "budget_fallback"
                                              : "sensitivity");
 
+    // Third phase: constant tables that data movement reads (a Gather's
+    // embedding, a Slice of packed weights) are stored in 16 bits where what
+    // is left of the budget pays for rounding them: no FLOPs, but half their
+    // bytes. Free where every reader rounds the values to that format anyway.
+    struct Table {
+      Operation *op;
+      Format format;
+      double bytes;
+    };
+    SmallVector<Table> tables;
+    for (Operation *op : graphOps(module)) {
+      auto precision = dyn_cast<PrecisionOpInterface>(op);
+      if (!precision || precision.getOpClass() != OpClass::data_movement ||
+          isa<CastOp>(op) || !hasF32Result(op) ||
+          !op->hasAttr("dsmp.sensitivity") || deny.contains(onnxTypeOf(op)) ||
+          (sensitive && sensitive->match(nodeName(op))) ||
+          op->hasAttr("dsmp.keep_f32"))
+        continue;
+      double bytes = 0;
+      bool constantsOnly = true;
+      for (Value operand : op->getOperands()) {
+        if (!isF32Tensor(operand.getType()))
+          continue;
+        Operation *def = operand.getDefiningOp();
+        auto type = dyn_cast<RankedTensorType>(operand.getType());
+        if (!def || !def->hasTrait<mlir::OpTrait::ConstantLike>() ||
+            !type.hasStaticShape()) {
+          constantsOnly = false;
+          break;
+        }
+        bytes += 2.0 * type.getNumElements(); // what 16 bits save
+      }
+      if (!constantsOnly || bytes == 0)
+        continue;
+      for (Format f : {Format::f16, Format::bf16})
+        if ((!only || f == *only) && t.allows(OpClass::data_movement, f) &&
+            llvm::is_contained(precision.getAllowedFormats(), f) &&
+            !overflows(op, f)) {
+          tables.push_back({op, f, bytes});
+          break;
+        }
+    }
+    // The most bytes per unit of error first.
+    auto bytesPerError = [&](const Table &table) {
+      double added = cost.delta(table.op, table.format);
+      return added <= 0 ? INFINITY : table.bytes / added;
+    };
+    llvm::stable_sort(tables, [&](const Table &x, const Table &y) {
+      return bytesPerError(x) > bytesPerError(y);
+    });
+    for (const Table &table : tables) {
+      double added = cost.delta(table.op, table.format);
+      if (spent + added > budget)
+        continue;
+      cost.set(table.op, table.format);
+      spent += added;
+      accept({table.op, table.format, 0}, std::max(added, 0.0) / budget, b,
+             "weight_storage");
+    }
+
     // Data movement runs in the format its inputs arrive in.
     for (Operation *op : graphOps(module)) {
       auto precision = dyn_cast<PrecisionOpInterface>(op);

@@ -68,6 +68,11 @@ struct AutoMixedPrecisionPipelineOptions
       llvm::cl::desc("What the budget bounds: rel-l2 (each output's relative "
                      "L2 error) or max-abs (each element's absolute error)"),
       llvm::cl::init("rel-l2")};
+  PassOptions::Option<double> errorFloor{
+      *this, "error-floor",
+      llvm::cl::desc("rel-l2's absolute floor: |y' - y| / max(|y|, floor "
+                     "sqrt(n)); 0: from each output's calibrated range"),
+      llvm::cl::init(0)};
   PassOptions::ListOption<int64_t> keepF32Ops{
       *this, "keep-f32-ops",
       llvm::cl::desc("Graph op indices kept in f32 (validation rounds)")};

@@ -59,7 +59,9 @@ def AnalyzeSensitivityPass
     as in dsmp-analyze-ranges, see `engine`): the adjoint is built
     from VJPOpInterface (dialects/Dsmp/IR/DsmpVJP.cpp), seeded at each
     output y with r / |y|, r a fixed random +-1 vector, so gradients are
-    relative to the output's size (`metric` = rel-l2), or with r alone
+    relative to the output's size (`metric` = rel-l2; |y| is at least
+    `error-floor` * sqrt(n), ErrorFloor.h, so an output that is near zero
+    counts in absolute terms), or with r alone
     (max-abs: the energies then measure the absolute L2 error, which bounds
     every element's error). For each op result x with gradient g:
     `adapt` = sum |g * x| (ADAPT's first-order bound: times the unit
@@ -116,6 +118,10 @@ def AnalyzeSensitivityPass
            "Output error the energies measure: rel-l2 (seeds r / |y|) or "
            "max-abs (seeds r: the absolute L2 error, a bound on each "
            "element's)">,
+    Option<"errorFloor", "error-floor", "double", /*default=*/"0",
+           "rel-l2's absolute floor: seeds r / max(|y|, floor sqrt(n)); "
+           "0: each output's default (ErrorFloor.h) from its largest "
+           "magnitude in each calibration set">,
     Option<"recordRanges", "record-ranges", "bool", /*default=*/"false",
            "Also record dsmp-analyze-ranges' attributes from this run's "
            "forward values">

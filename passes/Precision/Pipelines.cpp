@@ -34,6 +34,7 @@ void mlir::dsmp::buildPrecisionAnalysisPipeline(
   sensitivity.engine = options.calibrationEngine;
   sensitivity.seeds = options.sensitivitySeeds;
   sensitivity.metric = options.metric;
+  sensitivity.errorFloor = options.errorFloor;
   sensitivity.recordRanges = true;
   pm.addPass(createAnalyzeSensitivityPass(sensitivity));
 }

@@ -255,6 +255,7 @@ NB_MODULE(_dsmp, m) {
       .def_rw("features", &dsmp::PrecisionOptions::features)
       .def_rw("tolerance", &dsmp::PrecisionOptions::tolerance)
       .def_rw("metric", &dsmp::PrecisionOptions::metric)
+      .def_rw("error_floor", &dsmp::PrecisionOptions::errorFloor)
       .def_rw("calibration", &dsmp::PrecisionOptions::calibration)
       .def_rw("default_format", &dsmp::PrecisionOptions::defaultFormat)
       .def_rw("deny_ops", &dsmp::PrecisionOptions::denyOps)

@@ -172,6 +172,15 @@ llvm::cl::opt<std::string> errorMetric(
                    "L2 error, the default) or max-abs (the largest absolute "
                    "error of any output element)"),
     llvm::cl::init("rel-l2"), llvm::cl::cat(precision));
+llvm::cl::opt<double> errorFloor(
+    "error-floor",
+    llvm::cl::desc("rel-l2's absolute floor, in the outputs' units: each "
+                   "output's error is |y' - y| / max(|y|, floor * sqrt(n)), "
+                   "so one that is (near) zero in FP32 is judged by its "
+                   "absolute RMS error (default: per output, 1e-3 of its "
+                   "largest magnitude on the calibration data, at least "
+                   "2^-14)"),
+    llvm::cl::init(0), llvm::cl::cat(precision));
 llvm::cl::opt<int> maxRetries(
     "max-retries",
     llvm::cl::desc("Validation rounds that raise precision, at most"),
@@ -210,6 +219,10 @@ int main(int argc, char **argv) {
     return fail(llvm::toString(std::move(err)));
   mlir::dsmp::removeStagingFoldersOnInterrupt();
   bool precisionFlow = tolerance.getNumOccurrences() > 0;
+  if (errorFloor.getNumOccurrences() && !(errorFloor > 0))
+    return fail("--error-floor must be positive (an absolute error in the "
+                "outputs' units), got " +
+                llvm::formatv("{0}", errorFloor.getValue()).str());
   // Budgets that are legal but almost surely a slip (1e2 for 1e-2).
   if (precisionFlow && errorMetric == "rel-l2" && tolerance > 1)
     llvm::errs() << "dsmp-compile: warning: --tolerance="
@@ -305,6 +318,7 @@ int main(int argc, char **argv) {
   mp.features.assign(targetFeatures.begin(), targetFeatures.end());
   mp.tolerance = tolerance;
   mp.metric = errorMetric;
+  mp.errorFloor = errorFloor;
   mp.keepTop1 = keepTop1;
   mp.calibration = calibration;
   mp.validation = validation;
@@ -372,6 +386,20 @@ int main(int argc, char **argv) {
   llvm::raw_ostream &os = reportPath == "-" ? llvm::errs() : llvm::outs();
   for (const std::string &text : pipelines)
     os << text << "\n";
+  if (const llvm::json::Array *zero =
+          summary->getArray("outputs_zero_on_calibration")) {
+    const llvm::json::Object *floors = summary->getObject("error_floor");
+    for (const llvm::json::Value &name : *zero) {
+      llvm::StringRef text = name.getAsString().value_or("");
+      llvm::errs() << "dsmp-compile: warning: output '" << text
+                   << "' is zero on every calibration input: its error is "
+                      "judged as absolute RMS error against the floor "
+                   << llvm::format("%g",
+                                   floors ? floors->getNumber(text).value_or(0)
+                                          : 0.0)
+                   << " (--error-floor sets it)\n";
+    }
+  }
   if (int64_t unmeasured =
           summary->getInteger("ops_without_sensitivity").value_or(0)) {
     const llvm::json::Array *names =

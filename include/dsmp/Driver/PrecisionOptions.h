@@ -32,6 +32,11 @@ struct PrecisionOptions {
   /// "rel-l2": |y' - y| / |y| per output; "max-abs": max |y'_i - y_i| over
   /// every output element.
   std::string metric = "rel-l2";
+  /// rel-l2's absolute floor: |y' - y| / max(|y|, floor * sqrt(n)), so an
+  /// output (near) zero in FP32 is judged by its absolute RMS error. 0: per
+  /// output, 1e-3 of its largest magnitude on the calibration data, at least
+  /// 2^-14 (passes/Precision/ErrorFloor.h).
+  double errorFloor = 0;
   /// Calibration inputs: a folder of input_*.pb or of test_data_set_*.
   std::string calibration;
   /// Preferred 16-bit format: auto (f16 unless it overflows), f16, bf16.

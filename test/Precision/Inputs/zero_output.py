@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes OUT/model.onnx (y = MatMul(x, W) + 1, z = Relu(-|x|) = 0) and
-OUT/test_data_set_0 whose stored y is all zeros: the report's error against
-the stored outputs is infinite (relative to zero), and z is zero in FP32."""
+OUT/test_data_set_0 whose stored y is corrupt (a NaN among zeros): the
+report's error against the stored outputs is NaN, and z is zero in FP32."""
 import os
 import sys
 
@@ -25,8 +25,10 @@ model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 os.makedirs(os.path.join(out, "test_data_set_0"), exist_ok=True)
 onnx.save(model, os.path.join(out, "model.onnx"))
 x = rng.standard_normal((4, 16)).astype(np.float32)
+stored_y = np.zeros((4, 8), np.float32)
+stored_y[1, 2] = np.nan
 for name, array in [("input_0", numpy_helper.from_array(x, "x")),
-                    ("output_0", numpy_helper.from_array(np.zeros((4, 8), np.float32), "y")),
+                    ("output_0", numpy_helper.from_array(stored_y, "y")),
                     ("output_1", numpy_helper.from_array(np.zeros((4, 16), np.float32), "z"))]:
     with open(os.path.join(out, "test_data_set_0", name + ".pb"), "wb") as f:
         f.write(array.SerializeToString())
