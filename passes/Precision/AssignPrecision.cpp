@@ -464,8 +464,10 @@ struct AssignPrecisionPass final
     });
     for (const Table &table : tables) {
       double added = cost.delta(table.op, table.format);
-      if (spent + added > budget)
+      if (spent + added > budget) {
+        mark(table.op, Format::f32, "budget");
         continue;
+      }
       cost.set(table.op, table.format);
       spent += added;
       accept({table.op, table.format, 0}, std::max(added, 0.0) / budget, b,

@@ -109,3 +109,31 @@ module {
     return %1, %2 : tensor<4x16xf32>, tensor<4x16xf32>
   }
 }
+
+// -----
+
+/// Constant tables read by data movement (embedding Gathers) are stored in
+/// 16 bits with what the budget has left (weight_storage), rounding the
+/// table being rounding what is gathered (u^2/3 x its energy): @word is
+/// free, its only reader (@proj, f16) rounds the gathered rows anyway;
+/// @pos costs 7.9e-8 x 10 (share 0.0318 of the budget) and fits; @huge would cost
+/// 7.9e-8 x 1e3, over the 2.5e-5 budget, and stays f32.
+// SM80-LABEL: func.func @main_graph
+// SM80: dsmp.gather {{.*}}dsmp.assigned = #dsmp.format<f16>, dsmp.error_share = 0.000000e+00 : f64, dsmp.reason = "weight_storage"{{.*}}loc("word")
+// SM80: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f16>{{.*}}dsmp.reason = "sensitivity"{{.*}}loc("proj")
+// SM80: dsmp.gather {{.*}}dsmp.assigned = #dsmp.format<f16>, dsmp.error_share = 0.0317{{[0-9]*}} : f64, dsmp.reason = "weight_storage"{{.*}}loc("pos")
+// SM80: dsmp.gather {{.*}}dsmp.assigned = #dsmp.format<f32>, dsmp.reason = "budget"{{.*}}loc("huge")
+module {
+  func.func @main_graph(%ids: tensor<4xi64>, %b: tensor<16x16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>) {
+    %word = dsmp.constant dense<1.0> : tensor<100x16xf32>
+    %pos = dsmp.constant dense<2.0> : tensor<100x16xf32>
+    %huge = dsmp.constant dense<3.0> : tensor<100x16xf32>
+    %0 = dsmp.gather %word, %ids {axis = 0 : i64, dsmp.sensitivity = {adapt = 1.0 : f64, energy = 1.0e+01 : f64}} : (tensor<100x16xf32>, tensor<4xi64>) -> tensor<4x16xf32> loc("word")
+    %1 = dsmp.matmul %0, %b {dsmp.flops = 2048 : i64, dsmp.sensitivity = {adapt = 1.0 : f64, energy = 1.0 : f64, operand_energy = 1.0e+01 : f64}} : (tensor<4x16xf32>, tensor<16x16xf32>) -> tensor<4x16xf32> loc("proj")
+    %2 = dsmp.gather %pos, %ids {axis = 0 : i64, dsmp.sensitivity = {adapt = 1.0 : f64, energy = 1.0e+01 : f64}} : (tensor<100x16xf32>, tensor<4xi64>) -> tensor<4x16xf32> loc("pos")
+    %3 = dsmp.softmax %2 {dsmp.flops = 320 : i64, dsmp.sensitivity = {adapt = 1.0 : f64, energy = 1.0 : f64}} : (tensor<4x16xf32>) -> tensor<4x16xf32>
+    %4 = dsmp.gather %huge, %ids {axis = 0 : i64, dsmp.sensitivity = {adapt = 1.0 : f64, energy = 1.0e+03 : f64}} : (tensor<100x16xf32>, tensor<4xi64>) -> tensor<4x16xf32> loc("huge")
+    %5 = dsmp.softmax %4 {dsmp.flops = 320 : i64, dsmp.sensitivity = {adapt = 1.0 : f64, energy = 1.0 : f64}} : (tensor<4x16xf32>) -> tensor<4x16xf32>
+    return %1, %3, %5 : tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>
+  }
+}
