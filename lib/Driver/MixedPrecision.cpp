@@ -566,7 +566,9 @@ compileWithPrecision(StringRef modelPath, StringRef outputDir,
   // (the ONNX export stays as general as the model).
   func::FuncOp graph = lookupMainGraph(*loaded->module);
   bool structured = !compile.fixedInputs.empty();
-  graph.walk([&](Operation *op) { structured |= isa<IfOp, LSTMOp>(op); });
+  graph.walk([&](Operation *op) {
+    structured |= isa<IfOp, LSTMOp, GRUOp, RNNOp>(op);
+  });
   InputShapes calibrationShapes;
   if (structured) {
     auto sets = readInputSets(options.calibration);

@@ -45,10 +45,10 @@ struct AnalyzeRangesPass final
       // statistics are taken as each value is computed.
       llvm::Error err = runProbes(
           module, calibration,
-          [&](func::FuncOp,
-              ArrayRef<Operation *> copy) -> FailureOr<SmallVector<Value>> {
+          [&](func::FuncOp, ArrayRef<Operation *> copy,
+              ArrayRef<OpParts> parts) -> FailureOr<SmallVector<Value>> {
             SmallVector<Value> values;
-            ranges.instrument(copy, values);
+            ranges.instrument(copy, parts, values);
             return values;
           },
           [&](size_t probe, ArrayRef<float> values) {

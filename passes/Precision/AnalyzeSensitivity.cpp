@@ -168,8 +168,8 @@ struct AnalyzeSensitivityPass final
     std::vector<bool> reached;
     llvm::Error err = runProbes(
         module, calibration,
-        [&](func::FuncOp graph,
-            ArrayRef<Operation *> copy) -> FailureOr<SmallVector<Value>> {
+        [&](func::FuncOp graph, ArrayRef<Operation *> copy,
+            ArrayRef<OpParts> parts) -> FailureOr<SmallVector<Value>> {
           Block &body = graph.getBody().front();
           Operation *ret = body.getTerminator();
           SmallVector<Operation *> forward;
@@ -187,7 +187,7 @@ struct AnalyzeSensitivityPass final
           // as each product is computed, in double.
           SmallVector<Value> values;
           if (recordRanges)
-            ranges.instrument(copy, values);
+            ranges.instrument(copy, parts, values);
           rangeProbes = values.size();
           auto probe = [&](Value grad, Value x) {
             values.push_back(g.mul(grad, x));
@@ -208,6 +208,34 @@ struct AnalyzeSensitivityPass final
               for (Operation *op : adjoint.stoppedAt)
                 stopNames.push_back(onnxTypeOf(op) + " '" + nodeName(op) + "'");
             for (auto [id, op] : llvm::enumerate(copy)) {
+              if (!op && !parts[id].empty()) {
+                // An op specialization replaced by parts (an unrolled
+                // recurrence) in 16 bits rounds every part's result and
+                // constant weights: their products, each as one probe.
+                SmallVector<Value> results, weights;
+                for (Operation *part : parts[id]) {
+                  if (part->getNumResults() == 0 ||
+                      !isF32Tensor(part->getResult(0).getType(),
+                                   /*requireStaticShape=*/true))
+                    continue;
+                  Value x = part->getResult(0);
+                  Value grad = adjoint.grads.lookup(x);
+                  if (!grad)
+                    continue;
+                  results.push_back(g.mul(grad, x));
+                  if (hasOperandTerm(part) && hasConstantWeight(part))
+                    if (Value dW = weightGradient(b, part, grad))
+                      weights.push_back(g.mul(dW, part->getOperand(1)));
+                }
+                std::pair<List, SmallVector<Value> *> lists[] = {
+                    {products, &results}, {weight, &weights}};
+                for (auto [list, found] : lists)
+                  if (!found->empty()) {
+                    values.push_back(concatFlattened(ret, *found));
+                    (probes[id].*list).push_back(values.size() - 1);
+                  }
+                continue;
+              }
               if (!op || op->getNumResults() == 0 ||
                   !isF32Tensor(op->getResult(0).getType(),
                                /*requireStaticShape=*/true))

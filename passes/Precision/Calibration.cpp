@@ -9,6 +9,7 @@
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/GraphBuilder.h"
 #include "dsmp/Execution/Evaluator.h"
+#include "passes/Precision/Formats.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
@@ -152,6 +153,7 @@ struct CalibrationCopy {
   std::vector<HostInputs> sets;
   OwningOpRef<ModuleOp> module;
   SmallVector<Operation *> ops; // null where specialization folded one away
+  std::vector<OpParts> parts;   // by op, see OpParts
 };
 
 Expected<CalibrationCopy> prepareCopy(ModuleOp module, StringRef dir) {
@@ -200,10 +202,37 @@ Expected<CalibrationCopy> prepareCopy(ModuleOp module, StringRef dir) {
       if (auto id = op->getAttrOfType<IntegerAttr>(kIdAttr))
         ops[id.getInt()] = op;
     });
+    // An op that specialization rewrote into several (an unrolled
+    // recurrence) left them its location and no id.
+    llvm::DenseMap<Location, size_t> replaced;
+    for (auto [id, op] : llvm::enumerate(original))
+      if (!ops[id] && op->getNumResults() > 0 &&
+          isF32Tensor(op->getResult(0).getType()))
+        replaced.try_emplace(op->getLoc(), id);
+    result.parts.resize(original.size());
+    if (!replaced.empty())
+      for (Operation *op : graphOps(*copy))
+        if (!op->hasAttr(kIdAttr) &&
+            !op->hasTrait<mlir::OpTrait::ConstantLike>())
+          if (auto it = replaced.find(op->getLoc()); it != replaced.end())
+            result.parts[it->second].push_back(op);
   }
+  result.parts.resize(original.size());
   return result;
 }
 } // namespace
+
+Value concatFlattened(Operation *before, ArrayRef<Value> values) {
+  OpBuilder b(before);
+  GraphBuilder g(b, before->getLoc());
+  SmallVector<Value> flat;
+  for (Value v : values)
+    flat.push_back(
+        g.reshape(v, {cast<RankedTensorType>(v.getType()).getNumElements()}));
+  if (flat.size() == 1)
+    return flat.front();
+  return g.value("dsmp.concat", flat, {g.i64("axis", 0)});
+}
 
 Error runProbes(ModuleOp module, StringRef dir, Instrument instrument,
                 ProbeObserver observe, HostEngine engine,
@@ -230,7 +259,7 @@ Error runProbes(ModuleOp module, StringRef dir, Instrument instrument,
   for (Operation *&op : prepared->ops)
     if (op && (flagOf.contains(op) || op->getBlock() != &top))
       op = nullptr; // flattened away, or inside an If that was not
-  auto probes = instrument(graph, prepared->ops);
+  auto probes = instrument(graph, prepared->ops, prepared->parts);
   if (failed(probes))
     return llvm::createStringError("calibration: cannot instrument the graph");
   // Each flattened If's condition, as f32, after the instrument's probes.

@@ -38,11 +38,22 @@ struct FlattenedIf {
 };
 std::vector<FlattenedIf> flattenBranches(func::FuncOp graph);
 
-/// Adds values to a copy of the graph: receives the copy's @main_graph and
-/// its ops in graphOps order (null where specialization folded one away);
-/// returns the values to probe, in order (f32 results of non-constant ops).
+/// The ops that specialization made of one op of the original graph, by
+/// graphOps index: a recurrence unrolled into matmuls and gates
+/// (dsmp-decompose-recurrent) is measured as their sum. Empty for an op
+/// that maps to one op of the copy or was folded away.
+using OpParts = SmallVector<Operation *, 0>;
+
+/// Adds values to a copy of the graph: receives the copy's @main_graph, its
+/// ops in graphOps order (null where specialization folded one away or
+/// replaced it by parts) and each op's parts; returns the values to probe,
+/// in order (f32 results of non-constant ops).
 using Instrument = llvm::function_ref<FailureOr<SmallVector<Value>>(
-    func::FuncOp graph, ArrayRef<Operation *> ops)>;
+    func::FuncOp graph, ArrayRef<Operation *> ops, ArrayRef<OpParts> parts)>;
+
+/// `values` (static f32 tensors) flattened and concatenated, built before
+/// `before`: several values probed as one.
+Value concatFlattened(Operation *before, ArrayRef<Value> values);
 
 /// Receives a probe's values (its index in the instrument's list), once per
 /// calibration set, sets in order.

@@ -297,8 +297,28 @@ RangeRecorder::RangeRecorder(size_t numOps)
 RangeRecorder::~RangeRecorder() = default;
 
 void RangeRecorder::instrument(ArrayRef<Operation *> copy,
+                               ArrayRef<OpParts> parts,
                                SmallVectorImpl<Value> &probes) {
   for (auto [id, op] : llvm::enumerate(copy)) {
+    if (!op && id < parts.size() && !parts[id].empty()) {
+      int64_t total = 0;
+      SmallVector<Value> values;
+      for (Operation *part : parts[id]) {
+        if (auto precision = dyn_cast<PrecisionOpInterface>(part))
+          total += precision.getFlopCount().value_or(0);
+        if (part->getNumResults() && isF32Tensor(part->getResult(0).getType(),
+                                                 /*requireStaticShape=*/true))
+          values.push_back(part->getResult(0));
+      }
+      flops[id] = total;
+      if (values.empty())
+        continue;
+      probeOfOp[id] = stats.size();
+      stats.emplace_back();
+      probes.push_back(concatFlattened(
+          parts[id].front()->getBlock()->getTerminator(), values));
+      continue;
+    }
     // FLOPs at the calibration shapes (the model's own may be dynamic).
     if (auto precision = dyn_cast_or_null<PrecisionOpInterface>(op))
       flops[id] = precision.getFlopCount();

@@ -15,6 +15,8 @@
 #ifndef DSMP_PASSES_PRECISION_RANGESTATS_H
 #define DSMP_PASSES_PRECISION_RANGESTATS_H
 
+#include "passes/Precision/Calibration.h"
+
 #include "mlir/IR/BuiltinOps.h"
 
 #include <memory>
@@ -36,10 +38,13 @@ public:
 
   /// From an instrument: appends to `probes` result 0 of every op of `copy`
   /// (graphOps order) with an f32 tensor result that is not a constant, and
-  /// notes each op's FLOPs at the calibration shapes. Probe k of this
+  /// notes each op's FLOPs at the calibration shapes; for an op replaced by
+  /// `parts`, their FLOPs summed and their f32 results as one probe (the
+  /// range of every value the op computes inside). Probe k of this
   /// recorder is then values[first + k], `first` the size of `probes`
   /// before the call.
-  void instrument(ArrayRef<Operation *> copy, SmallVectorImpl<Value> &probes);
+  void instrument(ArrayRef<Operation *> copy, ArrayRef<OpParts> parts,
+                  SmallVectorImpl<Value> &probes);
   /// Adds the values of this recorder's probe `probe` (one calibration set).
   void observe(size_t probe, ArrayRef<float> values);
   /// Writes `dsmp.range` (static bounds, and what was observed) and
