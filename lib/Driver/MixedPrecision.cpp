@@ -475,13 +475,16 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   summary["calibration"] = options.calibration;
   summary["analysis_seconds"] = analysisSeconds;
   summary["total_seconds"] = secondsSince(start);
-  if (auto stopped =
-          (*analyzed)->getAttrOfType<ArrayAttr>("dsmp.adjoint_stopped_at")) {
-    json::Array names;
-    for (Attribute a : stopped)
-      names.push_back(cast<StringAttr>(a).str());
-    summary["adjoint_stopped_at"] = std::move(names);
-  }
+  // Ops the adjoint stopped at, and those it crossed by a forward estimate
+  // (no VJP model: ForwardEstimate.h).
+  for (StringRef key : {"adjoint_stopped_at", "adjoint_estimated_at"})
+    if (auto list =
+            (*analyzed)->getAttrOfType<ArrayAttr>(("dsmp." + key).str())) {
+      json::Array names;
+      for (Attribute a : list)
+        names.push_back(cast<StringAttr>(a).str());
+      summary[key] = std::move(names);
+    }
   auto expected = readOutputSets(validationDir);
   if (!expected) {
     llvm::consumeError(expected.takeError());

@@ -9,6 +9,7 @@
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/GraphBuilder.h"
 #include "passes/Precision/Formats.h"
+#include "passes/Precision/ForwardEstimate.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -72,8 +73,13 @@ Adjoint mlir::dsmp::buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
     auto vjp = dyn_cast<VJPOpInterface>(op);
     SmallVector<std::pair<Value, Value>> operandGrads;
     if (!vjp || failed(vjp.buildVJP(builder, resultGrads, operandGrads))) {
-      adjoint.stoppedAt.push_back(op);
-      continue;
+      // (what a failed model built stays unused and is erased)
+      operandGrads.clear();
+      if (failed(forwardEstimateVJP(builder, op, resultGrads, operandGrads))) {
+        adjoint.stoppedAt.push_back(op);
+        continue;
+      }
+      adjoint.estimatedAt.push_back(op);
     }
     // A contraction's activation operand keeps its gradient even where
     // nothing upstream needs one (a graph input): rounding it is part of

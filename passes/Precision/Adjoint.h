@@ -22,8 +22,11 @@ struct Adjoint {
   /// whose rounding the precision cost counts (not propagated further).
   llvm::DenseMap<Operation *, SmallVector<std::pair<Value, Value>>>
       operandGrads;
-  /// Ops with gradients at their results and no VJP (or one that failed):
-  /// the gradient stops there.
+  /// Ops with gradients at their results and no VJP (or one that failed)
+  /// through which the gradient was estimated forward (ForwardEstimate.h).
+  SmallVector<Operation *> estimatedAt;
+  /// Ops with gradients at their results where neither a VJP nor the
+  /// forward estimate holds (an op with regions): the gradient stops there.
   SmallVector<Operation *> stoppedAt;
 };
 

@@ -148,7 +148,7 @@ struct AnalyzeSensitivityPass final
     std::vector<Probe> probes(ops.size());
     SmallVector<size_t> decisions = branchDecisions(ops);
     std::vector<std::string> stoppedBy(ops.size());
-    SmallVector<std::string> stopNames;
+    SmallVector<std::string> stopNames, estimateNames;
 
     auto engineKind = parseHostEngine(engine);
     if (!engineKind) {
@@ -204,9 +204,13 @@ struct AnalyzeSensitivityPass final
                               bool first, List products, List operand,
                               List weight) {
             Adjoint adjoint = buildAdjoint(b, forward, seedValues);
-            if (first)
+            if (first) {
               for (Operation *op : adjoint.stoppedAt)
                 stopNames.push_back(onnxTypeOf(op) + " '" + nodeName(op) + "'");
+              for (Operation *op : adjoint.estimatedAt)
+                estimateNames.push_back(onnxTypeOf(op) + " '" + nodeName(op) +
+                                        "'");
+            }
             for (auto [id, op] : llvm::enumerate(copy)) {
               if (!op && !parts[id].empty()) {
                 // An op specialization replaced by parts (an unrolled
@@ -438,6 +442,12 @@ struct AnalyzeSensitivityPass final
       for (const std::string &n : stopNames)
         names.push_back(b.getStringAttr(n));
       module->setAttr("dsmp.adjoint_stopped_at", b.getArrayAttr(names));
+    }
+    if (!estimateNames.empty()) {
+      SmallVector<Attribute> names;
+      for (const std::string &n : estimateNames)
+        names.push_back(b.getStringAttr(n));
+      module->setAttr("dsmp.adjoint_estimated_at", b.getArrayAttr(names));
     }
   }
 };
