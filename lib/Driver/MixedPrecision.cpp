@@ -382,6 +382,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
     return llvm::createStringError("validation: " +
                                    llvm::toString(sets.takeError()));
   std::string referenceEngine;
+  auto referenceStart = std::chrono::steady_clock::now();
   TimingScope referenceTimer = phase(options.timing, "validation (FP32 run)");
   auto reference = runOnSets(*analyzed, *sets, &referenceEngine);
   referenceTimer.stop();
@@ -392,9 +393,13 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   std::vector<std::string> zeroOutputs;
   std::vector<double> floors =
       errorFloors(*analyzed, *reference, options.errorFloor, zeroOutputs);
+  double referenceSeconds = secondsSince(referenceStart);
   RoundPolicy rounds(*analyzed, **pipeline, options, *sets, *reference, floors);
+  auto roundsStart = std::chrono::steady_clock::now();
   if (Error err = rounds.run())
     return std::move(err);
+  double roundsSeconds = secondsSince(roundsStart);
+  auto summaryStart = std::chrono::steady_clock::now();
   Round &final = rounds.final;
 
   MixedPrecisionResult result;
@@ -474,6 +479,16 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   summary["validated_on_calibration_data"] = options.validation.empty();
   summary["calibration"] = options.calibration;
   summary["analysis_seconds"] = analysisSeconds;
+  // Where the flow's time goes (bench/precision prints it in units of one
+  // onnxruntime run): the analyses' forward + adjoint, the FP32 reference
+  // on the validation sets, the rounds (assignment, casts, validation run
+  // each), and this summary (sizes at the input shapes).
+  summary["phase_seconds"] =
+      json::Object{{"analysis", analysisSeconds},
+                   {"fp32_reference", referenceSeconds},
+                   {"rounds", roundsSeconds},
+                   {"summary", secondsSince(summaryStart)}};
+  summary["rounds"] = static_cast<int64_t>(rounds.attempts.size());
   summary["total_seconds"] = secondsSince(start);
   // Ops the adjoint stopped at, and those it crossed by a forward estimate
   // (no VJP model: ForwardEstimate.h).

@@ -269,6 +269,18 @@ void addElementwisePatterns(RewritePatternSet &patterns) {
           return fromFloat.getWidth() < toFloat.getWidth()
                      ? Value(arith::ExtFOp::create(b, loc, to, x))
                      : Value(arith::TruncFOp::create(b, loc, to, x));
+        // To bool: nonzero is true (2 and 0.5 too; NaN as well, as numpy
+        // and onnxruntime have it), not the low bit or an out-of-range
+        // conversion.
+        if (to.isInteger(1)) {
+          if (fromFloat)
+            return arith::CmpFOp::create(
+                b, loc, arith::CmpFPredicate::UNE, x,
+                arith::ConstantOp::create(b, loc, b.getFloatAttr(from, 0.0)));
+          return arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ne, x,
+              arith::ConstantOp::create(b, loc, b.getIntegerAttr(from, 0)));
+        }
         if (toFloat) // booleans are 0 and 1, not 0 and -1
           return fromUnsigned || from.isInteger(1)
                      ? Value(arith::UIToFPOp::create(b, loc, to, x))

@@ -134,6 +134,18 @@ cases.append(("greater_cast", [b, a],
               f"%g = dsmp.greater %in0, %in1 : ({ty(b)}, {ty(a)}) -> tensor<2x3xi1>\n"
               f"%out = dsmp.cast %g : (tensor<2x3xi1>) -> {ty(b)}",
               ty(b), (b > a).astype(np.float32)))
+# To bool, nonzero is true: 0.5 and -0.25 too (not a float-to-int
+# conversion), and 2 through an integer too (not its low bit).
+z = np.array([[0, 0.5, -2, 1], [2, 0, -0.25, 3]], np.float32)
+cases.append(("cast_bool", [z],
+              f"%b = dsmp.cast %in0 : ({ty(z)}) -> tensor<2x4xi1>\n"
+              f"%out = dsmp.cast %b : (tensor<2x4xi1>) -> {ty(z)}",
+              ty(z), (z != 0).astype(np.float32)))
+cases.append(("cast_int_bool", [z],
+              f"%i = dsmp.cast %in0 : ({ty(z)}) -> tensor<2x4xi32>\n"
+              f"%b = dsmp.cast %i : (tensor<2x4xi32>) -> tensor<2x4xi1>\n"
+              f"%out = dsmp.cast %b : (tensor<2x4xi1>) -> {ty(z)}",
+              ty(z), (z.astype(np.int32) != 0).astype(np.float32)))
 h = f32(4, 4, low=-70000, high=70000)
 cases.append(("cast_f16", [h],
               f"%t = dsmp.cast %in0 : ({ty(h)}) -> tensor<4x4xf16>\n"
