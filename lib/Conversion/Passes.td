@@ -32,7 +32,7 @@ def ConvertDsmpToLinalgPass
     axis), BatchNormalization, LayerNormalization, InstanceNormalization,
     MeanVarianceNormalization, integer and f8 QuantizeLinear/DequantizeLinear,
     Concat, Slice (constant
-    bounds, any step), Split (any opset form), Trilu (constant k), Tile,
+    bounds, any step), Split (any opset form), Trilu (constant k), OneHot, Tile,
     DepthToSpace, SpaceToDepth, Gather, GatherElements, ScatterND and
     ScatterElements (an scf.for over the updates), Range (static length),
     Expand, ConstantOfShape, Transpose, the

@@ -70,6 +70,16 @@ Adjoint mlir::dsmp::buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
     }
     if (!any)
       continue;
+    auto precision = dyn_cast<PrecisionOpInterface>(op);
+    bool contraction =
+        precision && (precision.getOpClass() == OpClass::matmul ||
+                      precision.getOpClass() == OpClass::conv);
+    // No operand takes a gradient (a Gather from a table with computed
+    // indices, a OneHot): nothing to propagate, and nothing stops here.
+    if (!contraction && op->getNumRegions() == 0 &&
+        llvm::none_of(op->getOperands(),
+                      [&](Value v) { return needed.contains(v); }))
+      continue;
     auto vjp = dyn_cast<VJPOpInterface>(op);
     SmallVector<std::pair<Value, Value>> operandGrads;
     if (!vjp || failed(vjp.buildVJP(builder, resultGrads, operandGrads))) {
@@ -84,10 +94,6 @@ Adjoint mlir::dsmp::buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
     // A contraction's activation operand keeps its gradient even where
     // nothing upstream needs one (a graph input): rounding it is part of
     // the op's cost (operand_energy). It is not propagated further.
-    auto precision = dyn_cast<PrecisionOpInterface>(op);
-    bool contraction =
-        precision && (precision.getOpClass() == OpClass::matmul ||
-                      precision.getOpClass() == OpClass::conv);
     llvm::erase_if(operandGrads, [&](const std::pair<Value, Value> &entry) {
       return !entry.second ||
              (!needed.contains(entry.first) &&

@@ -33,7 +33,7 @@ ConvTranspose Cos Cosh CumSum DepthToSpace Div Dropout Elu Equal Erf Exp
 Expand Flatten Floor GRU Gather Gelu Gemm GlobalAveragePool GlobalMaxPool
 Greater GreaterOrEqual HardSigmoid HardSwish Hardmax Identity IsInf IsNaN LSTM
 LayerNormalization LeakyRelu Less LessOrEqual Log LogSoftmax MatMul Max
-MaxPool Mean Min Mish Mod Mul Neg Not Or PRelu Pad Pow RNN Reciprocal ReduceL1
+MaxPool Mean Min Mish Mod Mul Neg Not OneHot Or PRelu Pad Pow RNN Reciprocal ReduceL1
 ReduceL2 ReduceLogSum ReduceLogSumExp ReduceMax ReduceMean ReduceMin
 ReduceProd ReduceSum ReduceSumSquare Relu Reshape Round ScatterElements ScatterND
 Selu Shrink Sigmoid

@@ -711,6 +711,26 @@ LogicalResult TriluOp::verify() {
   return success();
 }
 
+LogicalResult OneHotOp::verify() {
+  if (hasUnranked(*this))
+    return success();
+  int64_t rank = rankOf(getOutput());
+  if (rank != rankOf(getIndices()) + 1)
+    return emitOpError("expects a result of rank one more than the indices'");
+  auto axis = static_cast<int64_t>(getAxis());
+  if (axis < -rank || axis >= rank)
+    return emitOpError("axis ") << axis << " is out of range for rank " << rank;
+  auto depth = cast<RankedTensorType>(getDepth().getType());
+  if (depth.getRank() > 1 ||
+      (depth.hasStaticShape() && depth.getNumElements() != 1))
+    return emitOpError("expects depth to be one value");
+  auto values = cast<RankedTensorType>(getValues().getType());
+  if (values.getRank() != 1 ||
+      (values.hasStaticShape() && values.getNumElements() != 2))
+    return emitOpError("expects values to hold two elements (off, on)");
+  return success();
+}
+
 LogicalResult TileOp::verify() {
   if (hasUnranked(*this))
     return success();

@@ -1148,6 +1148,26 @@ def Dsmp_TriluOp : Dsmp_OnnxOp<"trilu", Dsmp_DataMovementClass,
   let hasVerifier = 1;
 }
 
+def Dsmp_OneHotOp : Dsmp_OnnxOp<"one_hot", Dsmp_DataMovementClass,
+    (ins Dsmp_NumericTensor:$indices, Dsmp_NumericTensor:$depth,
+         Dsmp_Tensor:$values, DefaultValuedAttr<I64Attr, "-1">:$axis),
+    (outs Dsmp_Tensor:$output),
+    [Pure, AllElementTypesMatch<["values", "output"]>]> {
+  let summary = "ONNX OneHot: values[1] where an index names the position, else values[0]";
+  let description = [{
+    The output is `indices`' shape with a dim of `depth` (a scalar of any
+    numeric type, taken as an integer) inserted at `axis`; element k along
+    it is `values[1]` (on) where the index at the other dims is k, else
+    `values[0]` (off). Negative indices count from `depth`; indices outside
+    [-depth, depth) give a row of off values. Float indices are truncated.
+
+    ```mlir
+    %y = dsmp.one_hot %i, %d, %v : (tensor<2x3xi64>, tensor<i64>, tensor<2xf32>) -> tensor<2x3x10xf32>
+    ```
+  }];
+  let hasVerifier = 1;
+}
+
 def Dsmp_TransposeOp : Dsmp_OnnxOp<"transpose", Dsmp_DataMovementClass,
     (ins Dsmp_Tensor:$data, OptionalAttr<DenseI64ArrayAttr>:$perm),
     (outs Dsmp_Tensor:$transposed), [Pure, AllElementTypesMatch<["data", "transposed"]>]> {

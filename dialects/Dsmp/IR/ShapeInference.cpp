@@ -267,6 +267,34 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
       return {};
     return RankedTensorType::get(out, element);
   }
+  if (type == "OneHot") {
+    // The indices' shape with `depth` (a constant of any numeric type)
+    // inserted at `axis`, in the type of `values`.
+    auto values = operand(2);
+    if (!values || operands.size() < 3)
+      return {};
+    int64_t axis = -1;
+    if (auto a = node ? node.getAs<IntegerAttr>("axis") : IntegerAttr())
+      axis = a.getInt();
+    axis = normalize(axis, rank + 1);
+    if (axis < 0 || axis > rank)
+      return {};
+    int64_t depth = ShapedType::kDynamic;
+    DenseElementsAttr attr;
+    if (matchPattern(operands[1], m_Constant(&attr)) &&
+        attr.getNumElements() == 1) {
+      double d = isa<FloatType>(attr.getElementType())
+                     ? (*attr.getValues<APFloat>().begin()).convertToDouble()
+                     : static_cast<double>(
+                           (*attr.getValues<APInt>().begin()).getSExtValue());
+      if (!(d >= 1 && d <= static_cast<double>(1 << 24)))
+        return {}; // no one-hot dim of that size
+      depth = static_cast<int64_t>(d);
+    }
+    SmallVector<int64_t> out(dims.begin(), dims.end());
+    out.insert(out.begin() + axis, depth);
+    return RankedTensorType::get(out, values.getElementType());
+  }
   if (type == "ConstantOfShape") {
     if (rank != 1 || first.isDynamicDim(0))
       return {};

@@ -267,6 +267,85 @@ struct TriluLowering : OpRewritePattern<TriluOp> {
   }
 };
 
+/// OneHot: a generic over the result that reads the index at every dim but
+/// `axis` and selects on (values[1]) where it names the position along
+/// `axis`, else off (values[0]); negative indices count from depth, float
+/// ones are truncated.
+struct OneHotLowering : OpRewritePattern<OneHotOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OneHotOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto indicesType = dyn_cast<RankedTensorType>(op.getIndices().getType());
+    auto valuesType = dyn_cast<RankedTensorType>(op.getValues().getType());
+    if (!type || !type.hasStaticShape() || !indicesType ||
+        !indicesType.hasStaticShape() || !valuesType ||
+        !valuesType.hasStaticShape() || valuesType.getRank() != 1 ||
+        valuesType.getNumElements() != 2 ||
+        indicesType.getRank() + 1 != type.getRank())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    int64_t rank = type.getRank();
+    auto axis = static_cast<int64_t>(op.getAxis());
+    if (axis < 0)
+      axis += rank;
+    if (axis < 0 || axis >= rank)
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto valueAt = [&](int64_t i) -> Value {
+      Value index = arith::ConstantIndexOp::create(rewriter, loc, i);
+      return tensor::ExtractOp::create(rewriter, loc, op.getValues(),
+                                       ValueRange{index});
+    };
+    Value off = valueAt(0), on = valueAt(1);
+    SmallVector<AffineExpr> indexDims;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        indexDims.push_back(getAffineDimExpr(d, ctx));
+    SmallVector<AffineMap> maps{AffineMap::get(rank, 0, indexDims, ctx),
+                                AffineMap::getMultiDimIdentityMap(rank, ctx)};
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         type.getElementType());
+    int64_t depth = type.getDimSize(axis);
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{type}, ValueRange{op.getIndices()},
+            ValueRange{init}, maps,
+            SmallVector<utils::IteratorType>(rank,
+                                             utils::IteratorType::parallel),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Type i64 = b.getI64Type();
+              Value index = args[0];
+              if (isa<FloatType>(index.getType()))
+                index = arith::FPToSIOp::create(b, l, i64, index);
+              else if (index.getType().getIntOrFloatBitWidth() < 64)
+                index = arith::ExtSIOp::create(b, l, i64, index);
+              else if (index.getType().getIntOrFloatBitWidth() > 64)
+                index = arith::TruncIOp::create(b, l, i64, index);
+              Value zero =
+                  arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0));
+              Value wrapped = arith::SelectOp::create(
+                  b, l,
+                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, index,
+                                        zero),
+                  arith::AddIOp::create(b, l, index,
+                                        arith::ConstantOp::create(
+                                            b, l, b.getI64IntegerAttr(depth))),
+                  index);
+              Value position = arith::IndexCastOp::create(
+                  b, l, i64, linalg::IndexOp::create(b, l, axis));
+              Value hot = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                                wrapped, position);
+              linalg::YieldOp::create(
+                  b, l, Value(arith::SelectOp::create(b, l, hot, on, off)));
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// Slice with constant starts/ends/axes and positive steps.
 struct SliceLowering : OpRewritePattern<SliceOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -557,7 +636,7 @@ void mlir::dsmp::lowering::populateDataMovementPatterns(
   MLIRContext *ctx = patterns.getContext();
   patterns.add<TransposeLowering, ConstantLowering, IdentityLowering,
                DropoutLowering, ConcatLowering, SliceLowering, SplitLowering,
-               TriluLowering, GatherLowering, ExpandLowering,
+               TriluLowering, OneHotLowering, GatherLowering, ExpandLowering,
                ConstantOfShapeLowering, PadLowering>(ctx);
   for (StringRef name :
        {"dsmp.reshape", "dsmp.flatten", "dsmp.squeeze", "dsmp.unsqueeze"})

@@ -253,6 +253,36 @@ Error evalTrilu(Operation *op, ArrayRef<const Array *> in,
   return Error::success();
 }
 
+/// OneHot: values[1] where the index (negative: from depth; float:
+/// truncated) names the position along `axis`, else values[0].
+Error evalOneHot(Operation *op, ArrayRef<const Array *> in,
+                 MutableArrayRef<Array> out) {
+  const Array &indices = *in[0], &values = *in[2];
+  Array &y = out[0];
+  if (values.size() != 2)
+    return unsupported(op, "values with other than two elements");
+  int64_t axis = normalizeAxis(intAttr(op, "axis", -1), y.rank());
+  if (axis < 0 || axis >= y.rank())
+    return unsupported(op, "an axis outside the result's rank");
+  int64_t depth = y.shape[axis];
+  int64_t outer = product(ArrayRef<int64_t>(y.shape).take_front(axis));
+  int64_t inner = product(ArrayRef<int64_t>(y.shape).drop_front(axis + 1));
+  if (indices.size() != outer * inner)
+    return unsupported(op, "indices that do not match the result's shape");
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t j = 0; j < inner; ++j) {
+      int64_t at = o * inner + j;
+      int64_t index = indices.isFloat
+                          ? static_cast<int64_t>(std::trunc(indices.f[at]))
+                          : indices.i[at];
+      if (index < 0)
+        index += depth;
+      for (int64_t k = 0; k < depth; ++k)
+        y.copyFrom(values, k == index ? 1 : 0, (o * depth + k) * inner + j);
+    }
+  return Error::success();
+}
+
 /// DepthToSpace (DCR, CRD) and SpaceToDepth on [N, C, H, W], element by
 /// element from the output's position.
 Error evalDepthToSpace(Operation *op, ArrayRef<const Array *> in,
@@ -509,6 +539,7 @@ void addDataMovementKernels(KernelTable &table) {
   table["dsmp.depth_to_space"] = KernelEntry(evalDepthToSpace, Writes::all);
   table["dsmp.space_to_depth"] = KernelEntry(evalDepthToSpace, Writes::all);
   table["dsmp.trilu"] = KernelEntry(evalTrilu, Writes::all);
+  table["dsmp.one_hot"] = KernelEntry(evalOneHot, Writes::all);
   table["dsmp.pad"] = evalPad;
   table["dsmp.gather"] = evalGather;
   table["dsmp.shape"] = evalShape;

@@ -234,3 +234,21 @@ func.func @scatter_elements_add(%x: tensor<2x4xf32>, %i: tensor<2x2xi64>, %u: te
   %y = dsmp.scatter_elements %x, %i, %u {axis = 1 : i64, reduction = "add"} : (tensor<2x4xf32>, tensor<2x2xi64>, tensor<2x2xf32>) -> tensor<2x4xf32>
   return %y : tensor<2x4xf32>
 }
+
+// -----
+
+/// OneHot: a generic over the result reading the index at every dim but the
+/// axis (here 1); negative indices wrap by depth (5); on/off from values.
+// CHECK-LABEL: func.func @one_hot(
+// CHECK: %[[OFF:.+]] = tensor.extract %{{.*}}[%c0
+// CHECK: %[[ON:.+]] = tensor.extract %{{.*}}[%c1
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<2x3xi64>) outs(%{{.*}} : tensor<2x5x3xf32>)
+// CHECK: arith.cmpi slt
+// CHECK: arith.addi %{{.*}}, %c5_i64
+// CHECK: %[[AT:.+]] = linalg.index 1
+// CHECK: arith.cmpi eq
+// CHECK: arith.select %{{.*}}, %[[ON]], %[[OFF]]
+func.func @one_hot(%i: tensor<2x3xi64>, %d: tensor<i64>, %v: tensor<2xf32>) -> tensor<2x5x3xf32> {
+  %y = dsmp.one_hot %i, %d, %v {axis = 1 : i64} : (tensor<2x3xi64>, tensor<i64>, tensor<2xf32>) -> tensor<2x5x3xf32>
+  return %y : tensor<2x5x3xf32>
+}
