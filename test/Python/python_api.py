@@ -95,11 +95,16 @@ except RuntimeError as error:
 import glob, tempfile
 before = set(glob.glob(os.path.join(tempfile.gettempdir(), "dsmp-*")))
 tuned = dsmp.compile(model, target="sm_80", tolerance=1e-2, margin=0.25, max_retries=1,
-                     keep_top1=True, sensitivity_seeds=2,
+                     keep_top1=True, sensitivity_seeds=2, error_floor=0.5,
                      calibration=os.path.join(folder, "test_data_set_0"),
                      shapes=[{"image": x.shape} for x in images])
 s = tuned.report["summary"]
-print("options reach the report:", "top1_unchanged" in s, "seeds=2" in s["pipeline"][0])
+print("options reach the report:", "top1_unchanged" in s, "seeds=2" in s["pipeline"][0],
+      s["error_floor"], s["error_floor_source"])
+try:
+    dsmp.compile(model, target="sm_80", tolerance=1e-2, calibration=folder, error_floor=-1)
+except ValueError as error:
+    print("negative error floor ->", error)
 try:
     tuned.run({"image": images[1][:3]})
 except ValueError as error:
