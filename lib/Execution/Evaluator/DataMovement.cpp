@@ -213,10 +213,8 @@ Error evalSlice(Operation *op, ArrayRef<const Array *> in,
     block *= x.shape[rank - 1 - whole];
     ++whole;
   }
-  if (whole == rank) {
-    evalCopy(op, in, out);
-    return Error::success();
-  }
+  if (whole == rank)
+    return evalCopy(op, in, out);
   SmallVector<int64_t, 4> own = stridesOf(x.shape);
   int64_t kept = rank - whole; // dims of the view; the last absorbs `block`
   SmallVector<int64_t, 4> view(y.shape.begin(), y.shape.begin() + kept);
