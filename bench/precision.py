@@ -220,18 +220,42 @@ def bench_model(name, args, work):
 
 def isolated(fn, tool, *args):
     """fn(*args) in a forked child: onnxruntime segfaults on some of the
-    peers' f16 models (an LSTM), and that must cost one row, not the run."""
+    peers' f16 models (an LSTM), and that must cost one row, not the run.
+    An exception in the child (the peer not installed, say) is its row's
+    note, not a crash."""
     import multiprocessing
     ctx = multiprocessing.get_context("fork")
     queue = ctx.Queue()
     start = time.time()
-    child = ctx.Process(target=lambda: queue.put(fn(*args)))
+
+    def child_run():
+        try:
+            queue.put(fn(*args))
+        except BaseException as e:  # noqa: BLE001 - one row, not the run
+            queue.put((tool, None, None, time.time() - start,
+                       f"FAILED: {type(e).__name__}: " + str(e).split("\n")[0][:100]))
+
+    child = ctx.Process(target=child_run)
     child.start()
+    # Read before joining (a large result would hold the child's exit), and
+    # stop waiting once the child is gone without one (a segfault).
+    import queue as queues
+    result = None
+    while result is None:
+        try:
+            result = queue.get(timeout=0.5)
+        except queues.Empty:
+            if not child.is_alive():
+                try:
+                    result = queue.get(timeout=0.5)
+                except queues.Empty:
+                    pass
+                break
     child.join()
-    if child.exitcode != 0:
+    if result is None:
         return (tool, None, None, time.time() - start,
                 f"FAILED: crashed (exit {child.exitcode}; onnxruntime on its model)")
-    return queue.get()
+    return result
 
 
 def peer_amp(args, name, path, work, feed0, feed1, set1, ref1):
