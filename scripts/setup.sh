@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks to build and test dsmp: Debian's
 # LLVM/MLIR 22, ONNX 1.12, protobuf and GoogleTest, and a Python venv (.venv)
-# with onnx and onnxruntime. Safe to run again: it only installs what is
-# missing.
+# with onnx and onnxruntime. `--test` adds what only the tests need: torch
+# and torchvision (PyPI's wheels, run on the CPU) to export the torch-family
+# and zoo models. Safe to run again: it only installs what is missing.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+with_test=0
+[ "${1:-}" = "--test" ] && with_test=1
 
 packages=(
   cmake ninja-build pkgconf
@@ -37,5 +40,9 @@ if ! "$venv/bin/python" -c "import numpy, onnx, onnxruntime, ml_dtypes, nanobind
   echo "setup: installing Python packages"
   "$venv/bin/python" -m pip install -q --upgrade pip
   "$venv/bin/python" -m pip install -q -r "$root/scripts/requirements.txt"
+fi
+if ((with_test)) && ! "$venv/bin/python" -c "import torch, torchvision" 2>/dev/null; then
+  echo "setup: installing torch and torchvision (test exports; about 5 GB)"
+  "$venv/bin/python" -m pip install -q -r "$root/scripts/requirements-test.txt"
 fi
 echo "setup: done"

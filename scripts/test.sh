@@ -7,7 +7,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
-bash "$root/scripts/setup.sh"
+bash "$root/scripts/setup.sh" --test
 # The layering of docs/architecture.md's table, before spending a build.
 "$root/.venv/bin/python" "$root/scripts/check-layers.py" "$root"
 bash "$root/scripts/build.sh" "$@"
