@@ -72,6 +72,10 @@ if subprocess.run([config.python_executable, "-c", "import torch, torchvision"],
                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
     config.available_features.add("torch")
 
+# Headless Chromium opens the report page (test/Precision/report-page.test).
+if shutil.which("chromium"):
+    config.available_features.add("chromium")
+
 # Opt-in long runs (the exhaustive 2^32 format check): DSMP_LONG_TESTS=1.
 if os.environ.get("DSMP_LONG_TESTS") == "1":
     config.available_features.add("long-tests")

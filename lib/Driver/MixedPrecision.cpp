@@ -636,6 +636,7 @@ compileWithPrecision(StringRef modelPath, StringRef outputDir,
   artifactTimer.stop();
   json::Object &summary = *result->report.getObject("summary");
   summary["artifact_cpu"] = compile.target.name;
+  summary["model"] = modelPath.str();
   // Reading the ONNX file into the dialect, before total_seconds' flow.
   summary["import_seconds"] = importSeconds;
   // Each variant's whole pipeline: `dsmp-opt MODEL --pass-pipeline=...`

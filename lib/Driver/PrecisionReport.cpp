@@ -4,20 +4,22 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The HTML page is self-contained (inline SVG, no scripts or fetches): the
-// budget used, the FLOP share per format, the format of every op in graph
-// order, and each op's sensitivity on a log scale.
+// The JSON report (strict: no inf or NaN) and, beside it, its page
+// (ReportPage.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "lib/Driver/PrecisionReport.h"
 #include "dsmp/Driver/MixedPrecision.h"
+#include "lib/Driver/ReportPage.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/OnnxOpRegistry.h"
 #include "passes/Precision/Calibration.h"
 #include "passes/Precision/Formats.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -25,6 +27,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 
 using llvm::Error;
 using llvm::StringRef;
@@ -33,41 +36,6 @@ namespace json = llvm::json;
 namespace mlir::dsmp {
 
 namespace {
-
-std::string escape(StringRef text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '&':
-      out += "&amp;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
-}
-
-StringRef colorOf(StringRef format) {
-  if (format == "f16")
-    return "#2b8a3e";
-  if (format == "bf16")
-    return "#1971c2";
-  if (format == "tf32")
-    return "#e8590c";
-  if (format.starts_with("f8"))
-    return "#9c36b5";
-  return "#868e96";
-}
 
 json::Value numbers(DictionaryAttr dict, ArrayRef<StringRef> keys) {
   json::Object out;
@@ -86,122 +54,101 @@ json::Value numbers(DictionaryAttr dict, ArrayRef<StringRef> keys) {
   return json::Value(std::move(out));
 }
 
-void writeHtml(const json::Object &report, llvm::raw_ostream &os) {
-  const json::Object *summary = report.getObject("summary");
-  const json::Array *ops = report.getArray("ops");
-  auto number = [&](StringRef key) {
-    return summary ? summary->getNumber(key).value_or(0) : 0;
-  };
-  os << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-        "<title>dsmp precision report</title><style>"
-        "body{font-family:sans-serif;margin:2em;color:#212529}"
-        "table{border-collapse:collapse}td,th{padding:2px 8px;"
-        "border-bottom:1px solid #dee2e6;text-align:left;font-size:13px}"
-        "</style></head><body>\n";
-  os << "<h1>dsmp precision report</h1>\n";
-  if (summary) {
-    os << "<p>target <b>" << escape(summary->getString("target").value_or(""))
-       << "</b>, budget &tau; = " << number("tolerance")
-       << (summary->getString("error_metric").value_or("rel-l2") == "max-abs"
-               ? " (max abs error of any output element), budget "
-               : " (relative L2 per output), budget ")
-       << (summary->getBoolean("met").value_or(false) ? "met" : "NOT met")
-       << ".</p>\n";
-    // Budget bar: predicted and measured against the tolerance.
-    double tol = number("tolerance");
-    os << "<h2>Error budget</h2><svg width=\"520\" height=\"70\">";
-    int y = 5;
-    for (StringRef key : {"predicted_error", "measured_error"}) {
-      double used = tol > 0 ? std::min(number(key) / tol, 1.5) : 0;
-      os << "<text x=\"0\" y=\"" << y + 14 << "\" font-size=\"12\">" << key
-         << "</text><rect x=\"120\" y=\"" << y << "\" width=\""
-         << static_cast<int>(used * 260) << "\" height=\"20\" fill=\""
-         << (number(key) <= tol ? "#2b8a3e" : "#c92a2a") << "\"/><text x=\""
-         << 125 + static_cast<int>(used * 260) << "\" y=\"" << y + 14
-         << "\" font-size=\"12\">" << number(key) << " ("
-         << static_cast<int>(100 * number(key) / tol) << "% of budget)</text>";
-      y += 30;
+} // namespace
+
+namespace {
+
+using NameSet = llvm::SetVector<std::string, std::vector<std::string>,
+                                std::set<std::string>>;
+
+/// Where a value comes from, as the report's graph draws it: the nearest
+/// ops with a precision decision (by report index) and the model inputs
+/// upstream of it, crossing ops without a decision (constants, integer
+/// shape arithmetic, casts) so that the graph stays connected.
+class Provenance {
+public:
+  explicit Provenance(const llvm::DenseMap<Operation *, int64_t> &indexOf)
+      : indexOf(indexOf) {}
+
+  void addSourcesOf(Value value, llvm::SmallSetVector<int64_t, 4> &ops,
+                    NameSet &inputs) {
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+      if (!func)
+        return;
+      if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                        "dsmp.name"))
+        inputs.insert(name.str());
+      return;
     }
-    os << "<line x1=\"380\" y1=\"0\" x2=\"380\" y2=\"65\" stroke=\"black\" "
-          "stroke-dasharray=\"4\"/></svg>\n";
-    os << "<h2>Summary</h2><table>";
-    for (StringRef key :
-         {"low_precision_flop_share", "reduced_precision_flop_share",
-          "total_flops", "weight_bytes_before", "weight_bytes_after",
-          "activation_bytes_before", "activation_bytes_after",
-          "analysis_seconds", "total_seconds"})
-      os << "<tr><th>" << key << "</th><td>" << number(key) << "</td></tr>";
-    if (const json::Object *share = summary->getObject("flop_share"))
-      for (const auto &[format, value] : *share)
-        os << "<tr><th>FLOP share " << escape(format.str()) << "</th><td>"
-           << value.getAsNumber().value_or(0) << "</td></tr>";
-    os << "</table>\n";
+    Operation *def = value.getDefiningOp();
+    if (auto it = indexOf.find(def); it != indexOf.end()) {
+      ops.insert(it->second);
+      return;
+    }
+    auto [memo, fresh] = crossed.try_emplace(def);
+    if (fresh) {
+      Sources found;
+      for (Value operand : def->getOperands())
+        addSourcesOf(operand, found.ops, found.inputs);
+      crossed[def] = std::move(found); // the map may have grown
+    }
+    const Sources &sources = crossed[def];
+    ops.insert(sources.ops.begin(), sources.ops.end());
+    inputs.insert(sources.inputs.begin(), sources.inputs.end());
   }
-  if (!ops)
-    return;
-  // Format map: one cell per op in graph order.
-  os << "<h2>Format map</h2><p>";
-  for (StringRef f : {"f32", "tf32", "f16", "bf16", "f8"})
-    os << "<span style=\"color:" << colorOf(f) << "\">&#9632; " << f
-       << "</span> ";
-  os << "</p><svg width=\"900\" height=\"" << 14 * ((ops->size() + 59) / 60) + 4
-     << "\">";
-  for (size_t i = 0; i < ops->size(); ++i) {
-    const json::Object &op = *(*ops)[i].getAsObject();
-    StringRef format = op.getString("format").value_or("f32");
-    os << "<rect x=\"" << (i % 60) * 15 << "\" y=\"" << (i / 60) * 14
-       << "\" width=\"13\" height=\"12\" fill=\"" << colorOf(format)
-       << "\"><title>" << escape(op.getString("name").value_or("")) << " ("
-       << escape(op.getString("op_type").value_or("")) << "): " << format
-       << ", " << escape(op.getString("reason").value_or(""))
-       << "</title></rect>";
-  }
-  os << "</svg>\n";
-  // Sensitivity per op (log10 of the energy term).
-  os << "<h2>Per-op sensitivity</h2><p>log10 of sum (dy/dx &middot; x)&sup2; "
-        "(the variance a unit relative rounding of the op's result adds to "
-        "the relative output error); color: chosen format.</p>";
-  os << "<svg width=\"900\" height=\"" << 12 * ops->size() + 10 << "\">";
-  int row = 0;
-  for (const json::Value &v : *ops) {
-    const json::Object &op = *v.getAsObject();
-    const json::Object *s = op.getObject("sensitivity");
-    double energy = s ? s->getNumber("energy").value_or(0) : 0;
-    double width =
-        energy > 0 ? std::clamp((std::log10(energy) + 12) * 25, 1.0, 500.0) : 0;
-    os << "<text x=\"0\" y=\"" << row * 12 + 10 << "\" font-size=\"9\">"
-       << escape(op.getString("name").value_or("").take_front(40))
-       << "</text><rect x=\"300\" y=\"" << row * 12 + 2 << "\" width=\""
-       << static_cast<int>(width) << "\" height=\"9\" fill=\""
-       << colorOf(op.getString("format").value_or("f32")) << "\"/>";
-    ++row;
-  }
-  os << "</svg>\n";
-  os << "<h2>Ops</h2><table><tr><th>#</th><th>name</th><th>type</th>"
-        "<th>format</th><th>acc</th><th>reason</th><th>FLOPs</th>"
-        "<th>energy</th><th>amax</th></tr>";
-  for (const json::Value &v : *ops) {
-    const json::Object &op = *v.getAsObject();
-    const json::Object *s = op.getObject("sensitivity");
-    const json::Object *r = op.getObject("range");
-    os << "<tr><td>" << op.getInteger("index").value_or(0) << "</td><td>"
-       << escape(op.getString("name").value_or("")) << "</td><td>"
-       << escape(op.getString("op_type").value_or("")) << "</td><td>"
-       << op.getString("format").value_or("") << "</td><td>"
-       << op.getString("accumulation").value_or("") << "</td><td>"
-       << op.getString("reason").value_or("") << "</td><td>"
-       << op.getInteger("flops").value_or(0) << "</td><td>"
-       << (s ? s->getNumber("energy").value_or(0) : 0) << "</td><td>"
-       << (r ? r->getNumber("amax").value_or(0) : 0) << "</td></tr>";
-  }
-  os << "</table></body></html>\n";
+
+private:
+  struct Sources {
+    llvm::SmallSetVector<int64_t, 4> ops;
+    NameSet inputs;
+  };
+  const llvm::DenseMap<Operation *, int64_t> &indexOf;
+  llvm::DenseMap<Operation *, Sources> crossed;
+};
+
+json::Array toJson(ArrayRef<int64_t> values) {
+  json::Array out;
+  for (int64_t v : values)
+    out.push_back(v);
+  return out;
 }
+
+json::Array toJson(ArrayRef<std::string> values) {
+  json::Array out;
+  for (const std::string &v : values)
+    out.push_back(v);
+  return out;
+}
+
 } // namespace
 
 /// One entry per op that has a precision decision (before casts).
 json::Array describeOps(ModuleOp assigned) {
+  SmallVector<Operation *> graph = graphOps(assigned);
+  llvm::DenseMap<Operation *, int64_t> indexOf;
+  for (auto [index, op] : llvm::enumerate(graph))
+    if (op->hasAttr("dsmp.assigned"))
+      indexOf[op] = static_cast<int64_t>(index);
+  Provenance provenance(indexOf);
+  // The model outputs each op computes (crossing ops without a decision).
+  llvm::DenseMap<int64_t, SmallVector<std::string>> outputsOf;
+  assigned.walk([&](func::ReturnOp ret) {
+    auto func = dyn_cast<func::FuncOp>(ret->getParentOp());
+    if (!func || func.getSymName() != "main_graph")
+      return;
+    for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
+      llvm::SmallSetVector<int64_t, 4> ops;
+      NameSet inputs;
+      provenance.addSourcesOf(value, ops, inputs);
+      auto name = func.getResultAttrOfType<StringAttr>(i, "dsmp.name");
+      for (int64_t op : ops)
+        outputsOf[op].push_back(name ? name.str() : std::to_string(i));
+    }
+  });
+
   json::Array ops;
-  for (auto [index, op] : llvm::enumerate(graphOps(assigned))) {
+  for (auto [index, op] : llvm::enumerate(graph)) {
     auto format = op->getAttrOfType<FormatAttr>("dsmp.assigned");
     if (!format)
       continue;
@@ -229,6 +176,18 @@ json::Array describeOps(ModuleOp assigned) {
                              {"min", "max", "amax", "static_lo", "static_hi"});
     if (auto stop = op->getAttrOfType<StringAttr>("dsmp.no_adjoint"))
       entry["no_adjoint"] = stop.str();
+    // The graph: which ops (by index) and model inputs feed this one, and
+    // which model outputs it computes.
+    llvm::SmallSetVector<int64_t, 4> from;
+    NameSet inputs;
+    for (Value operand : op->getOperands())
+      provenance.addSourcesOf(operand, from, inputs);
+    entry["inputs"] = toJson(from.getArrayRef());
+    if (!inputs.empty())
+      entry["model_inputs"] = toJson(inputs.getArrayRef());
+    if (auto it = outputsOf.find(static_cast<int64_t>(index));
+        it != outputsOf.end())
+      entry["model_outputs"] = toJson(it->second);
     ops.push_back(std::move(entry));
   }
   return ops;
@@ -319,7 +278,7 @@ Error writePrecisionReport(const json::Object &report, StringRef path) {
   if (ec)
     return llvm::createStringError("cannot write '" + html +
                                    "': " + ec.message());
-  writeHtml(report, os);
+  writeReportPage(*strict.getAsObject(), os);
   return Error::success();
 }
 
