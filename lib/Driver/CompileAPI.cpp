@@ -10,6 +10,7 @@
 #include "dsmp/Driver/MixedPrecision.h"
 #include "dsmp/InitAll.h"
 
+#include "mlir/IR/Action.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
@@ -33,11 +34,24 @@ compileOptions(const std::vector<dsmp::ShapeMap> &variants,
   return options;
 }
 
+/// Declines every action once `cancel` is set (DeclinableAction.h).
+static void stopWhenCancelled(mlir::MLIRContext &context,
+                              const std::atomic<bool> *cancel) {
+  if (!cancel)
+    return;
+  context.registerActionHandler(
+      [cancel](llvm::function_ref<void()> run, const mlir::tracing::Action &) {
+        if (!cancel->load())
+          run();
+      });
+}
+
 std::string dsmp::compileModel(const std::string &modelPath,
                                const std::string &outputDir,
                                const std::string &target,
                                const std::vector<ShapeMap> &variants,
-                               const ShapeMap &fixed) {
+                               const ShapeMap &fixed,
+                               const std::atomic<bool> *cancel) {
   auto spec = mlir::dsmp::lookupCPUTarget(target);
   if (!spec)
     return "unknown target '" + target +
@@ -48,8 +62,14 @@ std::string dsmp::compileModel(const std::string &modelPath,
   mlir::dsmp::registerAll(registry);
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
-  if (llvm::Error err =
-          mlir::dsmp::compileArtifact(modelPath, outputDir, options, context))
+  stopWhenCancelled(context, cancel);
+  llvm::Error err =
+      mlir::dsmp::compileArtifact(modelPath, outputDir, options, context);
+  if (err && cancel && cancel->load()) {
+    llvm::consumeError(std::move(err));
+    return kInterrupted;
+  }
+  if (err)
     return llvm::toString(std::move(err));
   return "";
 }
@@ -57,7 +77,8 @@ std::string dsmp::compileModel(const std::string &modelPath,
 std::string dsmp::compileModelWithPrecision(
     const std::string &modelPath, const std::string &outputDir,
     const std::vector<ShapeMap> &variants, const PrecisionOptions &options,
-    const std::string &report, const ShapeMap &fixed) {
+    const std::string &report, const ShapeMap &fixed,
+    const std::atomic<bool> *cancel) {
   llvm::Triple host(llvm::sys::getProcessTriple());
   std::string cpuName = options.target;
   if (!mlir::dsmp::lookupCPUTarget(cpuName))
@@ -70,8 +91,13 @@ std::string dsmp::compileModelWithPrecision(
   mlir::dsmp::registerAll(registry);
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  stopWhenCancelled(context, cancel);
   auto result = mlir::dsmp::compileWithPrecision(modelPath, outputDir, flow,
                                                  compile, report, context);
+  if (!result && cancel && cancel->load()) {
+    llvm::consumeError(result.takeError());
+    return kInterrupted;
+  }
   if (!result)
     return llvm::toString(result.takeError());
   if (!result->met)

@@ -19,6 +19,7 @@
 #include "dialects/Dsmp/IR/OnnxOpRegistry.h"
 #include "dsmp/Execution/Evaluator.h"
 #include "dsmp/Execution/HostRun.h"
+#include "dsmp/Support/DeclinableAction.h"
 #include "dsmp/Target/TargetDescription.h"
 #include "lib/Driver/Artifact/RunPasses.h"
 #include "lib/Driver/PrecisionMetrics.h"
@@ -70,16 +71,21 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-/// A phase's timer under --mlir-timing (a no-op scope otherwise).
-TimingScope phase(TimingScope *parent, StringRef name) {
-  return parent ? parent->nest(name) : TimingScope();
+/// Announces a phase (progress lines) and times it under --mlir-timing
+/// (a no-op scope otherwise). `shown` is what the progress line says, when
+/// it says more than the timer's name.
+TimingScope phase(const MixedPrecisionOptions &options, StringRef name,
+                  StringRef shown = "") {
+  if (options.progress)
+    options.progress->phase(shown.empty() ? name : shown);
+  return options.timing ? options.timing->nest(name) : TimingScope();
 }
 
 /// Runs `pm` on `module` as phase `what`; its errors follow "`what`: ".
 Error runPhase(PassManager &pm, ModuleOp module, StringRef what,
-               TimingScope *timing) {
-  TimingScope scope = phase(timing, what);
-  if (timing)
+               const MixedPrecisionOptions &options, StringRef shown = "") {
+  TimingScope scope = phase(options, what, shown);
+  if (options.timing)
     pm.enableTiming(scope);
   std::string errors;
   if (failed(runPasses(pm, module, errors)))
@@ -89,13 +95,31 @@ Error runPhase(PassManager &pm, ModuleOp module, StringRef what,
 
 /// Validation runs both models in the evaluator, which rounds every op
 /// to its format as the artifact does; what it cannot hold is compiled.
+/// A run of a model on every validation input set, as an action that an
+/// interrupted compile declines (DeclinableAction.h).
+class ValidationRunAction : public tracing::ActionImpl<ValidationRunAction> {
+public:
+  using ActionImpl::ActionImpl;
+  static constexpr StringLiteral tag = "dsmp-validation-run";
+};
+
 Expected<OutputSets> runOnSets(ModuleOp module,
                                const std::vector<HostInputs> &sets,
                                std::string *engineUsed) {
-  std::string whyCompiled;
-  auto outputs = runOnInputSets(module, sets, HostEngine::Auto, &whyCompiled);
-  *engineUsed =
-      whyCompiled.empty() ? "evaluate" : "compile (" + whyCompiled + ")";
+  OutputSets outputs;
+  Error err =
+      runDeclinable<ValidationRunAction>(module.getContext(), [&]() -> Error {
+        std::string whyCompiled;
+        auto run = runOnInputSets(module, sets, HostEngine::Auto, &whyCompiled);
+        if (!run)
+          return run.takeError();
+        outputs = std::move(*run);
+        *engineUsed =
+            whyCompiled.empty() ? "evaluate" : "compile (" + whyCompiled + ")";
+        return Error::success();
+      });
+  if (err)
+    return std::move(err);
   return outputs;
 }
 
@@ -176,8 +200,10 @@ Expected<Round> RoundPolicy::assignAndMeasure() {
   MLIRContext *context = analyzed.getContext();
   PassManager assign(context);
   addAssignPrecisionPass(assign, pipeline);
+  std::string roundName =
+      llvm::formatv("round {0} (margin {1})", attempts.size() + 1, margin);
   if (Error err = runPhase(assign, *round.module, "precision assignment",
-                           options.timing))
+                           options, roundName + ": assignment"))
     return std::move(err);
   round.ops = describeOps(*round.module);
   if (auto info =
@@ -186,10 +212,13 @@ Expected<Round> RoundPolicy::assignAndMeasure() {
       round.predicted = p.getValueAsDouble();
   PassManager casts(context);
   addCastPasses(casts);
-  if (Error err =
-          runPhase(casts, *round.module, "cast insertion", options.timing))
+  if (Error err = runPhase(casts, *round.module, "cast insertion", options,
+                           roundName + ": cast insertion"))
     return std::move(err);
-  TimingScope timer = phase(options.timing, "validation (assigned model)");
+  TimingScope timer = phase(options, "validation (assigned model)",
+                            llvm::formatv("{0}: validation on {1} input set(s)",
+                                          roundName, sets.size())
+                                .str());
   auto outputs = runOnSets(*round.module, sets, &validationEngine);
   if (!outputs)
     return llvm::createStringError("validation (assigned model): " +
@@ -370,8 +399,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   PassManager analysis(fp32.getContext());
   buildPrecisionAnalysisPipeline(analysis, **pipeline);
   std::string analysisText = pipelineElements(analysis);
-  if (Error err =
-          runPhase(analysis, *analyzed, "precision analysis", options.timing))
+  if (Error err = runPhase(analysis, *analyzed, "precision analysis", options))
     return std::move(err);
   double analysisSeconds = secondsSince(start);
 
@@ -383,7 +411,9 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
                                    llvm::toString(sets.takeError()));
   std::string referenceEngine;
   auto referenceStart = std::chrono::steady_clock::now();
-  TimingScope referenceTimer = phase(options.timing, "validation (FP32 run)");
+  TimingScope referenceTimer = phase(
+      options, "validation (FP32 run)",
+      llvm::formatv("FP32 reference on {0} input set(s)", sets->size()).str());
   auto reference = runOnSets(*analyzed, *sets, &referenceEngine);
   referenceTimer.stop();
   if (!reference)
@@ -439,7 +469,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   summary["last_resort"] = rounds.lastResort;
   summarizeFlops(final.ops, summary);
   InputShapes shapes = shapesOf(sets->front());
-  TimingScope summaryTimer = phase(options.timing, "summary");
+  TimingScope summaryTimer = phase(options, "summary");
   auto actBefore = activationBytes(fp32, shapes);
   auto actAfter = activationBytes(*result.module, shapes);
   if (!actBefore || !actAfter)
@@ -542,7 +572,7 @@ compileWithPrecision(StringRef modelPath, StringRef outputDir,
   // rewrites them in the low format.
   EvaluatorWarmUp warmUp; // overlaps with the import
   auto importStart = std::chrono::steady_clock::now();
-  TimingScope importTimer = phase(options.timing, "import");
+  TimingScope importTimer = phase(options, "import");
   auto loaded = loadModel(modelPath, context, "");
   if (!loaded)
     return loaded.takeError();
@@ -624,7 +654,11 @@ compileWithPrecision(StringRef modelPath, StringRef outputDir,
     return llvm::createStringError(modelPath + ": " +
                                    llvm::toString(result.takeError()));
   result->pipeline = specialized + result->pipeline;
-  TimingScope artifactTimer = phase(options.timing, "artifact");
+  TimingScope artifactTimer =
+      phase(options, "artifact",
+            llvm::formatv("artifact: {0} variant(s) for {1}",
+                          compile.variants.size(), compile.target.name)
+                .str());
   std::vector<std::string> pipelines;
   std::vector<std::string> *callerPipelines = compile.pipelines;
   compile.precedingPipeline = result->pipeline;

@@ -9,6 +9,7 @@
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/GraphBuilder.h"
 #include "dsmp/Execution/Evaluator.h"
+#include "dsmp/Support/DeclinableAction.h"
 #include "passes/Precision/Formats.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -306,19 +307,27 @@ Error runProbes(ModuleOp module, StringRef dir, Instrument instrument,
       llvm::DenseMap<Value, SmallVector<size_t, 1>> probesOf;
       for (auto [index, value] : llvm::enumerate(*probes))
         probesOf[value].push_back(index);
+      MLIRContext *context = module.getContext();
       for (setIndex = 0; setIndex < prepared->sets.size(); ++setIndex) {
-        auto out = (*evaluator)
-                       ->run(prepared->sets[setIndex],
-                             [&](Operation *op, unsigned result,
-                                 ArrayRef<float> values) {
-                               auto it = probesOf.find(op->getResult(result));
-                               if (it != probesOf.end())
-                                 for (size_t index : it->second)
-                                   observeProbe(index, values);
-                             });
-        if (!out)
+        Error failure = runDeclinable<CalibrationRunAction>(
+            context,
+            [&]() -> Error {
+              auto out = (*evaluator)
+                             ->run(prepared->sets[setIndex],
+                                   [&](Operation *op, unsigned result,
+                                       ArrayRef<float> values) {
+                                     auto it =
+                                         probesOf.find(op->getResult(result));
+                                     if (it != probesOf.end())
+                                       for (size_t index : it->second)
+                                         observeProbe(index, values);
+                                   });
+              return out ? Error::success() : out.takeError();
+            },
+            setIndex, prepared->sets.size(), false);
+        if (failure)
           return llvm::createStringError("calibration run: " +
-                                         llvm::toString(out.takeError()));
+                                         llvm::toString(std::move(failure)));
       }
       markReached();
       return Error::success();
@@ -353,14 +362,24 @@ Error runProbes(ModuleOp module, StringRef dir, Instrument instrument,
   graph.setFunctionType(FunctionType::get(
       copy->getContext(), graph.getArgumentTypes(), resultTypes));
   graph.setAllResultAttrs(resultAttrs);
-  auto all =
-      runOnInputSets(*copy, prepared->sets, HostEngine::Compile, nullptr);
-  if (!all)
+  std::vector<std::vector<HostTensor>> outputs;
+  Error failure = runDeclinable<CalibrationRunAction>(
+      module.getContext(),
+      [&]() -> Error {
+        auto all =
+            runOnInputSets(*copy, prepared->sets, HostEngine::Compile, nullptr);
+        if (!all)
+          return all.takeError();
+        outputs = std::move(*all);
+        return Error::success();
+      },
+      0, prepared->sets.size(), true);
+  if (failure)
     return llvm::createStringError("calibration run: " +
-                                   llvm::toString(all.takeError()));
-  for (setIndex = 0; setIndex < all->size(); ++setIndex)
+                                   llvm::toString(std::move(failure)));
+  for (setIndex = 0; setIndex < outputs.size(); ++setIndex)
     for (size_t index = 0; index < probes->size(); ++index)
-      observeProbe(index, floatsOf((*all)[setIndex][numOriginal + index]));
+      observeProbe(index, floatsOf(outputs[setIndex][numOriginal + index]));
   markReached();
   return Error::success();
 }

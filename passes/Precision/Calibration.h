@@ -17,6 +17,7 @@
 #include "dsmp/Execution/HostRun.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Action.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include <vector>
@@ -59,6 +60,23 @@ Value concatFlattened(Operation *before, ArrayRef<Value> values);
 /// calibration set, sets in order.
 using ProbeObserver =
     llvm::function_ref<void(size_t probe, ArrayRef<float> values)>;
+
+/// One calibration run (the instrumented graph on input set `index` of
+/// `count`), as an MLIR action: a context's action handler sees each run
+/// (dsmp-compile's progress lines count them). A compiled calibration runs
+/// every set at once: one action with `index` 0 and `all` set.
+class CalibrationRunAction : public tracing::ActionImpl<CalibrationRunAction> {
+public:
+  CalibrationRunAction(ArrayRef<IRUnit> units, size_t index, size_t count,
+                       bool all)
+      : ActionImpl(units), index(index), count(count), all(all) {}
+  static constexpr StringLiteral tag = "dsmp-calibration-run";
+  void print(raw_ostream &os) const override {
+    os << tag << " " << index + 1 << "/" << count << (all ? " (all)" : "");
+  }
+  size_t index, count;
+  bool all;
+};
 
 /// Reads the input sets of `dir` (see readInputSets), checks them against
 /// the model's inputs (names, ranks, static dims, all sets alike),

@@ -6,7 +6,8 @@
 //
 // dsmp._dsmp: compile (the driver, through CompileAPI.h) and Model (the
 // runtime's C API). numpy arrays go in and come out; dtypes and shapes are
-// checked by the runtime, whose errors become Python exceptions.
+// checked by the runtime, whose errors become Python exceptions. Compiles
+// run on a worker thread so that Ctrl-C stops them (runInterruptibly).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,10 +21,16 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 namespace nb = nanobind;
 
@@ -227,6 +234,49 @@ public:
 private:
   dsmp_model *model = nullptr;
 };
+/// Runs `compile` (a CompileAPI call given a cancel flag) on a worker
+/// thread without the GIL while this thread polls Python's signal handlers
+/// every 100 ms: Ctrl-C sets the flag, the compile stops after the step
+/// under way, and KeyboardInterrupt is raised here. Returns the compile's
+/// message ("" on success).
+std::string runInterruptibly(
+    const std::function<std::string(const std::atomic<bool> *)> &compile) {
+  std::atomic<bool> cancel{false};
+  std::string message;
+  std::mutex mutex;
+  std::condition_variable finished;
+  bool done = false;
+  std::thread worker([&] {
+    std::string result = compile(&cancel);
+    std::lock_guard<std::mutex> lock(mutex);
+    message = std::move(result);
+    done = true;
+    finished.notify_all();
+  });
+  bool interrupted = false;
+  for (;;) {
+    {
+      nb::gil_scoped_release release;
+      std::unique_lock<std::mutex> lock(mutex);
+      if (finished.wait_for(lock, std::chrono::milliseconds(100),
+                            [&] { return done; }))
+        break;
+    }
+    if (PyErr_CheckSignals() != 0) { // KeyboardInterrupt is now set
+      cancel = true;
+      interrupted = true;
+      break;
+    }
+  }
+  {
+    nb::gil_scoped_release release;
+    worker.join();
+  }
+  if (interrupted)
+    throw nb::python_error();
+  return message;
+}
+
 } // namespace
 
 NB_MODULE(_dsmp, m) {
@@ -237,11 +287,9 @@ NB_MODULE(_dsmp, m) {
       [](const std::string &model, const std::string &output,
          const std::string &target, const std::vector<dsmp::ShapeMap> &variants,
          const dsmp::ShapeMap &fixed) {
-        std::string error;
-        {
-          nb::gil_scoped_release release;
-          error = dsmp::compileModel(model, output, target, variants, fixed);
-        }
+        std::string error = runInterruptibly([&](const std::atomic<bool> *c) {
+          return dsmp::compileModel(model, output, target, variants, fixed, c);
+        });
         if (!error.empty())
           throw std::runtime_error(error);
       },
@@ -272,12 +320,10 @@ NB_MODULE(_dsmp, m) {
          const std::vector<dsmp::ShapeMap> &variants,
          const dsmp::PrecisionOptions &options, const std::string &report,
          const dsmp::ShapeMap &fixed) {
-        std::string error;
-        {
-          nb::gil_scoped_release release;
-          error = dsmp::compileModelWithPrecision(model, output, variants,
-                                                  options, report, fixed);
-        }
+        std::string error = runInterruptibly([&](const std::atomic<bool> *c) {
+          return dsmp::compileModelWithPrecision(model, output, variants,
+                                                 options, report, fixed, c);
+        });
         if (!error.empty())
           throw std::runtime_error(error);
       },

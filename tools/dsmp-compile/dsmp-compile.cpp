@@ -25,6 +25,7 @@
 
 #include "dsmp/Driver/Artifact.h"
 #include "dsmp/Driver/MixedPrecision.h"
+#include "dsmp/Driver/Progress.h"
 #include "dsmp/Execution/Evaluator.h"
 #include "dsmp/Export/ONNXExporter.h"
 #include "dsmp/InitAll.h"
@@ -86,6 +87,16 @@ llvm::cl::opt<bool>
           llvm::cl::desc("Replace an artifact folder at -o even when it holds "
                          "files dsmp did not write"),
           llvm::cl::init(false), llvm::cl::cat(compileCategory));
+llvm::cl::opt<bool>
+    quiet("quiet",
+          llvm::cl::desc("No progress lines and no summary line (warnings "
+                         "and errors still go to stderr)"),
+          llvm::cl::init(false), llvm::cl::cat(compileCategory));
+llvm::cl::opt<double> progressAfter(
+    "progress-after",
+    llvm::cl::desc("Write progress lines (phases, calibration runs) on "
+                   "stderr once the compile has run this many seconds"),
+    llvm::cl::init(2.0), llvm::cl::cat(compileCategory));
 llvm::cl::opt<bool> printPipeline(
     "print-pipeline",
     llvm::cl::desc("Print, per variant, the whole pass pipeline of the compile "
@@ -185,6 +196,12 @@ llvm::cl::opt<int> maxRetries(
     "max-retries",
     llvm::cl::desc("Validation rounds that raise precision, at most"),
     llvm::cl::init(4), llvm::cl::cat(precision));
+
+/// How much slower a host artifact that emulates a GPU target's formats
+/// runs than the FP32 build of the same model on the same host: the median
+/// and range of bench/emulation.sh (sm_80; resnet18 7.7x, mobilenet_v2
+/// 5.2x, tiny_bert 4.9x, digits_cnn 2.5x; docs/precision.md).
+constexpr const char *kEmulationSlowdown = "about 5x (2.5-8x)";
 
 int fail(const llvm::Twine &message) {
   llvm::errs() << "dsmp-compile: error: " << message << "\n";
@@ -301,13 +318,19 @@ int main(int argc, char **argv) {
 
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Phases on stderr once the compile has run --progress-after seconds
+  // (none with --quiet).
+  mlir::dsmp::Progress progress("dsmp-compile", !quiet, progressAfter);
+  progress.attach(context);
   std::vector<std::string> pipelines;
   if (printPipeline)
     options.pipelines = &pipelines;
   if (!precisionFlow) {
+    progress.phase("compile for " + options.target.name);
     if (llvm::Error err =
             mlir::dsmp::compileArtifact(modelPath, outputDir, options, context))
       return fail(llvm::toString(std::move(err)));
+    progress.finish();
     for (const std::string &text : pipelines)
       llvm::outs() << text << "\n";
     return 0;
@@ -329,6 +352,7 @@ int main(int argc, char **argv) {
   mp.margin = margin;
   mp.maxRetries = maxRetries;
   mp.sensitivitySeeds = sensitivitySeeds;
+  mp.progress = &progress;
   // --mlir-timing: each phase's wall time (passes nested), printed at exit.
   mlir::DefaultTimingManager timing;
   mlir::applyDefaultTimingManagerCLOptions(timing);
@@ -340,6 +364,9 @@ int main(int argc, char **argv) {
                                                  options, "", context);
   if (!result)
     return fail(llvm::toString(result.takeError()));
+  if (!exportPath.empty())
+    progress.phase("export-onnx");
+  progress.finish();
   llvm::json::Object *summary = result->report.getObject("summary");
   if (!emitMlir.empty()) {
     std::error_code ec;
@@ -415,6 +442,16 @@ int main(int argc, char **argv) {
         << first
         << "); the report lists them (ops_without_sensitivity_names)\n";
   }
+  if (quiet)
+    return result->met ? 0 : 1;
+  // The host runs a GPU target's formats in software, op by op.
+  if (cpuName != targetName)
+    llvm::errs() << "dsmp-compile: note: " << outputDir << " runs on "
+                 << cpuName << " and emulates " << targetName
+                 << "'s formats exactly, in software: expect it "
+                 << kEmulationSlowdown
+                 << " slower than an FP32 build on this host (GPU code "
+                    "generation is not built yet)\n";
   double f8 = summary->getNumber("f8_flop_share").value_or(0);
   os << llvm::formatv(
       "{0}: {1} on {2}: {8} FLOP share {3:P1}{9}, predicted error {4:E2}, "

@@ -18,6 +18,7 @@
 #include "dialects/Dsmp/Transforms/Passes.h"
 #include "dsmp/Target/CPUTarget.h"
 
+#include "mlir/IR/Action.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/Error.h"
@@ -68,6 +69,18 @@ struct CompileOptions {
   /// dialect module (dsmp-compile --print-pipeline); replayable with
   /// `dsmp-opt MODEL --pass-pipeline=...`.
   std::vector<std::string> *pipelines = nullptr;
+};
+
+/// One step of an artifact compile ("variant 2/3: lowering"), as an MLIR
+/// action: a context's action handler sees each (dsmp-compile's progress
+/// lines).
+class ArtifactStepAction : public tracing::ActionImpl<ArtifactStepAction> {
+public:
+  ArtifactStepAction(ArrayRef<IRUnit> units, std::string what)
+      : ActionImpl(units), what(std::move(what)) {}
+  static constexpr StringLiteral tag = "dsmp-artifact-step";
+  void print(raw_ostream &os) const override { os << tag << " " << what; }
+  std::string what;
 };
 
 /// Whether `outputDir` may become an artifact folder: absent, an empty

@@ -15,6 +15,7 @@
 
 #include "dsmp/Driver/PrecisionOptions.h"
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -30,24 +31,31 @@ using ShapeMap = std::map<std::string, std::vector<int64_t>>;
 /// error message.
 /// `fixed`: integer inputs compiled for one value each (dsmp-compile
 /// --fix-input), by name.
+/// `cancel`: once another thread sets it, the compile's long steps are
+/// declined (a step under way finishes first) and the call returns
+/// kInterrupted with nothing written at `outputDir` (unless the compile had
+/// already finished: then it succeeds).
 std::string compileModel(const std::string &modelPath,
                          const std::string &outputDir,
                          const std::string &target,
                          const std::vector<ShapeMap> &variants,
-                         const ShapeMap &fixed = {});
+                         const ShapeMap &fixed = {},
+                         const std::atomic<bool> *cancel = nullptr);
+
+/// What the compile calls return when `cancel` stopped them.
+inline constexpr const char *kInterrupted = "interrupted";
 
 /// Chooses formats for `options.target` (sm_80, gfx90a, aarch64, ...)
 /// within the budget and compiles the result into `outputDir` for that
 /// target if it is a CPU, else for the host (which then emulates the
 /// formats); writes the report to `report` (JSON, and HTML beside it) when
-/// it is not empty. `fixed` as for compileModel. Returns "" on success
-/// (budget met), else the error message.
-std::string compileModelWithPrecision(const std::string &modelPath,
-                                      const std::string &outputDir,
-                                      const std::vector<ShapeMap> &variants,
-                                      const PrecisionOptions &options,
-                                      const std::string &report = "",
-                                      const ShapeMap &fixed = {});
+/// it is not empty. `fixed` and `cancel` as for compileModel. Returns ""
+/// on success (budget met), else the error message.
+std::string compileModelWithPrecision(
+    const std::string &modelPath, const std::string &outputDir,
+    const std::vector<ShapeMap> &variants, const PrecisionOptions &options,
+    const std::string &report = "", const ShapeMap &fixed = {},
+    const std::atomic<bool> *cancel = nullptr);
 
 } // namespace dsmp
 

@@ -17,6 +17,7 @@
 
 #include "dsmp/Driver/Artifact.h"
 #include "dsmp/Driver/PrecisionOptions.h"
+#include "dsmp/Driver/Progress.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -37,6 +38,8 @@ struct MixedPrecisionOptions : ::dsmp::PrecisionOptions {
   std::string weightsDir = ".";
   /// Where the phases' times go (--mlir-timing); none when null.
   TimingScope *timing = nullptr;
+  /// Where the phases are announced (stderr progress lines); none when null.
+  Progress *progress = nullptr;
 };
 
 /// The dsmp-auto-mixed-precision pipeline's options for `options`: the one
@@ -72,7 +75,8 @@ compileWithPrecision(llvm::StringRef modelPath, llvm::StringRef outputDir,
                      llvm::StringRef reportPath, MLIRContext &context);
 
 /// Writes the report as JSON to `path`, and as a self-contained HTML page
-/// (per-op sensitivity, the format map, the budget) beside it (.html).
+/// beside it (.html; lib/Driver/ReportPage.h). `-` writes the JSON alone
+/// to stdout.
 llvm::Error writePrecisionReport(const llvm::json::Object &report,
                                  llvm::StringRef path);
 

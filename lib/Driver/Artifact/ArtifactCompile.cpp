@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dsmp/Driver/Artifact.h"
+#include "dsmp/Support/DeclinableAction.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/MainGraph.h"
@@ -25,6 +26,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Signals.h"
 
@@ -219,7 +221,18 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
   if (variants.empty())
     variants.emplace_back();
   SmallVector<std::string> objects;
+  // Each step as an action: progress lines name it, and an interrupted
+  // compile declines it (DeclinableAction.h).
+  auto step = [&](std::string what, llvm::function_ref<Error()> fn) {
+    return runDeclinable<ArtifactStepAction>(&context, fn, std::move(what));
+  };
   for (auto [index, shapes] : llvm::enumerate(variants)) {
+    size_t number = index; // a structured binding cannot be captured (C++17)
+    std::string variantName =
+        variants.size() > 1
+            ? llvm::formatv("variant {0}/{1}: ", index + 1, variants.size())
+                  .str()
+            : std::string();
     OwningOpRef<ModuleOp> variant(module.clone());
     ArtifactVariant spec;
     spec.entry = ::dsmp::artifact::kEntryPrefix + std::to_string(index);
@@ -254,7 +267,8 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
     // The inputs an If still branches on, before lowering consumes the
     // graph: fixing one often removes the branch that fails.
     std::string hint = branchHint(graph);
-    if (Error err = runStep(pm, *variant, "lowering"))
+    if (Error err = step(variantName + "lowering",
+                         [&] { return runStep(pm, *variant, "lowering"); }))
       return named(llvm::createStringError(
           llvm::toString(std::move(err)) +
           (hint.empty() ? std::string() : "\n  " + hint)));
@@ -269,12 +283,16 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
     }
     if (Error err = describeVariant(*variant, spec))
       return named(std::move(err));
-    auto variantObjects =
-        emitObjectFiles(*variant, options.target,
-                        staging.file("model_" + std::to_string(index)));
-    if (!variantObjects)
-      return variantObjects.takeError();
-    llvm::append_range(objects, *variantObjects);
+    if (Error err = step(variantName + "LLVM code generation", [&]() -> Error {
+          auto variantObjects =
+              emitObjectFiles(*variant, options.target,
+                              staging.file("model_" + std::to_string(number)));
+          if (!variantObjects)
+            return variantObjects.takeError();
+          llvm::append_range(objects, *variantObjects);
+          return Error::success();
+        }))
+      return std::move(err);
     description.variants.push_back(std::move(spec));
   }
   // model.so carries what its code assumes of the manifest, so that the
