@@ -22,7 +22,8 @@ def ConvertDsmpToLinalgPass
     hyperbolic functions, Celu, Elu, Selu, Gelu, Mish, Softplus, Softsign,
     HardSwish, Shrink, ThresholdedRelu, PRelu, Round, Sign, IsNaN, IsInf,
     Mod, Mean; comparisons, And/Or/Xor/Not, Where, Clip, Cast, Dropout at
-    inference, Gemm, MatMul, grouped N-d Conv, MaxPool, AveragePool (also
+    inference, Gemm, MatMul, Einsum (any equation: one generic over its
+    labels), grouped N-d Conv, MaxPool, AveragePool (also
     SAME auto_pad and ceil_mode), ConvTranspose (one group; pads, output_shape
     or SAME auto_pad), Resize (nearest with constant scales/sizes; linear
     and cubic with any scales, the four usual coordinate transforms), Pad (constant/edge/reflect/wrap with

@@ -29,7 +29,7 @@ import onnx.numpy_helper
 # ONNX op types dsmp-convert-to-linalg lowers (static shapes).
 LOWERED = """Abs Acos Acosh Add And ArgMax ArgMin Asin Asinh Atan Atanh AveragePool
 BatchNormalization Cast Ceil Celu Clip Concat Constant ConstantOfShape Conv
-ConvTranspose Cos Cosh CumSum DepthToSpace Div Dropout Elu Equal Erf Exp
+ConvTranspose Cos Cosh CumSum DepthToSpace Div Dropout Einsum Elu Equal Erf Exp
 Expand Flatten Floor GRU Gather Gelu Gemm GlobalAveragePool GlobalMaxPool
 Greater GreaterOrEqual HardSigmoid HardSwish Hardmax Identity IsInf IsNaN LSTM
 LayerNormalization LeakyRelu Less LessOrEqual Log LogSoftmax MatMul Max

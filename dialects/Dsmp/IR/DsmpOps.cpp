@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/Einsum.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -329,7 +330,47 @@ LogicalResult EinsumOp::verify() {
   if (terms != getInputs().size())
     return emitOpError() << "equation has " << terms << " input terms but "
                          << getInputs().size() << " inputs are given";
+  if (hasUnranked(*this))
+    return success();
+  SmallVector<int64_t> ranks;
+  for (Value input : getInputs())
+    ranks.push_back(rankOf(input));
+  auto eq = EinsumEquation::parse(getEquation(), ranks);
+  if (!eq)
+    return emitOpError() << llvm::toString(eq.takeError());
+  if (static_cast<int64_t>(eq->numResultLoops()) != rankOf(getOutput()))
+    return emitOpError() << "equation '" << getEquation() << "' gives a result "
+                         << "of rank " << eq->numResultLoops() << ", not "
+                         << rankOf(getOutput());
   return success();
+}
+
+std::optional<int64_t> EinsumOp::getFlopCount() {
+  SmallVector<int64_t> ranks;
+  SmallVector<ArrayRef<int64_t>> shapes;
+  for (Value input : getInputs()) {
+    auto type = dyn_cast<RankedTensorType>(input.getType());
+    if (!type || !type.hasStaticShape())
+      return std::nullopt;
+    ranks.push_back(type.getRank());
+    shapes.push_back(type.getShape());
+  }
+  auto eq = EinsumEquation::parse(getEquation(), ranks);
+  if (!eq) {
+    llvm::consumeError(eq.takeError());
+    return std::nullopt;
+  }
+  auto sizes = eq->loopSizes(shapes);
+  if (!sizes) {
+    llvm::consumeError(sizes.takeError());
+    return std::nullopt;
+  }
+  // One multiply per extra operand and one add, at every point of the
+  // loop nest.
+  int64_t points = 1;
+  for (int64_t size : *sizes)
+    points *= size;
+  return points * static_cast<int64_t>(std::max<size_t>(1, ranks.size()));
 }
 
 LogicalResult ClipOp::verify() {

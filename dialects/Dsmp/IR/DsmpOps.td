@@ -346,10 +346,15 @@ def Dsmp_GemmOp : Dsmp_OnnxOp<"gemm", Dsmp_MatmulClass,
 
 def Dsmp_EinsumOp : Dsmp_OnnxOp<"einsum", Dsmp_MatmulClass,
     (ins Variadic<Dsmp_NumericTensor>:$Inputs, StrAttr:$equation),
-    (outs Dsmp_NumericTensor:$Output), [Pure]> {
+    (outs Dsmp_NumericTensor:$Output), [Pure],
+    DeclareOpInterfaceMethods<Dsmp_PrecisionOpInterface, ["getFlopCount"]>> {
   let summary = "ONNX Einsum: Einstein summation";
   let description = [{
-    Contracts the inputs as the Einstein-summation `equation` says.
+    Contracts the inputs as the Einstein-summation `equation` says: letters
+    name dims, `...` the dims an ellipsis covers (broadcast right-aligned),
+    a letter repeated within a term takes a diagonal, and letters missing
+    from the result (after `->`, or else the letters used once, sorted)
+    are summed over. The sum accumulates in the op's accumulation format.
 
     ```mlir
     %y = dsmp.einsum %a, %b {equation = "ij,jk->ik"} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Dsmp/IR/ShapeInference.h"
+#include "dialects/Dsmp/IR/Einsum.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
 
@@ -265,6 +266,40 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
     SmallVector<int64_t> out;
     if (!::mlir::OpTrait::util::getBroadcastedShape(dims, target, out))
       return {};
+    return RankedTensorType::get(out, element);
+  }
+  if (type == "Einsum") {
+    // Each result label's size, from the operands its label appears in.
+    auto equation = node ? node.getAs<StringAttr>("equation") : StringAttr();
+    if (!equation)
+      return {};
+    SmallVector<int64_t> ranks;
+    SmallVector<SmallVector<int64_t>> shapes;
+    for (size_t i = 0; i < operands.size(); ++i) {
+      auto t = operand(i);
+      if (!t)
+        return {};
+      ranks.push_back(t.getRank());
+      SmallVector<int64_t> shape(t.getShape());
+      for (int64_t &d : shape)
+        if (ShapedType::isDynamic(d))
+          d = -1;
+      shapes.push_back(std::move(shape));
+    }
+    auto eq = EinsumEquation::parse(equation.getValue(), ranks);
+    if (!eq) {
+      llvm::consumeError(eq.takeError());
+      return {};
+    }
+    SmallVector<ArrayRef<int64_t>> views(shapes.begin(), shapes.end());
+    auto sizes = eq->loopSizes(views);
+    if (!sizes) {
+      llvm::consumeError(sizes.takeError());
+      return {};
+    }
+    SmallVector<int64_t> out;
+    for (size_t i = 0; i < eq->numResultLoops(); ++i)
+      out.push_back((*sizes)[i] < 0 ? ShapedType::kDynamic : (*sizes)[i]);
     return RankedTensorType::get(out, element);
   }
   if (type == "OneHot") {

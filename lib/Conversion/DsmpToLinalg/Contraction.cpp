@@ -12,6 +12,7 @@
 #include "lib/Conversion/DsmpToLinalg/Common.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/Einsum.h"
 #include "dialects/Dsmp/IR/ShapeInference.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -668,11 +669,106 @@ struct ConvTransposeLowering : OpRewritePattern<ConvTransposeOp> {
   }
 };
 
+/// Einsum: one linalg.generic whose loops are the equation's labels (the
+/// result's parallel, the others reductions); each operand's map sends a
+/// dim to its label's loop (a repeated label: a diagonal; a size-1 dim
+/// against a larger label: 0, a broadcast). The product of the operands
+/// accumulates in the accumulation format, converted once to the result.
+struct EinsumLowering : OpRewritePattern<EinsumOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(EinsumOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (!resultType || !resultType.hasStaticShape() || !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs a static float result");
+    SmallVector<int64_t> ranks;
+    SmallVector<ArrayRef<int64_t>> shapes;
+    for (Value input : op.getInputs()) {
+      if (!isStatic(input))
+        return rewriter.notifyMatchFailure(op, "needs static operands");
+      auto type = cast<RankedTensorType>(input.getType());
+      ranks.push_back(type.getRank());
+      shapes.push_back(type.getShape());
+    }
+    auto eq = EinsumEquation::parse(op.getEquation(), ranks);
+    if (!eq)
+      return rewriter.notifyMatchFailure(op, llvm::toString(eq.takeError()));
+    auto sizes = eq->loopSizes(shapes);
+    if (!sizes)
+      return rewriter.notifyMatchFailure(op, llvm::toString(sizes.takeError()));
+    MLIRContext *ctx = getContext();
+    unsigned loops = eq->loops.size();
+    SmallVector<AffineMap> maps;
+    for (auto [labels, shape] : llvm::zip(eq->operands, shapes)) {
+      SmallVector<AffineExpr> exprs;
+      for (auto [label, dim] : llvm::zip(labels, shape)) {
+        size_t loop = eq->loopOf(label);
+        exprs.push_back(dim == 1 && (*sizes)[loop] != 1
+                            ? getAffineConstantExpr(0, ctx)
+                            : getAffineDimExpr(loop, ctx));
+      }
+      maps.push_back(AffineMap::get(loops, 0, exprs, ctx));
+    }
+    SmallVector<AffineExpr> resultExprs;
+    for (size_t i = 0; i < eq->numResultLoops(); ++i)
+      resultExprs.push_back(getAffineDimExpr(i, ctx));
+    maps.push_back(AffineMap::get(loops, 0, resultExprs, ctx));
+    SmallVector<utils::IteratorType> iterators(loops,
+                                               utils::IteratorType::reduction);
+    for (size_t i = 0; i < eq->numResultLoops(); ++i)
+      iterators[i] = utils::IteratorType::parallel;
+
+    Location loc = op.getLoc();
+    Type acc = accumulationType(op);
+    auto accType = RankedTensorType::get(resultType.getShape(), acc);
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, accType.getShape(), acc);
+    init = linalg::FillOp::create(rewriter, loc,
+                                  ValueRange{floatConst(rewriter, loc, acc, 0)},
+                                  ValueRange{init})
+               .getResult(0);
+    size_t n = op.getInputs().size();
+    Value sum =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{accType}, op.getInputs(), ValueRange{init},
+            maps, iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value term = convertFloat(b, l, args[0], acc);
+              for (size_t k = 1; k < n; ++k)
+                term = arith::MulFOp::create(b, l, term,
+                                             convertFloat(b, l, args[k], acc));
+              linalg::YieldOp::create(
+                  b, l, Value(arith::AddFOp::create(b, l, args[n], term)));
+            })
+            .getResult(0);
+    Type element = resultType.getElementType();
+    if (acc != element) {
+      Value out = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                          element);
+      unsigned rank = resultType.getRank();
+      sum = linalg::GenericOp::create(
+                rewriter, loc, TypeRange{resultType}, ValueRange{sum},
+                ValueRange{out},
+                SmallVector<AffineMap>(
+                    2, AffineMap::getMultiDimIdentityMap(rank, ctx)),
+                SmallVector<utils::IteratorType>(rank,
+                                                 utils::IteratorType::parallel),
+                [&](OpBuilder &b, Location l, ValueRange args) {
+                  linalg::YieldOp::create(b, l,
+                                          convertFloat(b, l, args[0], element));
+                })
+                .getResult(0);
+    }
+    rewriter.replaceOp(op, sum);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::dsmp::lowering::populateContractionPatterns(
     RewritePatternSet &patterns) {
-  patterns
-      .add<GemmLowering, MatMulLowering, ConvLowering, ConvTransposeLowering>(
-          patterns.getContext());
+  patterns.add<GemmLowering, MatMulLowering, ConvLowering,
+               ConvTransposeLowering, EinsumLowering>(patterns.getContext());
 }

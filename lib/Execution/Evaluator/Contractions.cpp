@@ -17,6 +17,8 @@
 #include "DnnlConv.h"
 #include "Sgemm.h"
 
+#include "dialects/Dsmp/IR/Einsum.h"
+
 #include "mlir/IR/TypeUtilities.h"
 
 #include <memory>
@@ -97,6 +99,70 @@ Error evalMatMul(Operation *op, ArrayRef<const Array *> in,
         sgemm(false, false, m, n, k, 1.0f, a.f.data() + idx[0] * m * k, k,
               b.f.data() + idx[1] * k * n, n, 0.0f, y.f.data() + o * m * n, n);
       });
+  return Error::success();
+}
+
+/// Einsum: a nest over the equation's labels, the result's outer; at each
+/// result element the product of the operands summed over the other labels
+/// in f32, in the order the lowering's loops take.
+Error evalEinsum(Operation *op, ArrayRef<const Array *> in,
+                 MutableArrayRef<Array> out) {
+  SmallVector<int64_t> ranks;
+  SmallVector<ArrayRef<int64_t>> shapes;
+  for (const Array *a : in) {
+    if (!a->isFloat)
+      return unsupported(op, "integer operands");
+    ranks.push_back(a->rank());
+    shapes.push_back(a->shape);
+  }
+  auto eq = EinsumEquation::parse(
+      op->getAttrOfType<StringAttr>("equation").getValue(), ranks);
+  if (!eq)
+    return eq.takeError();
+  auto sizes = eq->loopSizes(shapes);
+  if (!sizes)
+    return sizes.takeError();
+  // Per operand, how far one step of each loop moves in it: the sum of
+  // the strides of its dims with that label (a diagonal), 0 where it
+  // broadcasts.
+  size_t loops = eq->loops.size(), kept = eq->numResultLoops();
+  std::vector<SmallVector<int64_t, 6>> step(in.size(),
+                                            SmallVector<int64_t, 6>(loops, 0));
+  for (auto [k, a] : llvm::enumerate(in)) {
+    SmallVector<int64_t, 4> strides = stridesOf(a->shape);
+    for (auto [d, label] : llvm::enumerate(eq->operands[k]))
+      if (a->shape[d] != 1)
+        step[k][eq->loopOf(label)] += strides[d];
+  }
+  ArrayRef<int64_t> all(*sizes);
+  int64_t results = product(all.take_front(kept));
+  int64_t summed = product(all.drop_front(kept));
+  Array &y = out[0];
+  SmallVector<int64_t, 6> index(loops, 0);
+  for (int64_t o = 0; o < results; ++o) {
+    // The result loops' coordinates of element o (row-major).
+    for (int64_t r = static_cast<int64_t>(kept) - 1, rest = o; r >= 0; --r) {
+      index[r] = rest % all[r];
+      rest /= all[r];
+    }
+    float sum = 0;
+    for (int64_t s = 0; s < summed; ++s) {
+      for (int64_t r = static_cast<int64_t>(loops) - 1, rest = s;
+           r >= static_cast<int64_t>(kept); --r) {
+        index[r] = rest % all[r];
+        rest /= all[r];
+      }
+      float term = 1;
+      for (size_t k = 0; k < in.size(); ++k) {
+        int64_t offset = 0;
+        for (size_t l = 0; l < loops; ++l)
+          offset += index[l] * step[k][l];
+        term *= in[k]->f[offset];
+      }
+      sum += term;
+    }
+    y.f[o] = sum;
+  }
   return Error::success();
 }
 
@@ -675,6 +741,7 @@ Error evalConvTranspose(Operation *op, ArrayRef<const Array *> in,
 void addContractionKernels(KernelTable &table) {
   table["dsmp.matmul"] = evalMatMul;
   table["dsmp.gemm"] = evalGemm;
+  table["dsmp.einsum"] = evalEinsum;
   table["dsmp.conv"] = KernelEntry(evalConv, Writes::all);
   table["dsmp.conv_transpose"] = evalConvTranspose;
 }
