@@ -34,7 +34,8 @@ def ConvertDsmpToLinalgPass
     MeanVarianceNormalization, integer and f8 QuantizeLinear/DequantizeLinear,
     Concat, Slice (constant
     bounds, any step), Split (any opset form), Trilu (constant k), OneHot, Tile,
-    DepthToSpace, SpaceToDepth, Gather, GatherElements, ScatterND and
+    DepthToSpace, SpaceToDepth, Gather, GatherElements, GatherND, TopK (ranks
+    by n^2 compares, then the element of each rank), LRN, ScatterND and
     ScatterElements (an scf.for over the updates), Range (static length),
     Expand, ConstantOfShape, Transpose, the
     static reshapes, Identity, constants) are linalg.generic /

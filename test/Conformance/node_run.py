@@ -30,15 +30,15 @@ import onnx.numpy_helper
 LOWERED = """Abs Acos Acosh Add And ArgMax ArgMin Asin Asinh Atan Atanh AveragePool
 BatchNormalization Cast Ceil Celu Clip Concat Constant ConstantOfShape Conv
 ConvTranspose Cos Cosh CumSum DepthToSpace Div Dropout Einsum Elu Equal Erf Exp
-Expand Flatten Floor GRU Gather Gelu Gemm GlobalAveragePool GlobalMaxPool
+Expand Flatten Floor GRU Gather GatherND Gelu Gemm GlobalAveragePool GlobalMaxPool
 Greater GreaterOrEqual HardSigmoid HardSwish Hardmax Identity IsInf IsNaN LSTM
-LayerNormalization LeakyRelu Less LessOrEqual Log LogSoftmax MatMul Max
+LRN LayerNormalization LeakyRelu Less LessOrEqual Log LogSoftmax MatMul Max
 MaxPool Mean Min Mish Mod Mul Neg Not OneHot Or PRelu Pad Pow RNN Reciprocal ReduceL1
 ReduceL2 ReduceLogSum ReduceLogSumExp ReduceMax ReduceMean ReduceMin
 ReduceProd ReduceSum ReduceSumSquare Relu Reshape Round ScatterElements ScatterND
 Selu Shrink Sigmoid
 Sign Sin Sinh Slice Softmax Softplus Softsign SpaceToDepth Split Sqrt Squeeze
-Sub Sum Tan Tanh ThresholdedRelu Tile Transpose Trilu Unsqueeze Where Xor""".split()
+Sub Sum Tan Tanh ThresholdedRelu Tile TopK Transpose Trilu Unsqueeze Where Xor""".split()
 
 
 # What the reference evaluator (--engine=evaluate) adds to those.

@@ -268,6 +268,33 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
       return {};
     return RankedTensorType::get(out, element);
   }
+  if (type == "GatherND") {
+    // indices.shape[:-1] + data.shape[batch_dims + m:] (m: indices' last
+    // dim, how many data dims each index tuple names).
+    auto indices = operand(1);
+    if (!indices || indices.getRank() < 1 ||
+        indices.isDynamicDim(indices.getRank() - 1))
+      return {};
+    int64_t batch = intAttr(node, "batch_dims").value_or(0);
+    int64_t m = indices.getDimSize(indices.getRank() - 1);
+    if (batch < 0 || batch + m > rank)
+      return {};
+    SmallVector<int64_t> out(indices.getShape().drop_back());
+    out.append(dims.begin() + batch + m, dims.end());
+    return RankedTensorType::get(out, element);
+  }
+  if (type == "TopK") {
+    // X's shape with K (a constant) along the axis; values, then int64
+    // indices.
+    int64_t axis = normalize(intAttr(node, "axis").value_or(-1), rank);
+    if (axis < 0 || axis >= rank)
+      return {};
+    SmallVector<int64_t> out(dims);
+    auto k = getConstantInts(operands.size() > 1 ? operands[1] : Value());
+    out[axis] = k && k->size() == 1 ? (*k)[0] : ShapedType::kDynamic;
+    return RankedTensorType::get(out, index == 0 ? element
+                                                 : IntegerType::get(&ctx, 64));
+  }
   if (type == "Einsum") {
     // Each result label's size, from the operands its label appears in.
     auto equation = node ? node.getAs<StringAttr>("equation") : StringAttr();

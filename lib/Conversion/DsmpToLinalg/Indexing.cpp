@@ -387,6 +387,187 @@ struct RangeLowering : OpRewritePattern<RangeOp> {
   }
 };
 
+/// GatherND: a generic over the result; its body reads the index tuple at
+/// the result's leading coordinates (negative from the back) and then the
+/// data element it names.
+struct GatherNDLowering : OpRewritePattern<GatherNDOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GatherNDOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto dataType = dyn_cast<RankedTensorType>(op.getData().getType());
+    auto indicesType = dyn_cast<RankedTensorType>(op.getIndices().getType());
+    if (!type || !type.hasStaticShape() || !dataType ||
+        !dataType.hasStaticShape() || !indicesType ||
+        !indicesType.hasStaticShape() || indicesType.getRank() < 1)
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    int64_t batch = op.getBatchDims();
+    int64_t tupleRank = indicesType.getRank() - 1;
+    int64_t m = indicesType.getShape().back();
+    if (batch < 0 || batch + m > dataType.getRank() || batch > tupleRank)
+      return rewriter.notifyMatchFailure(op, "index tuples do not fit data");
+    int64_t rank = type.getRank();
+    Value data = op.getData(), indices = op.getIndices();
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
+                                         type.getElementType());
+    auto generic = linalg::GenericOp::create(
+        rewriter, op.getLoc(), TypeRange{type}, ValueRange{}, ValueRange{init},
+        SmallVector<AffineMap>{
+            AffineMap::getMultiDimIdentityMap(rank, getContext())},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> tuple;
+          for (int64_t d = 0; d < tupleRank; ++d)
+            tuple.push_back(linalg::IndexOp::create(b, l, d));
+          SmallVector<Value> coords(tuple.begin(), tuple.begin() + batch);
+          for (int64_t k = 0; k < m; ++k) {
+            SmallVector<Value> at(tuple);
+            at.push_back(arith::ConstantIndexOp::create(b, l, k));
+            Value index = arith::IndexCastOp::create(
+                b, l, b.getIndexType(),
+                tensor::ExtractOp::create(b, l, indices, at));
+            Value size = arith::ConstantIndexOp::create(
+                b, l, dataType.getDimSize(batch + k));
+            Value zero = arith::ConstantIndexOp::create(b, l, 0);
+            Value negative = arith::CmpIOp::create(
+                b, l, arith::CmpIPredicate::slt, index, zero);
+            coords.push_back(arith::SelectOp::create(
+                b, l, negative, arith::AddIOp::create(b, l, index, size),
+                index));
+          }
+          for (int64_t d = tupleRank; d < rank; ++d)
+            coords.push_back(linalg::IndexOp::create(b, l, d));
+          linalg::YieldOp::create(
+              b, l, Value(tensor::ExtractOp::create(b, l, data, coords)));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// TopK by ranks, in two generics: the rank of each element in its slice
+/// (how many others come before it: larger (smaller) values, equal values
+/// at lower indices), then for each of the k output positions the element
+/// whose rank it is, with its index. n^2 compares per slice: no sort, all
+/// linalg.
+struct TopKLowering : OpRewritePattern<TopKOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TopKOp op,
+                                PatternRewriter &rewriter) const override {
+    auto xType = dyn_cast<RankedTensorType>(op.getX().getType());
+    auto valuesType = dyn_cast<RankedTensorType>(op.getValues().getType());
+    auto indicesType = dyn_cast<RankedTensorType>(op.getIndices().getType());
+    if (!xType || !xType.hasStaticShape() || !valuesType ||
+        !valuesType.hasStaticShape() || !indicesType ||
+        !indicesType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    int64_t rank = xType.getRank();
+    int64_t axis = normalized(op.getAxis(), rank);
+    int64_t n = xType.getDimSize(axis);
+    if (valuesType.getDimSize(axis) > n)
+      return rewriter.notifyMatchFailure(op, "k larger than the axis");
+    bool largest = op.getLargest() != 0;
+    bool isFloatX = isa<FloatType>(xType.getElementType());
+    MLIRContext *ctx = getContext();
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
+    // Loops: the tensor's dims, then j (the other element of the slice).
+    SmallVector<AffineExpr> self, other;
+    for (int64_t d = 0; d < rank; ++d) {
+      self.push_back(getAffineDimExpr(d, ctx));
+      other.push_back(getAffineDimExpr(d == axis ? rank : d, ctx));
+    }
+    auto ranksType = RankedTensorType::get(xType.getShape(), i64);
+    Value zeros = linalg::FillOp::create(
+                      rewriter, loc,
+                      ValueRange{arith::ConstantOp::create(
+                          rewriter, loc, rewriter.getI64IntegerAttr(0))},
+                      ValueRange{tensor::EmptyOp::create(
+                          rewriter, loc, xType.getShape(), i64)})
+                      .getResult(0);
+    SmallVector<utils::IteratorType> iterators(rank + 1,
+                                               utils::IteratorType::parallel);
+    iterators.back() = utils::IteratorType::reduction;
+    Value ranks =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{ranksType},
+            ValueRange{op.getX(), op.getX()}, ValueRange{zeros},
+            SmallVector<AffineMap>{AffineMap::get(rank + 1, 0, self, ctx),
+                                   AffineMap::get(rank + 1, 0, other, ctx),
+                                   AffineMap::get(rank + 1, 0, self, ctx)},
+            iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value mine = args[0], theirs = args[1];
+              Value ahead, equal;
+              if (isFloatX) {
+                ahead =
+                    arith::CmpFOp::create(b, l,
+                                          largest ? arith::CmpFPredicate::OGT
+                                                  : arith::CmpFPredicate::OLT,
+                                          theirs, mine);
+                equal = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
+                                              theirs, mine);
+              } else {
+                ahead =
+                    arith::CmpIOp::create(b, l,
+                                          largest ? arith::CmpIPredicate::sgt
+                                                  : arith::CmpIPredicate::slt,
+                                          theirs, mine);
+                equal = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                              theirs, mine);
+              }
+              Value before =
+                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult,
+                                        linalg::IndexOp::create(b, l, rank),
+                                        linalg::IndexOp::create(b, l, axis));
+              Value counts = arith::OrIOp::create(
+                  b, l, ahead, arith::AndIOp::create(b, l, equal, before));
+              linalg::YieldOp::create(
+                  b, l,
+                  Value(arith::AddIOp::create(
+                      b, l, args[2],
+                      arith::ExtUIOp::create(b, l, i64, counts))));
+            })
+            .getResult(0);
+    // Output position p along the axis takes the element of rank p.
+    Value values = tensor::EmptyOp::create(rewriter, loc, valuesType.getShape(),
+                                           valuesType.getElementType());
+    Value indices = linalg::FillOp::create(
+                        rewriter, loc,
+                        ValueRange{arith::ConstantOp::create(
+                            rewriter, loc, rewriter.getI64IntegerAttr(0))},
+                        ValueRange{tensor::EmptyOp::create(
+                            rewriter, loc, indicesType.getShape(), i64)})
+                        .getResult(0);
+    SmallVector<AffineExpr> output;
+    for (int64_t d = 0; d < rank; ++d)
+      output.push_back(getAffineDimExpr(d, ctx));
+    auto picked = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{valuesType, indicesType},
+        ValueRange{op.getX(), ranks}, ValueRange{values, indices},
+        SmallVector<AffineMap>{AffineMap::get(rank + 1, 0, other, ctx),
+                               AffineMap::get(rank + 1, 0, other, ctx),
+                               AffineMap::get(rank + 1, 0, output, ctx),
+                               AffineMap::get(rank + 1, 0, output, ctx)},
+        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value position = arith::IndexCastOp::create(
+              b, l, i64, linalg::IndexOp::create(b, l, axis));
+          Value match = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                              args[1], position);
+          Value from = arith::IndexCastOp::create(
+              b, l, i64, linalg::IndexOp::create(b, l, rank));
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::SelectOp::create(b, l, match, args[0], args[2]),
+                         arith::SelectOp::create(b, l, match, from, args[3])});
+        });
+    rewriter.replaceOp(op, picked.getResults());
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::dsmp::lowering::populateIndexingPatterns(
@@ -394,6 +575,6 @@ void mlir::dsmp::lowering::populateIndexingPatterns(
   patterns
       .add<ArgLowering<ArgMaxOp, true>, ArgLowering<ArgMinOp, false>,
            HardmaxLowering, CumSumLowering, TileLowering, DepthToSpaceLowering,
-           SpaceToDepthLowering, GatherElementsLowering, RangeLowering>(
-          patterns.getContext());
+           SpaceToDepthLowering, GatherElementsLowering, RangeLowering,
+           GatherNDLowering, TopKLowering>(patterns.getContext());
 }

@@ -432,11 +432,81 @@ struct LayerNormLowering : OpRewritePattern<LayerNormalizationOp> {
   }
 };
 
+/// LRN: one generic over the result; its body sums the squares of the
+/// `size` channels around its own (reads outside [0, C) count 0), in f32,
+/// and divides: x / (bias + alpha / size * sum)^beta.
+struct LRNLowering : OpRewritePattern<LRNOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(LRNOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape() || type.getRank() < 2 || !isFloat(type))
+      return rewriter.notifyMatchFailure(op, "needs a static float tensor");
+    int64_t size = op.getSize();
+    if (size < 1)
+      return rewriter.notifyMatchFailure(op, "size below 1");
+    int64_t rank = type.getRank(), channels = type.getDimSize(1);
+    int64_t back = (size - 1) / 2;
+    double alpha = op.getAlpha().convertToFloat(),
+           beta = op.getBeta().convertToFloat(),
+           bias = op.getBias().convertToFloat();
+    Value x = op.getX();
+    Type f32 = rewriter.getF32Type();
+    Type element = type.getElementType();
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
+                                         element);
+    auto identity = AffineMap::getMultiDimIdentityMap(rank, getContext());
+    auto generic = linalg::GenericOp::create(
+        rewriter, op.getLoc(), TypeRange{type}, ValueRange{x}, ValueRange{init},
+        SmallVector<AffineMap>{identity, identity},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          SmallVector<Value> coords;
+          for (int64_t d = 0; d < rank; ++d)
+            coords.push_back(linalg::IndexOp::create(b, l, d));
+          Value c = coords[1];
+          Value zero = floatConst(b, l, f32, 0);
+          Value sum = zero;
+          Value first = arith::ConstantIndexOp::create(b, l, 0);
+          Value last = arith::ConstantIndexOp::create(b, l, channels - 1);
+          for (int64_t w = 0; w < size; ++w) {
+            Value channel = arith::AddIOp::create(
+                b, l, c, arith::ConstantIndexOp::create(b, l, w - back));
+            Value inside = arith::AndIOp::create(
+                b, l,
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, channel,
+                                      first),
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::sle, channel,
+                                      last));
+            SmallVector<Value> at(coords);
+            at[1] = arith::MinSIOp::create(
+                b, l, arith::MaxSIOp::create(b, l, channel, first), last);
+            Value v =
+                convertFloat(b, l, tensor::ExtractOp::create(b, l, x, at), f32);
+            Value square = arith::MulFOp::create(b, l, v, v);
+            sum = arith::AddFOp::create(
+                b, l, sum, arith::SelectOp::create(b, l, inside, square, zero));
+          }
+          Value scale = arith::AddFOp::create(
+              b, l, floatConst(b, l, f32, bias),
+              arith::MulFOp::create(b, l, floatConst(b, l, f32, alpha / size),
+                                    sum));
+          Value y = arith::DivFOp::create(
+              b, l, convertFloat(b, l, args[0], f32),
+              math::PowFOp::create(b, l, scale, floatConst(b, l, f32, beta)));
+          linalg::YieldOp::create(b, l, convertFloat(b, l, y, element));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::dsmp::lowering::populateNormalizationPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<SoftmaxLowering<SoftmaxOp, false>,
+  patterns.add<LRNLowering, SoftmaxLowering<SoftmaxOp, false>,
                SoftmaxLowering<LogSoftmaxOp, true>,
                ReduceLowering<ReduceSumOp, ReduceKind::Sum>,
                ReduceLowering<ReduceMeanOp, ReduceKind::Mean>,

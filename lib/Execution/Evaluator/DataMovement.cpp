@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <numeric>
 
 using llvm::ArrayRef;
 using llvm::Error;
@@ -248,6 +249,73 @@ Error evalTrilu(Operation *op, ArrayRef<const Array *> in,
     else
       y.i[e] = 0;
   }
+  return Error::success();
+}
+
+/// GatherND: each index tuple (the last dim of `indices`, negative from
+/// the back) names a slice of data after the batch dims; the slices in
+/// indices' order.
+Error evalGatherND(Operation *op, ArrayRef<const Array *> in,
+                   MutableArrayRef<Array> out) {
+  const Array &data = *in[0], &indices = *in[1];
+  Array &y = out[0];
+  int64_t batch = intAttr(op, "batch_dims", 0);
+  if (indices.rank() < 1)
+    return unsupported(op, "indices of rank 0");
+  int64_t m = indices.shape.back();
+  if (batch < 0 || batch + m > data.rank())
+    return unsupported(op, "index tuples longer than data's rank");
+  ArrayRef<int64_t> dims(data.shape);
+  int64_t slice = product(dims.drop_front(batch + m));
+  int64_t perBatch = product(dims.drop_front(batch));
+  int64_t batches = product(dims.take_front(batch));
+  int64_t tuples = indices.size() / std::max<int64_t>(m, 1);
+  int64_t tuplesPerBatch = batches > 0 ? tuples / batches : 0;
+  SmallVector<int64_t, 4> strides = stridesOf(dims.drop_front(batch));
+  for (int64_t t = 0; t < tuples; ++t) {
+    int64_t offset = (tuplesPerBatch ? t / tuplesPerBatch : 0) * perBatch;
+    for (int64_t k = 0; k < m; ++k) {
+      int64_t index = indices.i[t * m + k];
+      int64_t size = dims[batch + k];
+      if (index < 0)
+        index += size;
+      if (index < 0 || index >= size)
+        return unsupported(op, "an index out of range");
+      offset += index * strides[k];
+    }
+    for (int64_t e = 0; e < slice; ++e)
+      y.copyFrom(data, offset + e, t * slice + e);
+  }
+  return Error::success();
+}
+
+/// TopK: per slice along the axis, the k largest (smallest) values, sorted,
+/// equal values in index order, with their indices.
+Error evalTopK(Operation *op, ArrayRef<const Array *> in,
+               MutableArrayRef<Array> out) {
+  const Array &x = *in[0];
+  Array &values = out[0], &indices = out[1];
+  int64_t axis = normalizeAxis(intAttr(op, "axis", -1), x.rank());
+  bool largest = intAttr(op, "largest", 1) != 0;
+  int64_t n = x.shape[axis], k = values.shape[axis];
+  if (k > n)
+    return unsupported(op, "k larger than the axis");
+  int64_t inner = product(ArrayRef<int64_t>(x.shape).drop_front(axis + 1));
+  int64_t outer = product(ArrayRef<int64_t>(x.shape).take_front(axis));
+  std::vector<int64_t> order(n);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      auto at = [&](int64_t j) { return x.at((o * n + j) * inner + i); };
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+        return largest ? at(a) > at(b) : at(a) < at(b);
+      });
+      for (int64_t j = 0; j < k; ++j) {
+        int64_t to = (o * k + j) * inner + i;
+        values.copyFrom(x, (o * n + order[j]) * inner + i, to);
+        indices.i[to] = order[j];
+      }
+    }
   return Error::success();
 }
 
@@ -538,6 +606,8 @@ void addDataMovementKernels(KernelTable &table) {
   table["dsmp.space_to_depth"] = KernelEntry(evalDepthToSpace, Writes::all);
   table["dsmp.trilu"] = KernelEntry(evalTrilu, Writes::all);
   table["dsmp.one_hot"] = KernelEntry(evalOneHot, Writes::all);
+  table["dsmp.gather_nd"] = KernelEntry(evalGatherND, Writes::all);
+  table["dsmp.top_k"] = KernelEntry(evalTopK, Writes::all);
   table["dsmp.pad"] = evalPad;
   table["dsmp.gather"] = evalGather;
   table["dsmp.shape"] = evalShape;

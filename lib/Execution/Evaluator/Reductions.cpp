@@ -11,6 +11,7 @@
 
 #include "Array.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -204,6 +205,37 @@ void rowMoments(const float *x, int64_t n, float eps, double &mean,
   for (int64_t k = 0; k < n; ++k)
     sq += (x[k] - mean) * (x[k] - mean);
   invStd = 1.0 / std::sqrt((n ? sq / n : 0) + eps);
+}
+
+/// LRN: x / (bias + alpha / size * sum of squares over a window of
+/// channels)^beta; the window runs floor((size-1)/2) channels back and
+/// ceil((size-1)/2) forward, clipped at the ends.
+Error evalLRN(Operation *op, ArrayRef<const Array *> in,
+              MutableArrayRef<Array> out) {
+  const Array &x = *in[0];
+  Array &y = out[0];
+  if (x.rank() < 2)
+    return unsupported(op, "an input of rank < 2");
+  int64_t size = intAttr(op, "size", 1);
+  float alpha = floatAttr(op, "alpha", 1e-4f),
+        beta = floatAttr(op, "beta", 0.75f);
+  float bias = floatAttr(op, "bias", 1.0f);
+  int64_t channels = x.shape[1];
+  int64_t plane = product(ArrayRef<int64_t>(x.shape).drop_front(2));
+  int64_t back = (size - 1) / 2, forward = size - 1 - back;
+  for (int64_t n = 0; n < x.shape[0]; ++n)
+    for (int64_t c = 0; c < channels; ++c)
+      for (int64_t p = 0; p < plane; ++p) {
+        float sum = 0;
+        for (int64_t w = std::max<int64_t>(0, c - back);
+             w <= std::min(channels - 1, c + forward); ++w) {
+          float v = x.f[(n * channels + w) * plane + p];
+          sum += v * v;
+        }
+        int64_t at = (n * channels + c) * plane + p;
+        y.f[at] = x.f[at] / std::pow(bias + alpha / size * sum, beta);
+      }
+  return Error::success();
 }
 
 Error evalLayerNorm(Operation *op, ArrayRef<const Array *> in,
@@ -463,6 +495,7 @@ void addReductionKernels(KernelTable &table) {
   table["dsmp.log_softmax"] = evalSoftmax;
   table["dsmp.hardmax"] = evalSoftmax;
   table["dsmp.layer_normalization"] = evalLayerNorm;
+  table["dsmp.lrn"] = KernelEntry(evalLRN, Writes::all);
   table["dsmp.batch_normalization"] = evalBatchNorm;
   table["dsmp.instance_normalization"] = evalInstanceNorm;
   table["dsmp.average_pool"] = evalPool;
