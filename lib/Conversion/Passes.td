@@ -31,6 +31,7 @@ def ConvertDsmpToLinalgPass
     GlobalAveragePool, GlobalMaxPool, Softmax, LogSoftmax, Hardmax, every
     Reduce over constant (or no) axes, ArgMax/ArgMin, CumSum (constant
     axis), BatchNormalization, LayerNormalization, InstanceNormalization,
+    GroupNormalization (scale per group or per channel),
     MeanVarianceNormalization, integer and f8 QuantizeLinear/DequantizeLinear,
     Concat, Slice (constant
     bounds, any step), Split (any opset form), Trilu (constant k), OneHot, Tile,

@@ -317,6 +317,69 @@ struct InstanceNormLowering : OpRewritePattern<InstanceNormalizationOp> {
   }
 };
 
+/// GroupNormalization: x [N, C, ...] viewed as [N, G, C/G, ...] (an
+/// expand_shape), each group normalized over its channels and spatial dims,
+/// then scale and bias: per channel (opset 21, [C], seen as [G, C/G, 1..])
+/// or per group (opset 18, [G], seen as [G, 1, ..]); collapsed back.
+struct GroupNormLowering : OpRewritePattern<GroupNormalizationOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GroupNormalizationOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape() || type.getRank() < 2 ||
+        !isStatic(op.getScale()) || !isStatic(op.getBias()))
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    int64_t rank = type.getRank(), channels = type.getDimSize(1);
+    int64_t groups = op.getNumGroups();
+    if (groups < 1 || channels % groups)
+      return rewriter.notifyMatchFailure(op, "channels not a multiple of "
+                                             "num_groups");
+    int64_t perGroup = channels / groups;
+    int64_t scaleSize =
+        cast<RankedTensorType>(op.getScale().getType()).getNumElements();
+    if (scaleSize != channels && scaleSize != groups)
+      return rewriter.notifyMatchFailure(op, "scale is neither [C] nor [G]");
+    Location loc = op.getLoc();
+    SmallVector<int64_t> grouped{type.getDimSize(0), groups, perGroup};
+    SmallVector<ReassociationIndices> reassociation{{0}, {1, 2}};
+    for (int64_t d = 2; d < rank; ++d) {
+      grouped.push_back(type.getDimSize(d));
+      reassociation.push_back({d + 1});
+    }
+    auto groupedType = RankedTensorType::get(grouped, type.getElementType());
+    Value x = expand(rewriter, loc, op.getX(), groupedType, reassociation);
+    SmallVector<int64_t> axes;
+    for (int64_t d = 2; d < rank + 1; ++d)
+      axes.push_back(d);
+    auto [mean, centered, variance] = moments(rewriter, loc, x, axes, op);
+    // scale and bias broadcast from the right over [N, G, C/G, ...].
+    SmallVector<int64_t> affineShape(rank, 1);
+    affineShape[0] = groups;
+    if (scaleSize == channels)
+      affineShape[1] = perGroup;
+    auto affineType = RankedTensorType::get(affineShape, type.getElementType());
+    Value scale = reshapeTo(rewriter, loc, op.getScale(), affineType);
+    Value bias = reshapeTo(rewriter, loc, op.getBias(), affineType);
+    double eps = op.getEpsilon().convertToDouble();
+    Value y = buildElementwise(
+        rewriter, loc, ValueRange{centered, variance, scale, bias}, groupedType,
+        op,
+        [eps](OpBuilder &b, Location l, ValueRange a, Type t,
+              Operation *) -> Value {
+          Value std = math::SqrtOp::create(
+              b, l,
+              arith::AddFOp::create(b, l, a[1], floatConst(b, l, t, eps)));
+          Value n = arith::DivFOp::create(b, l, a[0], std);
+          return arith::AddFOp::create(
+              b, l, arith::MulFOp::create(b, l, n, a[2]), a[3]);
+        });
+    rewriter.replaceOp(
+        op, collapse(rewriter, loc, y, type.getShape(), reassociation));
+    return success();
+  }
+};
+
 /// MeanVarianceNormalization: (x - mean) / sqrt(var + 1e-9) over `axes`
 /// (default [0, 2, 3]), as ONNX's function body computes it.
 struct MeanVarianceNormLowering
@@ -506,18 +569,19 @@ struct LRNLowering : OpRewritePattern<LRNOp> {
 
 void mlir::dsmp::lowering::populateNormalizationPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<LRNLowering, SoftmaxLowering<SoftmaxOp, false>,
-               SoftmaxLowering<LogSoftmaxOp, true>,
-               ReduceLowering<ReduceSumOp, ReduceKind::Sum>,
-               ReduceLowering<ReduceMeanOp, ReduceKind::Mean>,
-               ReduceLowering<ReduceMaxOp, ReduceKind::Max>,
-               ReduceLowering<ReduceMinOp, ReduceKind::Min>,
-               ReduceLowering<ReduceProdOp, ReduceKind::Prod>,
-               ReduceLowering<ReduceSumSquareOp, ReduceKind::SumSquare>,
-               ReduceLowering<ReduceL1Op, ReduceKind::L1>,
-               ReduceLowering<ReduceL2Op, ReduceKind::L2>,
-               ReduceLowering<ReduceLogSumOp, ReduceKind::LogSum>,
-               ReduceLowering<ReduceLogSumExpOp, ReduceKind::LogSumExp>,
-               BatchNormLowering, LayerNormLowering, InstanceNormLowering,
-               MeanVarianceNormLowering>(patterns.getContext());
+  patterns
+      .add<LRNLowering, GroupNormLowering, SoftmaxLowering<SoftmaxOp, false>,
+           SoftmaxLowering<LogSoftmaxOp, true>,
+           ReduceLowering<ReduceSumOp, ReduceKind::Sum>,
+           ReduceLowering<ReduceMeanOp, ReduceKind::Mean>,
+           ReduceLowering<ReduceMaxOp, ReduceKind::Max>,
+           ReduceLowering<ReduceMinOp, ReduceKind::Min>,
+           ReduceLowering<ReduceProdOp, ReduceKind::Prod>,
+           ReduceLowering<ReduceSumSquareOp, ReduceKind::SumSquare>,
+           ReduceLowering<ReduceL1Op, ReduceKind::L1>,
+           ReduceLowering<ReduceL2Op, ReduceKind::L2>,
+           ReduceLowering<ReduceLogSumOp, ReduceKind::LogSum>,
+           ReduceLowering<ReduceLogSumExpOp, ReduceKind::LogSumExp>,
+           BatchNormLowering, LayerNormLowering, InstanceNormLowering,
+           MeanVarianceNormLowering>(patterns.getContext());
 }

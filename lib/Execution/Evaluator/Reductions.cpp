@@ -207,6 +207,36 @@ void rowMoments(const float *x, int64_t n, float eps, double &mean,
   invStd = 1.0 / std::sqrt((n ? sq / n : 0) + eps);
 }
 
+/// GroupNormalization: each of num_groups channel groups normalized over
+/// its channels and spatial dims, then scale and bias per channel ([C],
+/// opset 21) or per group ([G], opset 18).
+Error evalGroupNorm(Operation *op, ArrayRef<const Array *> in,
+                    MutableArrayRef<Array> out) {
+  const Array &x = *in[0], &scale = *in[1], &bias = *in[2];
+  float eps = floatAttr(op, "epsilon", 1e-5f);
+  int64_t groups = intAttr(op, "num_groups", 1);
+  if (x.rank() < 2 || groups < 1 || x.shape[1] % groups)
+    return unsupported(op, "channels not a multiple of num_groups");
+  int64_t n = x.shape[0], c = x.shape[1], perGroup = c / groups;
+  int64_t plane = product(ArrayRef<int64_t>(x.shape).drop_front(2));
+  bool perChannel = scale.size() == c;
+  if (!perChannel && scale.size() != groups)
+    return unsupported(op, "scale is neither [C] nor [num_groups]");
+  int64_t span = perGroup * plane;
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t g = 0; g < groups; ++g) {
+      int64_t base = (b * c + g * perGroup) * plane;
+      double mean, invStd;
+      rowMoments(x.f.data() + base, span, eps, mean, invStd);
+      for (int64_t k = 0; k < span; ++k) {
+        int64_t at = perChannel ? g * perGroup + k / plane : g;
+        out[0].f[base + k] =
+            float((x.f[base + k] - mean) * invStd) * scale.f[at] + bias.f[at];
+      }
+    }
+  return Error::success();
+}
+
 /// LRN: x / (bias + alpha / size * sum of squares over a window of
 /// channels)^beta; the window runs floor((size-1)/2) channels back and
 /// ceil((size-1)/2) forward, clipped at the ends.
@@ -496,6 +526,7 @@ void addReductionKernels(KernelTable &table) {
   table["dsmp.hardmax"] = evalSoftmax;
   table["dsmp.layer_normalization"] = evalLayerNorm;
   table["dsmp.lrn"] = KernelEntry(evalLRN, Writes::all);
+  table["dsmp.group_normalization"] = KernelEntry(evalGroupNorm, Writes::all);
   table["dsmp.batch_normalization"] = evalBatchNorm;
   table["dsmp.instance_normalization"] = evalInstanceNorm;
   table["dsmp.average_pool"] = evalPool;
