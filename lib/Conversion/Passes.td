@@ -38,7 +38,8 @@ def ConvertDsmpToLinalgPass
     DepthToSpace, SpaceToDepth, Gather, GatherElements, GatherND, TopK (ranks
     by n^2 compares, then the element of each rank), LRN, ScatterND and
     ScatterElements (an scf.for over the updates), Range (static length),
-    Expand, ConstantOfShape, Transpose, the
+    Expand, ConstantOfShape, Transpose, GridSample (bilinear and nearest, every
+    padding mode), the
     static reshapes, Identity, constants) are linalg.generic /
     linalg.transpose / tensor.pad / tensor.insert_slice /
     tensor.extract_slice / tensor.reshape / arith.constant on the same

@@ -752,6 +752,24 @@ LogicalResult TriluOp::verify() {
   return success();
 }
 
+LogicalResult GridSampleOp::verify() {
+  StringRef mode = getMode(), padding = getPaddingMode();
+  if (mode != "bilinear" && mode != "nearest" && mode != "bicubic")
+    return emitOpError() << "mode '" << mode
+                         << "' is not bilinear, nearest or bicubic";
+  if (padding != "zeros" && padding != "border" && padding != "reflection")
+    return emitOpError() << "padding_mode '" << padding
+                         << "' is not zeros, border or reflection";
+  if (hasUnranked(*this))
+    return success();
+  if (rankOf(getX()) != 4 || rankOf(getGrid()) != 4)
+    return emitOpError("expects X [N, C, H, W] and grid [N, Ho, Wo, 2]");
+  auto grid = cast<RankedTensorType>(getGrid().getType());
+  if (!dimsCompatible(grid.getDimSize(3), 2))
+    return emitOpError("expects the grid's last dim to be 2");
+  return success();
+}
+
 LogicalResult OneHotOp::verify() {
   if (hasUnranked(*this))
     return success();

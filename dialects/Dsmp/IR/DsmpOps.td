@@ -1009,6 +1009,25 @@ def Dsmp_ReshapeOp : Dsmp_OnnxOp<"reshape", Dsmp_DataMovementClass,
   let hasFolder = 1;
 }
 
+def Dsmp_GridSampleOp : Dsmp_OnnxOp<"grid_sample", Dsmp_DataMovementClass,
+    (ins Dsmp_FloatTensor:$X, Dsmp_FloatTensor:$grid,
+         DefaultValuedAttr<I64Attr, "0">:$align_corners,
+         DefaultValuedStrAttr<StrAttr, "bilinear">:$mode,
+         DefaultValuedStrAttr<StrAttr, "zeros">:$padding_mode),
+    (outs Dsmp_FloatTensor:$Y), [Pure, AllElementTypesMatch<["X", "Y"]>]> {
+  let summary = "ONNX GridSample: X [N, C, H, W] sampled at grid [N, Ho, Wo, 2]";
+  let description = [{
+    Each grid point (x, y in [-1, 1], unnormalized by `align_corners`) is
+    sampled from X by `mode` (bilinear, nearest; bicubic is not lowered),
+    points outside X as `padding_mode` says (zeros, border, reflection).
+
+    ```mlir
+    %y = dsmp.grid_sample %x, %g : (tensor<1x3x8x8xf32>, tensor<1x4x4x2xf32>) -> tensor<1x3x4x4xf32>
+    ```
+  }];
+  let hasVerifier = 1;
+}
+
 def Dsmp_ResizeOp : Dsmp_OnnxOp<"resize", Dsmp_DataMovementClass,
     (ins Dsmp_Tensor:$X, Dsmp_OptTensor:$roi, Dsmp_OptTensor:$scales,
          Dsmp_OptTensor:$sizes,

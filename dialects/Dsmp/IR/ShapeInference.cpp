@@ -268,6 +268,14 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
       return {};
     return RankedTensorType::get(out, element);
   }
+  if (type == "GridSample") {
+    // [N, C] of X, [Ho, Wo] of the grid.
+    auto grid = operand(1);
+    if (rank != 4 || !grid || grid.getRank() != 4)
+      return {};
+    return RankedTensorType::get(
+        {dims[0], dims[1], grid.getDimSize(1), grid.getDimSize(2)}, element);
+  }
   if (type == "GatherND") {
     // indices.shape[:-1] + data.shape[batch_dims + m:] (m: indices' last
     // dim, how many data dims each index tuple names).

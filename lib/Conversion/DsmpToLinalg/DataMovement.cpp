@@ -629,6 +629,162 @@ struct PadLowering : OpRewritePattern<PadOp> {
   }
 };
 
+/// GridSample (bilinear, nearest; every padding mode): a generic over the
+/// result [N, C, Ho, Wo] reading the grid point's x and y, turning them
+/// into pixel coordinates (onnxruntime's order: unnormalize, round for
+/// nearest, keep inside the border), and reading its taps with
+/// tensor.extract: a tap outside X reads 0 (zeros), the nearest pixel
+/// (border) or its mirror image (reflection). Computes in f32.
+struct GridSampleLowering : OpRewritePattern<GridSampleOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GridSampleOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto xType = dyn_cast<RankedTensorType>(op.getX().getType());
+    if (!type || !type.hasStaticShape() || !xType || !xType.hasStaticShape() ||
+        !isStatic(op.getGrid()))
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    StringRef mode = op.getMode(), padding = op.getPaddingMode();
+    if (mode != "bilinear" && mode != "nearest")
+      return rewriter.notifyMatchFailure(op, "bicubic is not lowered yet");
+    bool align = op.getAlignCorners() != 0;
+    int64_t height = xType.getDimSize(2), width = xType.getDimSize(3);
+    MLIRContext *ctx = getContext();
+    auto dim = [&](unsigned d) { return getAffineDimExpr(d, ctx); };
+    auto gridMap = [&](int64_t k) {
+      return AffineMap::get(
+          4, 0, {dim(0), dim(2), dim(3), getAffineConstantExpr(k, ctx)}, ctx);
+    };
+    Value x = op.getX();
+    Type f32 = rewriter.getF32Type(), element = type.getElementType();
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
+                                         element);
+    auto generic = linalg::GenericOp::create(
+        rewriter, op.getLoc(), TypeRange{type},
+        ValueRange{op.getGrid(), op.getGrid()}, ValueRange{init},
+        SmallVector<AffineMap>{gridMap(0), gridMap(1),
+                               AffineMap::getMultiDimIdentityMap(4, ctx)},
+        SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          auto f = [&](double v) { return floatConst(b, l, f32, v); };
+          auto add = [&](Value a, Value c) -> Value {
+            return arith::AddFOp::create(b, l, a, c);
+          };
+          auto sub = [&](Value a, Value c) -> Value {
+            return arith::SubFOp::create(b, l, a, c);
+          };
+          auto mul = [&](Value a, Value c) -> Value {
+            return arith::MulFOp::create(b, l, a, c);
+          };
+          auto cmp = [&](arith::CmpFPredicate p, Value a, Value c) -> Value {
+            return arith::CmpFOp::create(b, l, p, a, c);
+          };
+          auto select = [&](Value c, Value t, Value e) -> Value {
+            return arith::SelectOp::create(b, l, c, t, e);
+          };
+          // The border of an axis of `size` pixels, and a coordinate
+          // reflected into it.
+          auto border = [&](int64_t size) -> std::pair<double, double> {
+            return align ? std::pair<double, double>{0.0, double(size - 1)}
+                         : std::pair<double, double>{-0.5, size - 0.5};
+          };
+          auto reflect = [&](Value v, int64_t size) -> Value {
+            auto [lo, hi] = border(size);
+            double range = hi - lo;
+            if (range <= 0)
+              return f(0);
+            Value below = cmp(arith::CmpFPredicate::OLT, v, f(lo));
+            Value above = cmp(arith::CmpFPredicate::OGT, v, f(hi));
+            Value dx = select(below, sub(f(lo), v), sub(v, f(hi)));
+            Value n = math::FloorOp::create(
+                b, l, arith::DivFOp::create(b, l, dx, f(range)));
+            Value r = sub(dx, mul(n, f(range)));
+            Value half = mul(n, f(0.5));
+            Value even = cmp(arith::CmpFPredicate::OEQ,
+                             math::FloorOp::create(b, l, half), half);
+            Value fromLo = add(f(lo), r), fromHi = sub(f(hi), r);
+            return select(below, select(even, fromLo, fromHi),
+                          select(above, select(even, fromHi, fromLo), v));
+          };
+          auto coordinate = [&](Value g, int64_t size) -> Value {
+            Value g1 = add(convertFloat(b, l, g, f32), f(1));
+            Value p = align ? mul(mul(g1, f(0.5)), f(double(size - 1)))
+                            : mul(sub(mul(g1, f(double(size))), f(1)), f(0.5));
+            if (mode == "nearest")
+              p = math::RoundEvenOp::create(b, l, p);
+            if (padding == "border") {
+              auto [lo, hi] = border(size);
+              p = arith::MinimumFOp::create(
+                  b, l, arith::MaximumFOp::create(b, l, p, f(lo)), f(hi));
+            } else if (padding == "reflection") {
+              p = reflect(p, size);
+            }
+            return p;
+          };
+          Type i64 = b.getI64Type();
+          auto int64 = [&](int64_t v) -> Value {
+            return arith::ConstantOp::create(b, l, b.getI64IntegerAttr(v));
+          };
+          // The pixel a tap at integer i (an f32 holding an integer)
+          // reads, and whether it reads one (zeros: not outside).
+          auto tap = [&](Value i, int64_t size) -> std::pair<Value, Value> {
+            if (padding == "reflection")
+              i = reflect(i, size);
+            Value k = arith::FPToSIOp::create(b, l, i64, i);
+            Value inside = arith::AndIOp::create(
+                b, l,
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, k,
+                                      int64(0)),
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, k,
+                                      int64(size)));
+            Value clamped = arith::MinSIOp::create(
+                b, l, arith::MaxSIOp::create(b, l, k, int64(0)),
+                int64(size - 1));
+            Value index =
+                arith::IndexCastOp::create(b, l, b.getIndexType(), clamped);
+            Value valid =
+                padding == "zeros"
+                    ? inside
+                    : arith::ConstantOp::create(b, l, b.getBoolAttr(true))
+                          .getResult();
+            return {index, valid};
+          };
+          Value n = linalg::IndexOp::create(b, l, 0);
+          Value c = linalg::IndexOp::create(b, l, 1);
+          auto read = [&](Value row, Value col) -> Value {
+            auto [r, rowValid] = tap(row, height);
+            auto [q, colValid] = tap(col, width);
+            Value v = convertFloat(
+                b, l,
+                tensor::ExtractOp::create(b, l, x, ValueRange{n, c, r, q}),
+                f32);
+            return select(arith::AndIOp::create(b, l, rowValid, colValid), v,
+                          f(0));
+          };
+          Value px = coordinate(args[0], width);
+          Value py = coordinate(args[1], height);
+          Value result;
+          if (mode == "nearest") {
+            result = read(py, px);
+          } else {
+            Value x0 = math::FloorOp::create(b, l, px);
+            Value y0 = math::FloorOp::create(b, l, py);
+            Value dx = sub(px, x0), dy = sub(py, y0);
+            Value x1 = add(x0, f(1)), y1 = add(y0, f(1));
+            Value top =
+                add(mul(sub(f(1), dx), read(y0, x0)), mul(dx, read(y0, x1)));
+            Value bottom =
+                add(mul(sub(f(1), dx), read(y1, x0)), mul(dx, read(y1, x1)));
+            result = add(mul(sub(f(1), dy), top), mul(dy, bottom));
+          }
+          linalg::YieldOp::create(b, l, convertFloat(b, l, result, element));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::dsmp::lowering::populateDataMovementPatterns(
@@ -637,7 +793,7 @@ void mlir::dsmp::lowering::populateDataMovementPatterns(
   patterns.add<TransposeLowering, ConstantLowering, IdentityLowering,
                DropoutLowering, ConcatLowering, SliceLowering, SplitLowering,
                TriluLowering, OneHotLowering, GatherLowering, ExpandLowering,
-               ConstantOfShapeLowering, PadLowering>(ctx);
+               ConstantOfShapeLowering, PadLowering, GridSampleLowering>(ctx);
   for (StringRef name :
        {"dsmp.reshape", "dsmp.flatten", "dsmp.squeeze", "dsmp.unsqueeze"})
     patterns.add<StaticReshapeLowering>(name, ctx);

@@ -289,6 +289,97 @@ Error evalGatherND(Operation *op, ArrayRef<const Array *> in,
   return Error::success();
 }
 
+/// GridSample's geometry along one axis of `size` pixels: the border
+/// ([0, size-1] with align_corners, else [-0.5, size-0.5]), a coordinate
+/// reflected into it, and the pixel a tap at integer `i` reads (-1: none,
+/// a zero).
+struct GridAxis {
+  int64_t size;
+  bool align;
+  StringRef padding;
+  double lo() const { return align ? 0 : -0.5; }
+  double hi() const { return align ? size - 1 : size - 0.5; }
+  double reflect(double x) const {
+    double range = hi() - lo();
+    if (range <= 0)
+      return 0;
+    if (x < lo()) {
+      double dx = lo() - x;
+      int64_t n = static_cast<int64_t>(dx / range);
+      double r = dx - n * range;
+      return n % 2 == 0 ? lo() + r : hi() - r;
+    }
+    if (x > hi()) {
+      double dx = x - hi();
+      int64_t n = static_cast<int64_t>(dx / range);
+      double r = dx - n * range;
+      return n % 2 == 0 ? hi() - r : lo() + r;
+    }
+    return x;
+  }
+  int64_t tap(int64_t i) const {
+    if (padding == "zeros")
+      return i >= 0 && i < size ? i : -1;
+    if (padding == "reflection")
+      i = static_cast<int64_t>(reflect(static_cast<double>(i)));
+    return std::clamp<int64_t>(i, 0, size - 1);
+  }
+};
+
+/// GridSample (bilinear, nearest): X [N, C, H, W] read at each grid point
+/// of [N, Ho, Wo, 2] (x then y), as onnxruntime computes it.
+Error evalGridSample(Operation *op, ArrayRef<const Array *> in,
+                     MutableArrayRef<Array> out) {
+  const Array &x = *in[0], &grid = *in[1];
+  Array &y = out[0];
+  StringRef mode = op->getAttrOfType<StringAttr>("mode").getValue();
+  if (mode != "bilinear" && mode != "nearest")
+    return unsupported(op, "mode " + mode);
+  bool align = intAttr(op, "align_corners", 0) != 0;
+  StringRef padding = op->getAttrOfType<StringAttr>("padding_mode").getValue();
+  int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], w = x.shape[3];
+  int64_t ho = grid.shape[1], wo = grid.shape[2];
+  GridAxis ax{w, align, padding}, ay{h, align, padding};
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t i = 0; i < ho; ++i)
+      for (int64_t j = 0; j < wo; ++j) {
+        const float *g = grid.f.data() + ((b * ho + i) * wo + j) * 2;
+        double px =
+            align ? (g[0] + 1.0) / 2 * (w - 1) : ((g[0] + 1.0) * w - 1) / 2;
+        double py =
+            align ? (g[1] + 1.0) / 2 * (h - 1) : ((g[1] + 1.0) * h - 1) / 2;
+        if (mode == "nearest") {
+          px = std::nearbyint(px);
+          py = std::nearbyint(py);
+        }
+        if (padding != "zeros") {
+          px = padding == "border" ? std::clamp(px, ax.lo(), ax.hi())
+                                   : ax.reflect(px);
+          py = padding == "border" ? std::clamp(py, ay.lo(), ay.hi())
+                                   : ay.reflect(py);
+        }
+        for (int64_t ch = 0; ch < c; ++ch) {
+          const float *plane = x.f.data() + (b * c + ch) * h * w;
+          auto at = [&](int64_t r, int64_t q) -> double {
+            int64_t tr = ay.tap(r), tq = ax.tap(q);
+            return tr < 0 || tq < 0 ? 0.0 : plane[tr * w + tq];
+          };
+          double v;
+          if (mode == "nearest") {
+            v = at(static_cast<int64_t>(py), static_cast<int64_t>(px));
+          } else {
+            int64_t x0 = static_cast<int64_t>(std::floor(px));
+            int64_t y0 = static_cast<int64_t>(std::floor(py));
+            double dx = px - x0, dy = py - y0;
+            v = (1 - dy) * ((1 - dx) * at(y0, x0) + dx * at(y0, x0 + 1)) +
+                dy * ((1 - dx) * at(y0 + 1, x0) + dx * at(y0 + 1, x0 + 1));
+          }
+          y.f[((b * c + ch) * ho + i) * wo + j] = static_cast<float>(v);
+        }
+      }
+  return Error::success();
+}
+
 /// TopK: per slice along the axis, the k largest (smallest) values, sorted,
 /// equal values in index order, with their indices.
 Error evalTopK(Operation *op, ArrayRef<const Array *> in,
@@ -608,6 +699,7 @@ void addDataMovementKernels(KernelTable &table) {
   table["dsmp.one_hot"] = KernelEntry(evalOneHot, Writes::all);
   table["dsmp.gather_nd"] = KernelEntry(evalGatherND, Writes::all);
   table["dsmp.top_k"] = KernelEntry(evalTopK, Writes::all);
+  table["dsmp.grid_sample"] = KernelEntry(evalGridSample, Writes::all);
   table["dsmp.pad"] = evalPad;
   table["dsmp.gather"] = evalGather;
   table["dsmp.shape"] = evalShape;

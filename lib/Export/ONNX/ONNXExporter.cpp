@@ -289,6 +289,13 @@ Error Exporter::exportOp(Operation *op, onnx::GraphProto &graph,
         return err;
     }
   }
+  // GridSample-20 names its 2-D modes linear and cubic.
+  if (isa<GridSampleOp>(op) && options.opset >= 20)
+    for (onnx::AttributeProto &attr : *node->mutable_attribute())
+      if (attr.name() == "mode")
+        attr.set_s(attr.s() == "bilinear"  ? "linear"
+                   : attr.s() == "bicubic" ? "cubic"
+                                           : attr.s());
 
   widenUnsupported(op, graph);
 

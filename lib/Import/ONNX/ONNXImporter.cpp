@@ -453,6 +453,13 @@ Error ModelImporter::normalizeOldForm(const onnx::NodeProto &node,
     auto value = takeFloat("value");
     operands.push_back(pads);
     operands.push_back(constFloatScalar(value.value_or(0.0), dataElement, loc));
+  } else if (type == "GridSample" && opset >= 20) {
+    // GridSample-20 names the 2-D modes linear and cubic.
+    if (auto mode = dyn_cast_if_present<StringAttr>(attrs.lookup("mode")))
+      attrs["mode"] =
+          b.getStringAttr(mode.getValue() == "linear"  ? "bilinear"
+                          : mode.getValue() == "cubic" ? "bicubic"
+                                                       : mode.getValue());
   } else if (type == "TopK" && opset < 10) {
     auto it = attrs.find("k");
     int64_t k = it != attrs.end() ? cast<IntegerAttr>(it->second).getInt() : 1;

@@ -362,6 +362,14 @@ func.func @greater_or_equal(%a0: tensor<4xi64>, %a1: tensor<i64>, %a2: tensor<2x
 
 // -----
 
+func.func @grid_sample(%a0: tensor<1x3x8x8xf32>, %a1: tensor<1x4x4x2xf32>, %a2: tensor<2xf32>) {
+  // expected-error @+1 {{'dsmp.grid_sample' op expected 2 operands, but found 3}}
+  %r = "dsmp.grid_sample"(%a0, %a1, %a2) : (tensor<1x3x8x8xf32>, tensor<1x4x4x2xf32>, tensor<2xf32>) -> (tensor<1x3x4x4xf32>)
+  return
+}
+
+// -----
+
 func.func @group_normalization(%a0: tensor<1x4x8x8xf32>, %a1: tensor<4xf32>, %a2: tensor<4xf32>, %a3: tensor<2xf32>) {
   // expected-error @+1 {{'dsmp.group_normalization' op expected 3 operands, but found 4}}
   %r = "dsmp.group_normalization"(%a0, %a1, %a2, %a3) <{num_groups = 2 : i64}> : (tensor<1x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<2xf32>) -> (tensor<1x4x8x8xf32>)
@@ -602,6 +610,14 @@ func.func @not(%a0: tensor<4xi1>, %a1: tensor<2xf32>) {
 
 // -----
 
+func.func @one_hot(%a0: tensor<2x3xi64>, %a1: tensor<i64>, %a2: tensor<2xf32>, %a3: tensor<2xf32>) {
+  // expected-error @+1 {{'dsmp.one_hot' op expected 3 operands, but found 4}}
+  %r = "dsmp.one_hot"(%a0, %a1, %a2, %a3) : (tensor<2x3xi64>, tensor<i64>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2x3x10xf32>)
+  return
+}
+
+// -----
+
 func.func @or(%a0: tensor<4xi1>, %a1: tensor<i1>, %a2: tensor<2xf32>) {
   // expected-error @+1 {{'dsmp.or' op expected 2 operands, but found 3}}
   %r = "dsmp.or"(%a0, %a1, %a2) : (tensor<4xi1>, tensor<i1>, tensor<2xf32>) -> (tensor<4xi1>)
@@ -773,6 +789,22 @@ func.func @rnn(%a0: tensor<5x1x3xf32>, %a1: tensor<1x4x3xf32>, %a2: tensor<1x4x4
 func.func @round(%a0: tensor<2x?xf32>, %a1: tensor<2xf32>) {
   // expected-error @+1 {{'dsmp.round' op requires a single operand}}
   %r = "dsmp.round"(%a0, %a1) : (tensor<2x?xf32>, tensor<2xf32>) -> (tensor<2x?xf32>)
+  return
+}
+
+// -----
+
+func.func @scatter_elements(%a0: tensor<2x4xf32>, %a1: tensor<2x2xi64>, %a2: tensor<2x2xf32>, %a3: tensor<2xf32>) {
+  // expected-error @+1 {{'dsmp.scatter_elements' op expected 3 operands, but found 4}}
+  %r = "dsmp.scatter_elements"(%a0, %a1, %a2, %a3) <{axis = 1 : i64}> : (tensor<2x4xf32>, tensor<2x2xi64>, tensor<2x2xf32>, tensor<2xf32>) -> (tensor<2x4xf32>)
+  return
+}
+
+// -----
+
+func.func @scatter_nd(%a0: tensor<4x3xf32>, %a1: tensor<2x1xi64>, %a2: tensor<2x3xf32>, %a3: tensor<2xf32>) {
+  // expected-error @+1 {{'dsmp.scatter_nd' op expected 3 operands, but found 4}}
+  %r = "dsmp.scatter_nd"(%a0, %a1, %a2, %a3) : (tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>, tensor<2xf32>) -> (tensor<4x3xf32>)
   return
 }
 

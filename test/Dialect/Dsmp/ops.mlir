@@ -105,6 +105,8 @@
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.greater %{{[^ ,:()]+}}, %{{[^ ,:()]+}} : (tensor<4xi64>, tensor<i64>) -> tensor<4xi1>
 // CHECK-LABEL: func.func @greater_or_equal(
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.greater_or_equal %{{[^ ,:()]+}}, %{{[^ ,:()]+}} : (tensor<4xi64>, tensor<i64>) -> tensor<4xi1>
+// CHECK-LABEL: func.func @grid_sample(
+// CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.grid_sample %{{[^ ,:()]+}}, %{{[^ ,:()]+}} : (tensor<1x3x8x8xf32>, tensor<1x4x4x2xf32>) -> tensor<1x3x4x4xf32>
 // CHECK-LABEL: func.func @group_normalization(
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.group_normalization %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}} {num_groups = 2 : i64} : (tensor<1x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
 // CHECK-LABEL: func.func @gru(
@@ -179,6 +181,8 @@
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.none
 // CHECK-LABEL: func.func @not(
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.not %{{[^ ,:()]+}} : (tensor<4xi1>) -> tensor<4xi1>
+// CHECK-LABEL: func.func @one_hot(
+// CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.one_hot %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}} : (tensor<2x3xi64>, tensor<i64>, tensor<2xf32>) -> tensor<2x3x10xf32>
 // CHECK-LABEL: func.func @or(
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.or %{{[^ ,:()]+}}, %{{[^ ,:()]+}} : (tensor<4xi1>, tensor<i1>) -> tensor<4xi1>
 // CHECK-LABEL: func.func @pad(
@@ -237,6 +241,10 @@
 // CHECK-NEXT: %{{[^ ,:()]+}}, %{{[^ ,:()]+}} = dsmp.rnn %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}} {hidden_size = 4 : i64} : (tensor<5x1x3xf32>, tensor<1x4x3xf32>, tensor<1x4x4xf32>, none, none, none) -> (tensor<5x1x1x4xf32>, tensor<1x1x4xf32>)
 // CHECK-LABEL: func.func @round(
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.round %{{[^ ,:()]+}} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+// CHECK-LABEL: func.func @scatter_elements(
+// CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.scatter_elements %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}} {axis = 1 : i64} : (tensor<2x4xf32>, tensor<2x2xi64>, tensor<2x2xf32>) -> tensor<2x4xf32>
+// CHECK-LABEL: func.func @scatter_nd(
+// CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.scatter_nd %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}} : (tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>
 // CHECK-LABEL: func.func @selu(
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.selu %{{[^ ,:()]+}} : (tensor<2x?xf32>) -> tensor<2x?xf32>
 // CHECK-LABEL: func.func @shape(
@@ -539,6 +547,11 @@ func.func @greater_or_equal(%a: tensor<4xi64>, %b: tensor<i64>) {
   return
 }
 
+func.func @grid_sample(%x: tensor<1x3x8x8xf32>, %g: tensor<1x4x4x2xf32>) {
+  %y = dsmp.grid_sample %x, %g : (tensor<1x3x8x8xf32>, tensor<1x4x4x2xf32>) -> tensor<1x3x4x4xf32>
+  return
+}
+
 func.func @group_normalization(%x: tensor<1x4x8x8xf32>, %s: tensor<4xf32>, %b: tensor<4xf32>) {
   %y = dsmp.group_normalization %x, %s, %b {num_groups = 2 : i64} : (tensor<1x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
   return
@@ -714,6 +727,11 @@ func.func @not(%x: tensor<4xi1>) {
   return
 }
 
+func.func @one_hot(%i: tensor<2x3xi64>, %d: tensor<i64>, %v: tensor<2xf32>) {
+  %y = dsmp.one_hot %i, %d, %v : (tensor<2x3xi64>, tensor<i64>, tensor<2xf32>) -> tensor<2x3x10xf32>
+  return
+}
+
 func.func @or(%a: tensor<4xi1>, %b: tensor<i1>) {
   %c = dsmp.or %a, %b : (tensor<4xi1>, tensor<i1>) -> tensor<4xi1>
   return
@@ -835,6 +853,16 @@ func.func @rnn(%x: tensor<5x1x3xf32>, %w: tensor<1x4x3xf32>, %r: tensor<1x4x4xf3
 
 func.func @round(%x: tensor<2x?xf32>) {
   %y = dsmp.round %x : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  return
+}
+
+func.func @scatter_elements(%x: tensor<2x4xf32>, %i: tensor<2x2xi64>, %u: tensor<2x2xf32>) {
+  %y = dsmp.scatter_elements %x, %i, %u {axis = 1 : i64} : (tensor<2x4xf32>, tensor<2x2xi64>, tensor<2x2xf32>) -> tensor<2x4xf32>
+  return
+}
+
+func.func @scatter_nd(%x: tensor<4x3xf32>, %i: tensor<2x1xi64>, %u: tensor<2x3xf32>) {
+  %y = dsmp.scatter_nd %x, %i, %u : (tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>
   return
 }
 
