@@ -15,6 +15,7 @@
 
 #include "dialects/Dsmp/IR/DsmpDialect.h"
 #include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/Einsum.h"
 #include "dialects/Dsmp/IR/GraphBuilder.h"
 #include "dialects/Dsmp/IR/ShapeInference.h"
 
@@ -409,6 +410,74 @@ LogicalResult matmulVJP(VJP &v) {
       failed(v.set(1, g.unbroadcast(g.value("dsmp.matmul", {swapLast(A), G}),
                                     B.getType()))))
     return failure();
+  return success();
+}
+
+/// Einsum: operand k's gradient is the einsum of the result's gradient with
+/// the other operands, written to operand k's labels (the labels renamed
+/// to letters). Declined (the forward estimate crosses the op) where operand
+/// k takes a diagonal, has a label no other term has, or broadcasts a
+/// size-1 dim: its gradient would need a scatter or a sum the equation
+/// cannot say.
+LogicalResult einsumVJP(VJP &v) {
+  auto einsum = cast<EinsumOp>(v.op);
+  SmallVector<int64_t> ranks;
+  SmallVector<ArrayRef<int64_t>> shapes;
+  for (Value input : einsum.getInputs()) {
+    auto type = v.typeOf(input);
+    if (!type || !type.hasStaticShape())
+      return failure();
+    ranks.push_back(type.getRank());
+    shapes.push_back(type.getShape());
+  }
+  auto eq = EinsumEquation::parse(einsum.getEquation(), ranks);
+  if (!eq) {
+    llvm::consumeError(eq.takeError());
+    return failure();
+  }
+  auto sizes = eq->loopSizes(shapes);
+  if (!sizes || eq->loops.size() > 52) {
+    if (!sizes)
+      llvm::consumeError(sizes.takeError());
+    return failure();
+  }
+  auto term = [&](ArrayRef<int> labels) {
+    std::string text;
+    for (int label : labels) {
+      size_t loop = eq->loopOf(label);
+      text += loop < 26 ? char('a' + loop) : char('A' + (loop - 26));
+    }
+    return text;
+  };
+  size_t n = einsum.getInputs().size();
+  for (size_t k = 0; k < n; ++k) {
+    if (!v.wants(k))
+      continue;
+    ArrayRef<int> labels = eq->operands[k];
+    for (auto [d, label] : llvm::enumerate(labels)) {
+      bool elsewhere = llvm::is_contained(eq->result, label);
+      for (size_t j = 0; j < n && !elsewhere; ++j)
+        elsewhere = j != k && llvm::is_contained(eq->operands[j], label);
+      if (llvm::count(labels, label) != 1 || !elsewhere ||
+          (shapes[k][d] == 1 && (*sizes)[eq->loopOf(label)] != 1))
+        return failure();
+    }
+    std::string equation;
+    SmallVector<Value> operands;
+    for (size_t j = 0; j < n; ++j) {
+      if (j == k)
+        continue;
+      equation += term(eq->operands[j]) + ",";
+      operands.push_back(einsum.getInputs()[j]);
+    }
+    equation += term(eq->result) + "->" + term(labels);
+    operands.push_back(v.grad());
+    if (failed(v.set(
+            k, v.g.value("dsmp.einsum", operands,
+                         {v.g.attr("equation",
+                                   v.g.builder().getStringAttr(equation))}))))
+      return failure();
+  }
   return success();
 }
 
@@ -1020,6 +1089,7 @@ void mlir::dsmp::attachVJPInterfaces(MLIRContext &ctx) {
   attach<convVJP, ConvOp, ConvTransposeOp>(ctx);
   attach<gemmVJP, GemmOp>(ctx);
   attach<matmulVJP, MatMulOp>(ctx);
+  attach<einsumVJP, EinsumOp>(ctx);
   attach<softmaxVJP, SoftmaxOp>(ctx);
   attach<logSoftmaxVJP, LogSoftmaxOp>(ctx);
   attach<triluVJP, TriluOp>(ctx);

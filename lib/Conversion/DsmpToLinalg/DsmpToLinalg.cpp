@@ -16,6 +16,7 @@
 #include "lib/Conversion/DsmpToLinalg/Common.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/OnnxOpRegistry.h"
 #include "dialects/Dsmp/IR/ShapeInference.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -44,6 +45,25 @@ using namespace mlir::dsmp;
 using namespace mlir::dsmp::lowering;
 
 namespace {
+/// The last reason a pattern gave for declining an op, by its location
+/// (the error for an op left unlowered quotes it).
+class MatchFailureReasons : public RewriterBase::Listener {
+public:
+  void
+  notifyMatchFailure(Location loc,
+                     function_ref<void(Diagnostic &)> reasonCallback) override {
+    Diagnostic diag(loc, DiagnosticSeverity::Remark);
+    reasonCallback(diag);
+    std::string text = diag.str();
+    if (!text.empty())
+      byLocation[loc] = std::move(text);
+  }
+  std::string of(Location loc) const { return byLocation.lookup(loc); }
+
+private:
+  llvm::DenseMap<Location, std::string> byLocation;
+};
+
 struct ConvertDsmpToLinalgPass final
     : mlir::dsmp::impl::ConvertDsmpToLinalgPassBase<ConvertDsmpToLinalgPass> {
   using Base::Base;
@@ -70,7 +90,12 @@ struct ConvertDsmpToLinalgPass final
     // Folding is off: it would fold dsmp ops before they are lowered.
     GreedyRewriteConfig config;
     config.enableFolding(false);
+    MatchFailureReasons reasons;
+    config.setListener(&reasons);
     (void)applyPatternsGreedily(getOperation(), std::move(patterns), config);
+    auto module = getOperation()->getParentOfType<ModuleOp>();
+    auto opset = module ? module->getAttrOfType<IntegerAttr>("dsmp.opset")
+                        : IntegerAttr();
     bool failedAny = false;
     int64_t after = 0;
     getOperation().walk([&](Operation *op) {
@@ -89,9 +114,19 @@ struct ConvertDsmpToLinalgPass final
                }))
         op->emitOpError("has dynamic dims: give the inputs' shapes first "
                         "(--dsmp-specialize-shapes=\"shapes=NAME=D0xD1...\")");
-      else
-        op->emitOpError("is not lowered to linalg yet (static shapes and the "
-                        "ops listed in the pass description only)");
+      else {
+        // Which ONNX op, and why its pattern declined it, in one line.
+        InFlightDiagnostic diag = op->emitOpError();
+        if (const OnnxOpInfo *info = lookupDsmpOp(op->getName().getStringRef()))
+          diag << "(" << info->onnxType
+               << (opset ? ", opset " + std::to_string(opset.getInt()) : "")
+               << ") ";
+        auto reason = reasons.of(op->getLoc());
+        diag << "is not lowered to linalg yet: "
+             << (reason.empty() ? "static shapes and the ops listed in the "
+                                  "pass description only"
+                                : reason);
+      }
       failedAny = true;
     });
     numLowered += before - after;

@@ -67,6 +67,10 @@ CASES = [
          "%a, %b = dsmp.split %x0, %n {axis = 1 : i64} : (tensor<2x6xf32>, none) -> (tensor<2x3xf32>, tensor<2x3xf32>)\n"
          "%y = dsmp.mul %a, %b : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>", [2, 3]),
     case("matmul", [[2, 3, 4], [4, 5]], "%y = dsmp.matmul %x0, %x1 : (tensor<2x3x4xf32>, tensor<4x5xf32>) -> tensor<2x3x5xf32>", [2, 3, 5]),
+    case("einsum_attention", [[2, 3, 4], [2, 5, 4]],
+         '%y = dsmp.einsum %x0, %x1 {equation = "bqd,bkd->bqk"} : (tensor<2x3x4xf32>, tensor<2x5x4xf32>) -> tensor<2x3x5xf32>', [2, 3, 5]),
+    case("einsum_bilinear", [[4, 6], [3, 6, 5], [4, 5]],
+         '%y = dsmp.einsum %x0, %x1, %x2 {equation = "bn,anm,bm->ba"} : (tensor<4x6xf32>, tensor<3x6x5xf32>, tensor<4x5xf32>) -> tensor<4x3xf32>', [4, 3]),
     case("gemm", [[4, 3], [5]], const("b", GB) +
          "\n%y = dsmp.gemm %x0, %b, %x1 {alpha = 0.5 : f32, beta = 2.0 : f32, transA = 1 : i64, transB = 1 : i64} : (tensor<4x3xf32>, tensor<5x4xf32>, tensor<5xf32>) -> tensor<3x5xf32>",
          [3, 5]),
