@@ -10,13 +10,12 @@ make_einsum.py DIR -> DIR/<case>/model.onnx and DIR/<case>/test_data_set_0/.
   implicit     "ij,kj" (no result given: the letters used once, sorted)
   bilinear     "bn,anm,bm->ba" (torch.nn.Bilinear's export)
 """
-import os
 import sys
 
 import numpy as np
-import onnx
-import onnxruntime as ort
-from onnx import TensorProto, helper, numpy_helper
+from onnx import TensorProto, helper
+
+from ort_case import write_case
 
 out = sys.argv[1]
 rng = np.random.default_rng(7)
@@ -26,24 +25,8 @@ def array(*shape):
     return rng.standard_normal(shape).astype(np.float32)
 
 
-def write(name, nodes, feeds, output, opset=17):
-    inputs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, a.shape)
-              for n, a in feeds.items()]
-    graph = helper.make_graph(nodes, name, inputs,
-                              [helper.make_tensor_value_info(output, TensorProto.FLOAT, None)])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-    model.ir_version = 8
-    case = os.path.join(out, name)
-    data = os.path.join(case, "test_data_set_0")
-    os.makedirs(data, exist_ok=True)
-    onnx.save(model, os.path.join(case, "model.onnx"))
-    result = ort.InferenceSession(os.path.join(case, "model.onnx"),
-                                  providers=["CPUExecutionProvider"]).run(None, feeds)[0]
-    for k, (n, a) in enumerate(feeds.items()):
-        with open(os.path.join(data, f"input_{k}.pb"), "wb") as f:
-            f.write(numpy_helper.from_array(a, n).SerializeToString())
-    with open(os.path.join(data, "output_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(result, output).SerializeToString())
+def write(name, nodes, feeds, output):
+    result = write_case(out, name, nodes, feeds, [(output, TensorProto.FLOAT)])[0]
     print(name, "x".join(map(str, result.shape)) or "scalar")
 
 

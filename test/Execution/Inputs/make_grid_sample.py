@@ -7,13 +7,12 @@ onnxruntime's outputs as the reference: make_grid_sample.py DIR ->
 DIR/<mode>_<padding>_<align>/model.onnx and test_data_set_0/.
 """
 import itertools
-import os
 import sys
 
 import numpy as np
-import onnx
-import onnxruntime as ort
-from onnx import TensorProto, helper, numpy_helper
+from onnx import TensorProto, helper
+
+from ort_case import write_case
 
 out = sys.argv[1]
 rng = np.random.default_rng(16)
@@ -27,22 +26,6 @@ for mode, padding, align, opset in cases:
     name = f"{mode}_{padding}_{align}"
     node = helper.make_node("GridSample", ["x", "grid"], ["y"], mode=mode,
                             padding_mode=padding, align_corners=align, name="sample")
-    graph = helper.make_graph(
-        [node], name,
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape),
-         helper.make_tensor_value_info("grid", TensorProto.FLOAT, grid.shape)],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-    model.ir_version = 8
-    case = os.path.join(out, name)
-    data = os.path.join(case, "test_data_set_0")
-    os.makedirs(data, exist_ok=True)
-    onnx.save(model, os.path.join(case, "model.onnx"))
-    y = ort.InferenceSession(os.path.join(case, "model.onnx"),
-                             providers=["CPUExecutionProvider"]).run(None, {"x": x, "grid": grid})[0]
-    for k, (n, a) in enumerate([("x", x), ("grid", grid)]):
-        with open(os.path.join(data, f"input_{k}.pb"), "wb") as f:
-            f.write(numpy_helper.from_array(a, n).SerializeToString())
-    with open(os.path.join(data, "output_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(y, "y").SerializeToString())
+    y = write_case(out, name, [node], {"x": x, "grid": grid},
+                   [("y", TensorProto.FLOAT)], opset=opset)[0]
     print(name, "x".join(map(str, y.shape)))

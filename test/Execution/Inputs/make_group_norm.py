@@ -8,13 +8,12 @@ DIR/<case>/test_data_set_0/.
   unet    a diffusion UNet's block at opset 21: Conv, GroupNorm (8 groups of
           4 channels), SiLU (Sigmoid, Mul), Conv, residual Add
 """
-import os
 import sys
 
 import numpy as np
-import onnx
-import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
+
+from ort_case import write_case
 
 out = sys.argv[1]
 rng = np.random.default_rng(5)
@@ -25,22 +24,8 @@ def tensor(name, *shape, scale=1.0):
 
 
 def write(name, nodes, x_shape, inits, opset):
-    graph = helper.make_graph(
-        nodes, name, [helper.make_tensor_value_info("x", TensorProto.FLOAT, x_shape)],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-    model.ir_version = 8
-    case = os.path.join(out, name)
-    data = os.path.join(case, "test_data_set_0")
-    os.makedirs(data, exist_ok=True)
-    onnx.save(model, os.path.join(case, "model.onnx"))
     x = (rng.standard_normal(x_shape) * 2 + 0.5).astype(np.float32)
-    y = ort.InferenceSession(os.path.join(case, "model.onnx"),
-                             providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
-    with open(os.path.join(data, "input_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(x, "x").SerializeToString())
-    with open(os.path.join(data, "output_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(y, "y").SerializeToString())
+    y = write_case(out, name, nodes, {"x": x}, [("y", TensorProto.FLOAT)], inits, opset)[0]
     print(name, "x".join(map(str, y.shape)))
 
 

@@ -13,39 +13,20 @@ DIR/<case>/test_data_set_0/.
   lrn_strong     size 3, alpha 0.1,
                  bias 2: the normalization far from 1
 """
-import os
 import sys
 
 import numpy as np
-import onnx
-import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
+
+from ort_case import write_case
 
 out = sys.argv[1]
 F, I = TensorProto.FLOAT, TensorProto.INT64
 rng = np.random.default_rng(11)
 
 
-def write(name, nodes, feeds, outputs, inits=(), opset=17):
-    inputs = [helper.make_tensor_value_info(
-        n, helper.np_dtype_to_tensor_dtype(a.dtype), a.shape) for n, a in feeds.items()]
-    graph = helper.make_graph(nodes, name, inputs,
-                              [helper.make_tensor_value_info(o, t, None)
-                               for o, t in outputs], list(inits))
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-    model.ir_version = 8
-    case = os.path.join(out, name)
-    data = os.path.join(case, "test_data_set_0")
-    os.makedirs(data, exist_ok=True)
-    onnx.save(model, os.path.join(case, "model.onnx"))
-    results = ort.InferenceSession(os.path.join(case, "model.onnx"),
-                                   providers=["CPUExecutionProvider"]).run(None, feeds)
-    for k, (n, a) in enumerate(feeds.items()):
-        with open(os.path.join(data, f"input_{k}.pb"), "wb") as f:
-            f.write(numpy_helper.from_array(a, n).SerializeToString())
-    for k, ((o, _), a) in enumerate(zip(outputs, results)):
-        with open(os.path.join(data, f"output_{k}.pb"), "wb") as f:
-            f.write(numpy_helper.from_array(a, o).SerializeToString())
+def write(name, nodes, feeds, outputs, inits=()):
+    results = write_case(out, name, nodes, feeds, outputs, inits)
     print(name, " ".join("x".join(map(str, r.shape)) for r in results))
 
 
