@@ -311,6 +311,20 @@ struct SpaceToDepthLowering : OpRewritePattern<SpaceToDepthOp> {
 };
 
 /// GatherElements: y[.., i, ..] = data[.., indices[.., i, ..], ..] along
+/// An integer index as an `index`, negative ones counted from the back of
+/// a dim of `size`.
+Value wrapIndex(OpBuilder &b, Location l, Value integer, int64_t size) {
+  Value index = arith::IndexCastOp::create(b, l, b.getIndexType(), integer);
+  Value negative =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, index,
+                            arith::ConstantIndexOp::create(b, l, 0));
+  return arith::SelectOp::create(
+      b, l, negative,
+      arith::AddIOp::create(b, l, index,
+                            arith::ConstantIndexOp::create(b, l, size)),
+      index);
+}
+
 /// the axis (negative indices count from the end).
 struct GatherElementsLowering : OpRewritePattern<GatherElementsOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -335,14 +349,7 @@ struct GatherElementsLowering : OpRewritePattern<GatherElementsOp> {
         SmallVector<AffineMap>(2, AffineMap::getMultiDimIdentityMap(rank, ctx)),
         SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value index =
-              arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
-          Value size = arith::ConstantIndexOp::create(b, l, axisSize);
-          Value zero = arith::ConstantIndexOp::create(b, l, 0);
-          Value negative = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::slt, index, zero);
-          index = arith::SelectOp::create(
-              b, l, negative, arith::AddIOp::create(b, l, index, size), index);
+          Value index = wrapIndex(b, l, args[0], axisSize);
           SmallVector<Value> coords;
           for (int64_t i = 0; i < rank; ++i)
             coords.push_back(
@@ -424,17 +431,9 @@ struct GatherNDLowering : OpRewritePattern<GatherNDOp> {
           for (int64_t k = 0; k < m; ++k) {
             SmallVector<Value> at(tuple);
             at.push_back(arith::ConstantIndexOp::create(b, l, k));
-            Value index = arith::IndexCastOp::create(
-                b, l, b.getIndexType(),
-                tensor::ExtractOp::create(b, l, indices, at));
-            Value size = arith::ConstantIndexOp::create(
-                b, l, dataType.getDimSize(batch + k));
-            Value zero = arith::ConstantIndexOp::create(b, l, 0);
-            Value negative = arith::CmpIOp::create(
-                b, l, arith::CmpIPredicate::slt, index, zero);
-            coords.push_back(arith::SelectOp::create(
-                b, l, negative, arith::AddIOp::create(b, l, index, size),
-                index));
+            coords.push_back(
+                wrapIndex(b, l, tensor::ExtractOp::create(b, l, indices, at),
+                          dataType.getDimSize(batch + k)));
           }
           for (int64_t d = tupleRank; d < rank; ++d)
             coords.push_back(linalg::IndexOp::create(b, l, d));

@@ -274,6 +274,23 @@ Moments moments(PatternRewriter &rewriter, Location loc, Value x,
   return {mean, centered, variance};
 }
 
+/// (centered / sqrt(variance + eps)) * scale + bias, elementwise with
+/// broadcasting: the instance and group normalizations' last step.
+Value scaleNormalized(PatternRewriter &rewriter, Location loc, Value centered,
+                      Value variance, Value scale, Value bias, double eps,
+                      RankedTensorType type, Operation *op) {
+  return buildElementwise(
+      rewriter, loc, ValueRange{centered, variance, scale, bias}, type, op,
+      [eps](OpBuilder &b, Location l, ValueRange a, Type t,
+            Operation *) -> Value {
+        Value std = math::SqrtOp::create(
+            b, l, arith::AddFOp::create(b, l, a[1], floatConst(b, l, t, eps)));
+        Value n = arith::DivFOp::create(b, l, a[0], std);
+        return arith::AddFOp::create(b, l, arith::MulFOp::create(b, l, n, a[2]),
+                                     a[3]);
+      });
+}
+
 /// InstanceNormalization: each [N, C] plane normalized over its spatial
 /// dims, then scale[c] * x + B[c].
 struct InstanceNormLowering : OpRewritePattern<InstanceNormalizationOp> {
@@ -299,20 +316,8 @@ struct InstanceNormLowering : OpRewritePattern<InstanceNormalizationOp> {
     Value scale = reshapeTo(rewriter, loc, op.getScale(), channelType);
     Value bias = reshapeTo(rewriter, loc, op.getB(), channelType);
     double eps = op.getEpsilon().convertToDouble();
-    rewriter.replaceOp(
-        op,
-        buildElementwise(
-            rewriter, loc, ValueRange{centered, variance, scale, bias}, type,
-            op,
-            [eps](OpBuilder &b, Location l, ValueRange a, Type t,
-                  Operation *) -> Value {
-              Value std = math::SqrtOp::create(
-                  b, l,
-                  arith::AddFOp::create(b, l, a[1], floatConst(b, l, t, eps)));
-              Value n = arith::DivFOp::create(b, l, a[0], std);
-              return arith::AddFOp::create(
-                  b, l, arith::MulFOp::create(b, l, n, a[2]), a[3]);
-            }));
+    rewriter.replaceOp(op, scaleNormalized(rewriter, loc, centered, variance,
+                                           scale, bias, eps, type, op));
     return success();
   }
 };
@@ -362,18 +367,8 @@ struct GroupNormLowering : OpRewritePattern<GroupNormalizationOp> {
     Value scale = reshapeTo(rewriter, loc, op.getScale(), affineType);
     Value bias = reshapeTo(rewriter, loc, op.getBias(), affineType);
     double eps = op.getEpsilon().convertToDouble();
-    Value y = buildElementwise(
-        rewriter, loc, ValueRange{centered, variance, scale, bias}, groupedType,
-        op,
-        [eps](OpBuilder &b, Location l, ValueRange a, Type t,
-              Operation *) -> Value {
-          Value std = math::SqrtOp::create(
-              b, l,
-              arith::AddFOp::create(b, l, a[1], floatConst(b, l, t, eps)));
-          Value n = arith::DivFOp::create(b, l, a[0], std);
-          return arith::AddFOp::create(
-              b, l, arith::MulFOp::create(b, l, n, a[2]), a[3]);
-        });
+    Value y = scaleNormalized(rewriter, loc, centered, variance, scale, bias,
+                              eps, groupedType, op);
     rewriter.replaceOp(
         op, collapse(rewriter, loc, y, type.getShape(), reassociation));
     return success();
