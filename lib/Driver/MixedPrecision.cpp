@@ -132,7 +132,7 @@ struct Round {
   double predicted = 0;
   /// The assignment options that made it.
   double margin = 0;
-  std::vector<int64_t> keepF32, noF8;
+  std::vector<int64_t> keepF32, noF8, carriers;
 };
 
 /// The validation rounds: assign, measure on held-out inputs, and decide
@@ -145,6 +145,10 @@ struct Round {
 ///    then all); recalibrate the margin by how far the measurement missed
 ///    (twice); then raise the largest predicted contributors to f32 (a
 ///    quarter, half, all).
+///  - Missed where the prediction cannot be trusted (measured over 4x the
+///    prediction, or raising ops to f32 did not move the measurement, or
+///    no rounds remain): bisect the 16-bit ops on the measured error to
+///    find the ones that carry it, keep those in f32 and go on.
 ///  - Missed in every round: one last round with every op the budget may
 ///    move kept in f32 (the FP32 model's values).
 class RoundPolicy {
@@ -164,9 +168,19 @@ public:
   bool lastResort = false;
   json::Array attempts;
   std::string validationEngine;
+  /// Ops bisection found carrying the measured error (graph indices), and
+  /// the validation runs it took.
+  std::vector<int64_t> carriers;
+  int bisectionRuns = 0;
+  /// The missed round that started the bisection.
+  double bisectedMeasured = 0, bisectedPredicted = 0;
 
 private:
-  Expected<Round> assignAndMeasure();
+  Expected<Round> assignAndMeasure(std::string label = "");
+  Expected<bool> bisect(const json::Array &ops);
+  bool meets(const Measurement &m) const {
+    return m.worst() <= options.tolerance && (!options.keepTop1 || m.top1Same);
+  }
 
   ModuleOp analyzed;
   AutoMixedPrecisionPipelineOptions &pipeline;
@@ -187,13 +201,15 @@ double asPrinted(double value) {
   return std::strtod(text.c_str(), nullptr);
 }
 
-Expected<Round> RoundPolicy::assignAndMeasure() {
+Expected<Round> RoundPolicy::assignAndMeasure(std::string label) {
   margin = asPrinted(margin);
   Round round;
   round.margin = margin;
   round.keepF32.assign(keepF32.begin(), keepF32.end());
   round.noF8.assign(noF8.begin(), noF8.end());
+  round.carriers = carriers;
   pipeline.margin = margin;
+  pipeline.carrierOps = ArrayRef<int64_t>(round.carriers);
   pipeline.keepF32Ops = ArrayRef<int64_t>(round.keepF32);
   pipeline.noF8Ops = ArrayRef<int64_t>(round.noF8);
   round.module = analyzed.clone();
@@ -201,7 +217,10 @@ Expected<Round> RoundPolicy::assignAndMeasure() {
   PassManager assign(context);
   addAssignPrecisionPass(assign, pipeline);
   std::string roundName =
-      llvm::formatv("round {0} (margin {1})", attempts.size() + 1, margin);
+      label.empty()
+          ? llvm::formatv("round {0} (margin {1})", attempts.size() + 1, margin)
+                .str()
+          : label;
   if (Error err = runPhase(assign, *round.module, "precision assignment",
                            options, roundName + ": assignment"))
     return std::move(err);
@@ -229,6 +248,78 @@ Expected<Round> RoundPolicy::assignAndMeasure() {
   return round;
 }
 
+/// Which of the ops a missed round put below f32 carry its error, found by
+/// measuring: halves of them (in graph order) are raised to f32, with every
+/// op that round kept f32 pinned there so that the budget cannot move
+/// others in, and the search follows the half whose raise alone meets the
+/// budget. It stops at one op, when neither half alone meets it (both
+/// carry part), or after `--bisection-runs` validation runs. On success
+/// the carriers are `carriers` (kept f32 by the assignment's carrier-ops).
+Expected<bool> RoundPolicy::bisect(const json::Array &ops) {
+  std::set<int64_t> before = keepF32, pinned = keepF32;
+  SmallVector<int64_t> candidates;
+  for (const json::Value &v : ops) {
+    const json::Object &op = *v.getAsObject();
+    int64_t index = *op.getInteger("index");
+    if (op.getString("format") == StringRef("f32"))
+      pinned.insert(index);
+    else
+      candidates.push_back(index);
+  }
+  llvm::sort(candidates);
+  if (candidates.size() < 2)
+    return false;
+  ArrayRef<int64_t> carrying = candidates;
+  bool narrowed = false;
+  // Whether raising `raised` (with the pinned ops) meets the budget.
+  auto holdsWith = [&](ArrayRef<int64_t> raised) -> Expected<bool> {
+    keepF32 = pinned;
+    keepF32.insert(raised.begin(), raised.end());
+    ++bisectionRuns;
+    auto round = assignAndMeasure(
+        llvm::formatv("bisection run {0}: {1} of {2} op(s) in f32",
+                      bisectionRuns, raised.size(), candidates.size()));
+    if (!round)
+      return round.takeError();
+    bool held = meets(round->measurement);
+    json::Object record;
+    record["measured_error"] = round->measurement.worst();
+    record["predicted_error"] = round->predicted;
+    record["margin"] = margin;
+    record["raised_to_f32"] = static_cast<int64_t>(raised.size());
+    record["bisection"] = true;
+    attempts.push_back(std::move(record));
+    return held;
+  };
+  while (carrying.size() > 1 && bisectionRuns < options.bisectionRuns) {
+    size_t half = carrying.size() / 2;
+    ArrayRef<int64_t> first = carrying.take_front(half),
+                      second = carrying.drop_front(half);
+    auto firstHolds = holdsWith(first);
+    if (!firstHolds)
+      return firstHolds.takeError();
+    if (*firstHolds) {
+      carrying = first;
+      narrowed = true;
+      continue;
+    }
+    if (bisectionRuns >= options.bisectionRuns)
+      break;
+    auto secondHolds = holdsWith(second);
+    if (!secondHolds)
+      return secondHolds.takeError();
+    if (!*secondHolds)
+      break;
+    carrying = second;
+    narrowed = true;
+  }
+  keepF32 = std::move(before);
+  if (!narrowed)
+    return false;
+  carriers.assign(carrying.begin(), carrying.end());
+  return true;
+}
+
 Error RoundPolicy::run() {
   static const double kDemote[] = {0.25, 0.5, 1.0};
   const double maxMargin = 4.0;
@@ -238,7 +329,13 @@ Error RoundPolicy::run() {
   // The smallest widened margin whose model missed the budget.
   double overshot = INFINITY;
   size_t numOps = graphOps(analyzed).size();
-  for (int attempt = 0; attempt <= options.maxRetries + (lastResort ? 1 : 0);
+  // The measurement before the last raise to f32 (NaN: no raise yet), and
+  // the rounds granted beyond --max-retries (the last resort's, the one
+  // after a bisection).
+  double beforeRaise = NAN;
+  int extraRounds = 0;
+  bool bisected = false;
+  for (int attempt = 0; attempt <= options.maxRetries + extraRounds;
        ++attempt) {
     auto round = assignAndMeasure();
     if (!round)
@@ -258,8 +355,7 @@ Error RoundPolicy::run() {
     llvm::sort(contributors,
                [](auto &a, auto &b) { return a.first > b.first; });
     double worst = round->measurement.worst();
-    bool roundMet = worst <= options.tolerance &&
-                    (!options.keepTop1 || round->measurement.top1Same);
+    bool roundMet = meets(round->measurement);
     json::Object record;
     record["measured_error"] = worst;
     record["predicted_error"] = round->predicted;
@@ -278,7 +374,8 @@ Error RoundPolicy::run() {
       // margin that met it while rounds remain and the two differ by 10 %;
       // else keep that model.
       overshot = std::min(overshot, margin);
-      if (attempt < options.maxRetries && overshot > 1.1 * best->margin) {
+      if (attempt < options.maxRetries + extraRounds &&
+          overshot > 1.1 * best->margin) {
         margin = std::sqrt(overshot * best->margin);
         continue;
       }
@@ -286,7 +383,7 @@ Error RoundPolicy::run() {
       met = true;
       return Error::success();
     }
-    if (roundMet && budgetBound && attempt < options.maxRetries &&
+    if (roundMet && budgetBound && attempt < options.maxRetries + extraRounds &&
         worst < 0.8 * options.tolerance && margin < maxMargin &&
         overshot > 1.1 * margin) {
       // The prediction was pessimistic and the budget stopped ops from
@@ -308,7 +405,38 @@ Error RoundPolicy::run() {
       attempts.push_back(std::move(record));
       return Error::success();
     }
-    if (attempt == options.maxRetries) {
+    // Where this round's record goes (before a failed bisection's runs).
+    std::optional<size_t> recordAt;
+    auto pushRecord = [&] {
+      attempts.insert(attempts.begin() + recordAt.value_or(attempts.size()),
+                      std::move(record));
+    };
+    bool lastRound = attempt >= options.maxRetries + extraRounds;
+    bool predictionOff =
+        !(worst <= 4 * final.predicted) || // NaN and inf count as off
+        (!std::isnan(beforeRaise) && worst > 0.8 * beforeRaise);
+    if (!bisected && options.bisectionRuns > 0 &&
+        (inF8.empty() || f8StepBacks >= 2) && (predictionOff || lastRound)) {
+      // The prediction does not say where the error is: measure it.
+      bisected = true;
+      bisectedMeasured = worst;
+      bisectedPredicted = final.predicted;
+      size_t at = attempts.size();
+      auto found = bisect(final.ops);
+      if (!found)
+        return found.takeError();
+      if (*found) {
+        // One round with the carriers in f32 (and the budget free again).
+        attempts.insert(attempts.begin() + at, std::move(record));
+        ++extraRounds;
+        beforeRaise = NAN;
+        continue;
+      }
+      // Nothing narrower than all of them: the steps below decide, and
+      // this round's record goes before the bisection's runs.
+      recordAt = at;
+    }
+    if (lastRound) {
       // No round met the budget (the prediction kept missing, as a max-abs
       // budget on errors that concentrate in a few outputs can): rather
       // than a model over budget, one more round with no op the budget
@@ -317,8 +445,9 @@ Error RoundPolicy::run() {
         keepF32.insert(index);
       record["raised_to_f32"] = static_cast<int64_t>(contributors.size());
       record["last_resort"] = true;
-      attempts.push_back(std::move(record));
+      pushRecord();
       lastResort = true;
+      ++extraRounds;
       continue;
     }
     if (!inF8.empty() && f8StepBacks < 2) {
@@ -334,7 +463,7 @@ Error RoundPolicy::run() {
       for (size_t k = 0; k < count; ++k)
         noF8.insert(f8Ops[k]);
       record["f8_stepped_back"] = static_cast<int64_t>(count);
-      attempts.push_back(std::move(record));
+      pushRecord();
       continue;
     }
     if (recalibrations < 2 && round->predicted > 0 &&
@@ -343,7 +472,7 @@ Error RoundPolicy::run() {
       // Predicted `predicted`, measured `worst`: aim the next prediction at
       // 0.8 tau / (worst / predicted).
       margin *= std::min(0.8 * options.tolerance / worst, 0.8);
-      attempts.push_back(std::move(record));
+      pushRecord();
       continue;
     }
     // Raise the largest predicted contributors to f32 and try again.
@@ -353,8 +482,9 @@ Error RoundPolicy::run() {
         1, static_cast<size_t>(std::ceil(contributors.size() * fraction)));
     for (size_t k = 0; k < count && k < contributors.size(); ++k)
       keepF32.insert(contributors[k].second);
+    beforeRaise = worst;
     record["raised_to_f32"] = static_cast<int64_t>(count);
-    attempts.push_back(std::move(record));
+    pushRecord();
   }
   return Error::success();
 }
@@ -377,6 +507,9 @@ Error checkOptions(const MixedPrecisionOptions &options) {
     return llvm::createStringError(
         "--error-floor must be positive, got " +
         llvm::formatv("{0}", options.errorFloor).str());
+  if (options.bisectionRuns < 0)
+    return llvm::createStringError("--bisection-runs must be 0 or more, got " +
+                                   std::to_string(options.bisectionRuns));
   if (options.errorFloor > 0 && options.metric == "max-abs")
     return llvm::createStringError(
         "--error-floor is rel-l2's floor; max-abs errors are absolute already");
@@ -432,6 +565,11 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   auto summaryStart = std::chrono::steady_clock::now();
   Round &final = rounds.final;
 
+  json::Array carrierNames;
+  for (const json::Value &v : final.ops)
+    if (v.getAsObject()->getString("reason") == StringRef("bisection"))
+      carrierNames.push_back(*v.getAsObject()->getString("name"));
+
   MixedPrecisionResult result;
   result.met = rounds.met;
   result.module = std::move(final.module);
@@ -439,6 +577,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   (*pipeline)->margin = final.margin;
   (*pipeline)->keepF32Ops = ArrayRef<int64_t>(final.keepF32);
   (*pipeline)->noF8Ops = ArrayRef<int64_t>(final.noF8);
+  (*pipeline)->carrierOps = ArrayRef<int64_t>(final.carriers);
   PassManager assignment(fp32.getContext());
   buildPrecisionAssignmentPipeline(assignment, **pipeline);
   result.pipeline = analysisText + "," + pipelineElements(assignment);
@@ -519,6 +658,15 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
                    {"rounds", roundsSeconds},
                    {"summary", secondsSince(summaryStart)}};
   summary["rounds"] = static_cast<int64_t>(rounds.attempts.size());
+  if (rounds.bisectionRuns > 0)
+    // A missed round whose error the prediction did not place, the runs
+    // that searched for it and the ops found carrying it (none: no half
+    // alone met the budget).
+    summary["bisection"] =
+        json::Object{{"runs", static_cast<int64_t>(rounds.bisectionRuns)},
+                     {"measured_error", rounds.bisectedMeasured},
+                     {"predicted_error", rounds.bisectedPredicted},
+                     {"carriers", std::move(carrierNames)}};
   summary["total_seconds"] = secondsSince(start);
   // Ops the adjoint stopped at, and those it crossed by a forward estimate
   // (no VJP model: ForwardEstimate.h).

@@ -115,6 +115,9 @@ const Reason kReasons[] = {
     {"validation",
      "raised to f32 after a validation round measured more error than "
      "predicted"},
+    {"bisection",
+     "a round measured far more error than predicted, and raising halves "
+     "of the 16-bit ops to f32 in turn found the error in this op"},
 };
 
 std::string percent(double fraction) {
@@ -349,7 +352,10 @@ void writeRounds(const json::Object &report, const json::Object *summary,
         "assigns formats with a margin (the share of &tau; the prediction may "
         "use) and measures the result; a round that misses &tau; raises its "
         "largest contributors to f32, one that meets it with room widens the "
-        "margin. The last round that met &tau; is kept.</p><table><tr><th>"
+        "margin. A round that misses far beyond the prediction starts a "
+        "bisection: runs that raise halves of the 16-bit ops to find the ones "
+        "that carry the error. The last round that met &tau; is "
+        "kept.</p><table><tr><th>"
         "round</th><th>margin</th><th>predicted</th><th>measured</th><th>"
         "of &tau;</th><th>ops raised to f32</th><th>outcome</th></tr>";
   const json::Array *attempts = report.getArray("attempts");
@@ -375,6 +381,8 @@ void writeRounds(const json::Object &report, const json::Object *summary,
                                                    : "met &tau;")
          << (a && a->getBoolean("last_resort").value_or(false) ? ", last resort"
                                                                : "")
+         << (a && a->getBoolean("bisection").value_or(false) ? ", bisection run"
+                                                             : "")
          << (i == kept ? ", <b>kept</b>" : "") << "</td></tr>";
     }
   os << "</table></section>\n";
@@ -731,6 +739,9 @@ std::string explainFormat(const json::Object &op) {
   if (reason == "validation")
     return f + "raised after a validation round measured more error than "
                "predicted";
+  if (reason == "bisection")
+    return f + "a round measured more error than predicted, and bisection "
+               "(raising halves of the 16-bit ops in turn) found it here";
   return f + (reason.empty() ? "no decision recorded" : reason.str());
 }
 

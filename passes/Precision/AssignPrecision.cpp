@@ -153,7 +153,8 @@ struct AssignPrecisionPass final
       return true;
     };
     if (!markOps(keepF32Ops, "dsmp.keep_f32") ||
-        !markOps(noF8Ops, "dsmp.no_f8"))
+        !markOps(noF8Ops, "dsmp.no_f8") ||
+        !markOps(carrierOps, "dsmp.error_carrier"))
       return signalPassFailure();
     std::optional<Format> only;
     if (defaultFormat == "f16")
@@ -221,6 +222,10 @@ struct AssignPrecisionPass final
       }
       if (sensitive && sensitive->match(nodeName(op))) {
         mark(op, Format::f32, "sensitive_layer");
+        continue;
+      }
+      if (op->hasAttr("dsmp.error_carrier")) {
+        mark(op, Format::f32, "bisection");
         continue;
       }
       if (op->hasAttr("dsmp.keep_f32")) {

@@ -80,6 +80,10 @@ struct AutoMixedPrecisionPipelineOptions
       *this, "no-f8-ops",
       llvm::cl::desc("Graph op indices given no f8 format (validation "
                      "rounds)")};
+  PassOptions::ListOption<int64_t> carrierOps{
+      *this, "carrier-ops",
+      llvm::cl::desc("Graph op indices kept in f32 because a bisection "
+                     "found them carrying the measured error")};
 };
 
 /// Ranges and sensitivities on the calibration inputs, then assignment,

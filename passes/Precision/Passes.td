@@ -169,7 +169,8 @@ def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
     module carries `dsmp.precision` (target, tolerance, predicted error).
     Nothing is cast yet. Ops listed in `keep-f32-ops` (and any carrying
     `dsmp.keep_f32`) stay f32 with reason `validation`; ops in `no-f8-ops`
-    (or carrying `dsmp.no_f8`) get no f8 format: the precision flow's
+    (or carrying `dsmp.no_f8`) get no f8 format; ops in `carrier-ops` stay
+    f32 with reason `bisection`: the precision flow's
     validation rounds say so through these options, so that the printed
     pipeline reproduces its final round.
   }];
@@ -199,7 +200,11 @@ def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
                "report's `index`): the ones validation rounds raised">,
     ListOption<"noF8Ops", "no-f8-ops", "int64_t",
                "Ops not given an f8 format (graph op indices): the ones "
-               "validation rounds stepped back to 16 bits">
+               "validation rounds stepped back to 16 bits">,
+    ListOption<"carrierOps", "carrier-ops", "int64_t",
+               "Ops kept in f32 with reason `bisection` (graph op indices): "
+               "the ones a bisection found carrying an error the prediction "
+               "missed">
   ];
 }
 

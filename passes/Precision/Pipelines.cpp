@@ -54,6 +54,8 @@ void mlir::dsmp::addAssignPrecisionPass(
   assign.keepF32Ops.assign(options.keepF32Ops.begin(),
                            options.keepF32Ops.end());
   assign.noF8Ops.assign(options.noF8Ops.begin(), options.noF8Ops.end());
+  assign.carrierOps.assign(options.carrierOps.begin(),
+                           options.carrierOps.end());
   pm.addPass(createAssignPrecisionPass(assign));
 }
 

@@ -112,7 +112,8 @@ def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
             calibration=None, validation=None, report=None, default_format="auto",
             deny_ops=(), allow_ops=(), sensitive_layers="", fix_inputs=None,
             error_metric="rel-l2", margin=None, max_retries=None, keep_top1=False,
-            sensitivity_seeds=None, features=(), error_floor=None):
+            sensitivity_seeds=None, features=(), error_floor=None,
+            bisection_runs=None):
     """Compiles an ONNX (or dsmp .mlir) model for `target` and returns a
     Module over the artifact (`Module.runnable` says whether this host runs
     it: a cross-compiled one is there to copy).
@@ -133,7 +134,7 @@ def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
     `validation` (held-out inputs, default the calibration ones),
     `default_format`, `deny_ops`/`allow_ops` (ONNX op types),
     `sensitive_layers` (a regex of node names kept in FP32), `margin`,
-    `max_retries`, `keep_top1`, `sensitivity_seeds`, `features` ("+bf16")
+    `max_retries`, `bisection_runs`, `keep_top1`, `sensitivity_seeds`, `features` ("+bf16")
     and `error_floor` (rel-l2's absolute floor; must be positive).
     The report is Module.report (a dict); `report` also writes it to a
     .json path (an .html page beside it). Raises RuntimeError when the
@@ -177,6 +178,8 @@ def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
                 options.margin = float(margin)
             if max_retries is not None:
                 options.max_retries = int(max_retries)
+            if bisection_runs is not None:
+                options.bisection_runs = int(bisection_runs)
             if error_floor is not None:
                 if not float(error_floor) > 0:
                     raise ValueError(f"error_floor must be positive, got {error_floor}")

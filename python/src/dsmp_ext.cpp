@@ -313,7 +313,8 @@ NB_MODULE(_dsmp, m) {
       .def_rw("sensitivity_seeds", &dsmp::PrecisionOptions::sensitivitySeeds)
       .def_rw("validation", &dsmp::PrecisionOptions::validation)
       .def_rw("keep_top1", &dsmp::PrecisionOptions::keepTop1)
-      .def_rw("max_retries", &dsmp::PrecisionOptions::maxRetries);
+      .def_rw("max_retries", &dsmp::PrecisionOptions::maxRetries)
+      .def_rw("bisection_runs", &dsmp::PrecisionOptions::bisectionRuns);
   m.def(
       "compile_with_precision",
       [](const std::string &model, const std::string &output,

@@ -196,6 +196,11 @@ llvm::cl::opt<int> maxRetries(
     "max-retries",
     llvm::cl::desc("Validation rounds that raise precision, at most"),
     llvm::cl::init(4), llvm::cl::cat(precision));
+llvm::cl::opt<int> bisectionRuns(
+    "bisection-runs",
+    llvm::cl::desc("Validation runs, at most, that search for the ops "
+                   "carrying an error the prediction missed (0: none)"),
+    llvm::cl::init(8), llvm::cl::cat(precision));
 
 /// How much slower a host artifact that emulates a GPU target's formats
 /// runs than the FP32 build of the same model on the same host: the median
@@ -351,6 +356,7 @@ int main(int argc, char **argv) {
   mp.sensitiveLayers = sensitiveLayers;
   mp.margin = margin;
   mp.maxRetries = maxRetries;
+  mp.bisectionRuns = bisectionRuns;
   mp.sensitivitySeeds = sensitivitySeeds;
   mp.progress = &progress;
   // --mlir-timing: each phase's wall time (passes nested), printed at exit.
@@ -444,6 +450,23 @@ int main(int argc, char **argv) {
   }
   if (quiet)
     return result->met ? 0 : 1;
+  // The prediction missed and bisection found where the error was.
+  const llvm::json::Object *bisection = summary->getObject("bisection");
+  if (const llvm::json::Array *carriers =
+          bisection ? bisection->getArray("carriers") : nullptr;
+      carriers && !carriers->empty()) {
+    std::string names;
+    for (const llvm::json::Value &name : *carriers)
+      names += (names.empty() ? "'" : ", '") +
+               name.getAsString().value_or("").str() + "'";
+    llvm::errs() << llvm::formatv(
+        "dsmp-compile: note: a round measured {0:E2} where {1:E2} was "
+        "predicted; bisection ({2} validation runs) found the error carried "
+        "by {3}, kept in f32\n",
+        bisection->getNumber("measured_error").value_or(0),
+        bisection->getNumber("predicted_error").value_or(0),
+        bisection->getInteger("runs").value_or(0), names);
+  }
   // The host runs a GPU target's formats in software, op by op.
   if (cpuName != targetName)
     llvm::errs() << "dsmp-compile: note: " << outputDir << " runs on "

@@ -58,6 +58,9 @@ struct PrecisionOptions {
   bool keepTop1 = false;
   /// Validation rounds after the first.
   int maxRetries = 4;
+  /// Validation runs a bisection may take to find the ops that carry an
+  /// error the prediction missed (0: no bisection).
+  int bisectionRuns = 8;
 };
 
 } // namespace dsmp

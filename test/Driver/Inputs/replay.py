@@ -25,7 +25,8 @@ pipeline = re.sub(r"weights-file=[^ }]*", "weights-file=" + weights, pipeline)
 cut = pipeline.index(",dsmp-externalize-constants")
 precision = pipeline[:cut] + ")"
 print("assignment:", re.search(r"dsmp-assign-precision\{[^}]*\}?", pipeline) is not None,
-      "keep-f32-ops:", "keep-f32-ops={" in pipeline)
+      "keep-f32-ops:", "keep-f32-ops={" in pipeline,
+      "carrier-ops:", "carrier-ops={" in pipeline)
 
 
 def opt(text, out):
