@@ -804,9 +804,7 @@ compileWithPrecision(StringRef modelPath, StringRef outputDir,
   result->pipeline = specialized + result->pipeline;
   TimingScope artifactTimer =
       phase(options, "artifact",
-            llvm::formatv("artifact: {0} variant(s) for {1}",
-                          compile.variants.size(), compile.target.name)
-                .str());
+            llvm::formatv("artifact for {0}", compile.target.name).str());
   std::vector<std::string> pipelines;
   std::vector<std::string> *callerPipelines = compile.pipelines;
   compile.precedingPipeline = result->pipeline;

@@ -34,9 +34,12 @@ _NUMPY_DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16",
                  "i16": "int16", "i8": "int8", "u64": "uint64", "u32": "uint32",
                  "u16": "uint16", "u8": "uint8", "bool": "bool"}
 
-TensorSpec = collections.namedtuple("TensorSpec", "name dtype shapes")
-TensorSpec.__doc__ = """An input or output: its name, numpy dtype name and
-the shapes it has, one per compiled variant."""
+TensorSpec = collections.namedtuple("TensorSpec", "name dtype shapes any_batch",
+                                    defaults=(False,))
+TensorSpec.__doc__ = """An input or output: its name, numpy dtype name, the
+shapes it has, one per compiled variant, and whether its first dim may be
+any batch (the model computes each sample alone, and the runtime splits a
+batch no variant has into slices of theirs)."""
 
 
 def _host_target():
@@ -62,8 +65,9 @@ class Module:
 
         def specs(kind):
             variants = manifest["variants"]
+            batched = manifest["batch_" + kind] or [False] * len(variants[0][kind])
             return [TensorSpec(name, _NUMPY_DTYPES.get(dtype, dtype),
-                               [v[kind][i][2] for v in variants])
+                               [v[kind][i][2] for v in variants], batched[i])
                     for i, (name, dtype, _) in enumerate(variants[0][kind])]
 
         self.inputs = specs("inputs")

@@ -142,6 +142,14 @@ nb::dict readManifest(const std::string &dir) {
   result["target"] = manifest.target;
   result["source"] = manifest.source;
   result["variants"] = variants;
+  // Whether each input and output's first dim is a batch the runtime splits.
+  nb::list batchInputs, batchOutputs;
+  for (bool b : manifest.batchInputs)
+    batchInputs.append(b);
+  for (bool b : manifest.batchOutputs)
+    batchOutputs.append(b);
+  result["batch_inputs"] = batchInputs;
+  result["batch_outputs"] = batchOutputs;
   if (manifest.hasPrecision) {
     nb::dict precision, formats;
     precision["formats_of"] = manifest.precision.formatsOf;

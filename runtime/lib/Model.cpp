@@ -182,12 +182,27 @@ std::string shapesText(const std::vector<art::Variant> &variants, size_t input,
   return text;
 }
 
-size_t byteSize(const art::TensorSpec &t) {
-  size_t bytes = art::dtypeSize(t.dtype);
-  for (int64_t d : t.dims)
+size_t byteSize(const std::string &dtype, const std::vector<int64_t> &dims) {
+  size_t bytes = art::dtypeSize(dtype);
+  for (int64_t d : dims)
     bytes *= static_cast<size_t>(d);
   return bytes;
 }
+
+size_t byteSize(const art::TensorSpec &t) { return byteSize(t.dtype, t.dims); }
+
+/// Whether two shapes agree past their first dim.
+bool sameSample(const std::vector<int64_t> &a, const std::vector<int64_t> &b) {
+  return !a.empty() && a.size() == b.size() &&
+         std::equal(a.begin() + 1, a.end(), b.begin() + 1);
+}
+
+/// One slice of a split batch: `size` samples from `start`, through a
+/// variant compiled for that batch.
+struct Slice {
+  size_t variant;
+  int64_t start, size;
+};
 } // namespace
 
 struct dsmp_model {
@@ -201,6 +216,11 @@ struct dsmp_model {
   std::vector<std::vector<std::vector<unsigned char>>> ownOutputs;
   size_t selected = 0; // the variant the bound inputs select (or last ran)
   std::vector<void *> io;
+  // A split batch (manifest `batch` line): the shapes of the last one
+  // planned, and the outputs of the last split run not bound by the caller.
+  mutable std::vector<std::vector<int64_t>> splitInputDims, splitOutputDims;
+  std::vector<std::vector<unsigned char>> splitOutputs;
+  bool lastRunSplit = false;
   alignas(64) unsigned char emptyWeights[64] = {};
 
   ~dsmp_model() {
@@ -238,23 +258,109 @@ struct dsmp_model {
     if (rank && !dims)
       return fail(what + ": dims is NULL");
     const art::TensorSpec *match = nullptr;
+    std::vector<int64_t> given(dims, dims + rank);
+    bool batched = isBatched(isInput, index);
     for (const art::Variant &v : manifest.variants) {
       const art::TensorSpec &t = isInput ? v.inputs[index] : v.outputs[index];
-      if (t.dims.size() == rank &&
-          std::equal(t.dims.begin(), t.dims.end(), dims))
+      if (t.dims == given ||
+          (batched && sameSample(t.dims, given) && given[0] > 0 && !match))
         match = &t;
     }
     if (!match)
       return fail(what + " has shape " +
-                  shapesText(manifest.variants, index, isInput) + ", got " +
+                  shapesText(manifest.variants, index, isInput) +
+                  (batched ? " (any first dim)" : "") + ", got " +
                   dimsText(dims, rank) +
                   " (the artifact was compiled for those shapes)");
-    if (bytes != byteSize(*match))
-      return fail(what + " needs " + std::to_string(byteSize(*match)) +
-                  " bytes, got " + std::to_string(bytes));
+    size_t need = byteSize(spec.dtype, given);
+    if (bytes != need)
+      return fail(what + " needs " + std::to_string(need) + " bytes, got " +
+                  std::to_string(bytes));
     if (!data && bytes)
       return fail(what + ": data is NULL");
     return 0;
+  }
+
+  const std::vector<std::vector<int64_t>> &splitDims(bool isInput) const {
+    return isInput ? splitInputDims : splitOutputDims;
+  }
+
+  bool isBatched(bool isInput, size_t index) const {
+    const std::vector<bool> &flags =
+        isInput ? manifest.batchInputs : manifest.batchOutputs;
+    return index < flags.size() && flags[index];
+  }
+
+  /// The bound inputs' batch as slices through the variants of the same
+  /// other dims, largest first; false (and why) when there is none. Sets
+  /// splitInputDims/splitOutputDims to the whole batch's shapes.
+  bool planSplit(std::vector<Slice> &plan, std::string &why) const {
+    plan.clear();
+    if (manifest.batchInputs.empty()) {
+      why = "the artifact was not compiled to split batches";
+      return false;
+    }
+    int64_t batch = -1;
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (isBatched(true, i)) {
+        if (inputs[i].dims.empty() ||
+            (batch >= 0 && inputs[i].dims[0] != batch)) {
+          why = "the batched inputs differ in their first dim";
+          return false;
+        }
+        batch = inputs[i].dims[0];
+      }
+    // Variants that fit the bound inputs but for the batch, by batch size.
+    std::vector<std::pair<int64_t, size_t>> sizes;
+    for (size_t v = 0; v < manifest.variants.size(); ++v) {
+      const art::Variant &variant = manifest.variants[v];
+      bool fits = true;
+      int64_t size = -1;
+      for (size_t i = 0; fits && i < inputs.size(); ++i) {
+        const std::vector<int64_t> &dims = variant.inputs[i].dims;
+        if (isBatched(true, i)) {
+          fits = sameSample(dims, inputs[i].dims);
+          size = dims.empty() ? -1 : dims[0];
+        } else {
+          fits = dims == inputs[i].dims;
+        }
+      }
+      if (fits && size > 0)
+        sizes.emplace_back(size, v);
+    }
+    std::sort(sizes.rbegin(), sizes.rend());
+    for (int64_t start = 0; start < batch;) {
+      auto slice = std::find_if(sizes.begin(), sizes.end(), [&](auto &s) {
+        return s.first <= batch - start;
+      });
+      if (slice == sizes.end()) {
+        why = sizes.empty() ? "no variant has these shapes past the first dim"
+                            : "no variant has a batch of at most " +
+                                  std::to_string(batch - start);
+        return false;
+      }
+      plan.push_back({slice->second, start, slice->first});
+      start += slice->first;
+    }
+    if (plan.empty()) {
+      why = "the batch is empty";
+      return false;
+    }
+    // The whole batch's shapes: a variant's, with the first dim scaled.
+    const art::Variant &first = manifest.variants[plan.front().variant];
+    auto scaled = [&](const art::TensorSpec &t, bool batchedTensor) {
+      std::vector<int64_t> dims = t.dims;
+      if (batchedTensor)
+        dims[0] = dims[0] / plan.front().size * batch;
+      return dims;
+    };
+    splitInputDims.clear();
+    splitOutputDims.clear();
+    for (size_t i = 0; i < first.inputs.size(); ++i)
+      splitInputDims.push_back(scaled(first.inputs[i], isBatched(true, i)));
+    for (size_t i = 0; i < first.outputs.size(); ++i)
+      splitOutputDims.push_back(scaled(first.outputs[i], isBatched(false, i)));
+    return true;
   }
 
   /// The variant whose input shapes are the bound ones, or -1.
@@ -396,8 +502,8 @@ size_t dsmp_num_outputs(const dsmp_model *model) {
 }
 
 // Names and dtypes are the same in every variant; shapes are those of the
-// variant the bound inputs select.
-#define DSMP_TENSOR_QUERIES(kind, list)                                        \
+// variant the bound inputs select, or of the whole batch they split into.
+#define DSMP_TENSOR_QUERIES(kind, list, isInput)                               \
   const char *dsmp_##kind##_name(const dsmp_model *model, size_t i) {          \
     return model && i < model->list.size()                                     \
                ? model->first().list[i].name.c_str()                           \
@@ -417,11 +523,15 @@ size_t dsmp_num_outputs(const dsmp_model *model) {
     if (!model || i >= model->list.size())                                     \
       return nullptr;                                                          \
     int v = model->matchVariant();                                             \
+    std::vector<Slice> plan;                                                   \
+    std::string why;                                                           \
+    if (v < 0 && model->planSplit(plan, why))                                  \
+      return model->splitDims(isInput)[i].data();                              \
     size_t variant = v >= 0 ? static_cast<size_t>(v) : model->selected;        \
     return model->manifest.variants[variant].list[i].dims.data();              \
   }
-DSMP_TENSOR_QUERIES(input, inputs)
-DSMP_TENSOR_QUERIES(output, outputs)
+DSMP_TENSOR_QUERIES(input, inputs, true)
+DSMP_TENSOR_QUERIES(output, outputs, false)
 #undef DSMP_TENSOR_QUERIES
 
 /// Element k of an array of T (any alignment).
@@ -489,25 +599,8 @@ int dsmp_bind_output(dsmp_model *model, const char *name, dsmp_dtype dtype,
   return 0;
 }
 
-int dsmp_run(dsmp_model *model) {
-  if (!model)
-    return fail("dsmp_run: model is NULL");
-  std::string missing;
-  for (size_t i = 0; i < model->inputs.size(); ++i)
-    if (!model->inputs[i].bound)
-      missing +=
-          (missing.empty() ? "'" : ", '") + model->first().inputs[i].name + "'";
-  if (!missing.empty())
-    return fail("'" + model->dir + "': missing input " + missing);
-  int variant = model->matchVariant();
-  if (variant < 0) {
-    std::string got;
-    for (const Binding &b : model->inputs)
-      got += (got.empty() ? "" : ", ") + dimsText(b.dims.data(), b.dims.size());
-    return fail("'" + model->dir +
-                "' was not compiled for these input shapes together: " + got);
-  }
-  const art::Variant &v = model->manifest.variants[variant];
+/// Inputs fixed at compile time (--fix-input) must hold those values.
+static int checkFixed(const dsmp_model *model, const art::Variant &v) {
   for (size_t i = 0; i < v.inputs.size(); ++i) {
     const art::TensorSpec &t = v.inputs[i];
     if (t.fixed.empty())
@@ -528,6 +621,90 @@ int dsmp_run(dsmp_model *model) {
                   " when it was compiled (--fix-input); got " + got);
     }
   }
+  return 0;
+}
+
+/// Runs a batch no variant was compiled for as consecutive slices, each
+/// through the variant of its size: the batched inputs and outputs are
+/// addressed at the slice's first sample, the others passed whole (every
+/// slice computes the same values into an unbatched output).
+static int runSplit(dsmp_model *model, const std::vector<Slice> &plan) {
+  const std::vector<std::vector<int64_t>> &outDims = model->splitOutputDims;
+  const art::Variant &first = model->manifest.variants[plan.front().variant];
+  std::vector<unsigned char *> outputs;
+  for (size_t i = 0; i < first.outputs.size(); ++i) {
+    const Binding &b = model->outputs[i];
+    if (b.bound && b.dims != outDims[i])
+      return fail("output '" + first.outputs[i].name + "' of '" + model->dir +
+                  "' is bound with shape " +
+                  dimsText(b.dims.data(), b.dims.size()) +
+                  ", these inputs give " +
+                  dimsText(outDims[i].data(), outDims[i].size()));
+  }
+  model->splitOutputs.resize(first.outputs.size());
+  for (size_t i = 0; i < first.outputs.size(); ++i) {
+    Binding &b = model->outputs[i];
+    if (b.bound) {
+      outputs.push_back(static_cast<unsigned char *>(b.data));
+      continue;
+    }
+    auto &own = model->splitOutputs[i];
+    own.resize(
+        std::max<size_t>(byteSize(first.outputs[i].dtype, outDims[i]), 1));
+    outputs.push_back(own.data());
+  }
+  const void *weights =
+      model->weights.size ? model->weights.data() : model->emptyWeights;
+  for (const Slice &slice : plan) {
+    const art::Variant &v = model->manifest.variants[slice.variant];
+    if (checkFixed(model, v))
+      return -1;
+    model->io.clear();
+    for (size_t i = 0; i < v.inputs.size(); ++i) {
+      auto *data = static_cast<unsigned char *>(model->inputs[i].data);
+      size_t perSample = byteSize(v.inputs[i]) / slice.size;
+      model->io.push_back(
+          model->isBatched(true, i) ? data + slice.start * perSample : data);
+    }
+    for (size_t i = 0; i < v.outputs.size(); ++i) {
+      size_t perSample = byteSize(v.outputs[i]) / slice.size;
+      model->io.push_back(model->isBatched(false, i)
+                              ? outputs[i] + slice.start * perSample
+                              : outputs[i]);
+    }
+    model->entries[slice.variant](model->io.data(), weights);
+  }
+  model->selected = plan.back().variant;
+  model->lastRunSplit = true;
+  return 0;
+}
+
+int dsmp_run(dsmp_model *model) {
+  if (!model)
+    return fail("dsmp_run: model is NULL");
+  std::string missing;
+  for (size_t i = 0; i < model->inputs.size(); ++i)
+    if (!model->inputs[i].bound)
+      missing +=
+          (missing.empty() ? "'" : ", '") + model->first().inputs[i].name + "'";
+  if (!missing.empty())
+    return fail("'" + model->dir + "': missing input " + missing);
+  int variant = model->matchVariant();
+  if (variant < 0) {
+    std::vector<Slice> plan;
+    std::string why;
+    if (model->planSplit(plan, why))
+      return runSplit(model, plan);
+    std::string got;
+    for (const Binding &b : model->inputs)
+      got += (got.empty() ? "" : ", ") + dimsText(b.dims.data(), b.dims.size());
+    return fail("'" + model->dir +
+                "' was not compiled for these input shapes together: " + got +
+                (model->manifest.batchInputs.empty() ? "" : " (" + why + ")"));
+  }
+  const art::Variant &v = model->manifest.variants[variant];
+  if (checkFixed(model, v))
+    return -1;
   auto &own = model->ownOutputs[variant];
   if (own.empty())
     for (const art::TensorSpec &t : v.outputs)
@@ -549,6 +726,7 @@ int dsmp_run(dsmp_model *model) {
       model->weights.size ? model->weights.data() : model->emptyWeights;
   model->entries[variant](model->io.data(), weights);
   model->selected = static_cast<size_t>(variant);
+  model->lastRunSplit = false;
   return 0;
 }
 
@@ -560,6 +738,8 @@ const void *dsmp_output_data(const dsmp_model *model, const char *name) {
     return nullptr;
   if (model->outputs[index].bound)
     return model->outputs[index].data;
+  if (model->lastRunSplit)
+    return model->splitOutputs[index].data();
   const auto &own = model->ownOutputs[model->selected];
   return own.empty() ? nullptr : own[index].data();
 }

@@ -33,7 +33,7 @@ got = module.run({"image": np.asfortranarray(images[1])})["logits"]
 print("fortran-order input:", "ok" if np.allclose(got, logits[1], rtol=1e-5, atol=1e-5) else "MISMATCH")
 
 for label, feeds in [("wrong name", {"img": images[1]}),
-                     ("wrong shape", {"image": images[1][:3]}),
+                     ("wrong shape", {"image": images[1][:3, :, :, :4]}),
                      ("wrong dtype", {"image": images[1].astype(np.float64)})]:
     try:
         module.run(feeds)
@@ -106,7 +106,7 @@ try:
 except ValueError as error:
     print("negative error floor ->", error)
 try:
-    tuned.run({"image": images[1][:3]})
+    tuned.run({"image": images[1][:3, :, :, :4]})
 except ValueError as error:
     print("owned module error names the model:", "digits_mlp" not in str(error) and
           tempfile.gettempdir() not in str(error), str(error)[:60])

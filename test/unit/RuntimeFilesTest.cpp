@@ -110,8 +110,8 @@ TEST(Manifest, RejectsBadFields) {
   auto reject = [&](const std::string &from, const std::string &to) {
     expectRejected(good, from, to);
   };
-  reject("dsmp-artifact 4", "dsmp-artifact 2");
-  reject("dsmp-artifact 4", "dsmp-artifact 5");
+  reject("dsmp-artifact 5", "dsmp-artifact 2");
+  reject("dsmp-artifact 5", "dsmp-artifact 6");
   reject("f32 4", "f31 4");
   reject("f32 4 1 3", "f32 4 -1 3");
   reject("0123456789abcdef", "0123456789abcdeg");
@@ -146,8 +146,33 @@ TEST(Manifest, RoundTripsAPrecisionCompilesBudget) {
   // A plain compile's manifest has neither line, and version 3 still loads.
   std::string plain = art::writeManifest(sample());
   EXPECT_EQ(plain.find("precision"), std::string::npos);
-  plain.replace(0, std::string("dsmp-artifact 4").size(), "dsmp-artifact 3");
+  plain.replace(0, std::string("dsmp-artifact 5").size(), "dsmp-artifact 3");
   ASSERT_TRUE(art::parseManifest(plain, parsed, error)) << error;
+}
+
+TEST(Manifest, RoundTripsTheBatchLine) {
+  art::Manifest m = sample();
+  m.batchInputs.assign(m.variants[0].inputs.size(), true);
+  m.batchOutputs.assign(m.variants[0].outputs.size(), false);
+  std::string text = art::writeManifest(m);
+  art::Manifest parsed;
+  std::string error;
+  ASSERT_TRUE(art::parseManifest(text, parsed, error)) << error;
+  EXPECT_EQ(parsed.batchInputs, m.batchInputs);
+  EXPECT_EQ(parsed.batchOutputs, m.batchOutputs);
+  // The line is part of what model.so was compiled against.
+  EXPECT_NE(art::interfaceHash(parsed), art::interfaceHash(sample()));
+  // Flags for another number of tensors, or not 0/1, are refused.
+  size_t at = text.find("batch ");
+  ASSERT_NE(at, std::string::npos);
+  std::string line = text.substr(at, text.find('\n', at) - at);
+  for (const std::string &bad :
+       {std::string("batch 0 0"), std::string("batch 1 1 1 1"), line + " 1",
+        line.substr(0, 8) + "2" + line.substr(9)}) {
+    std::string edited = text;
+    edited.replace(at, line.size(), bad);
+    EXPECT_FALSE(art::parseManifest(edited, parsed, error)) << bad;
+  }
 }
 
 TEST(Manifest, RejectsBadPrecisionEntries) {

@@ -109,6 +109,13 @@ llvm::cl::opt<int64_t>
                llvm::cl::desc("Value of dynamic input dims not given by "
                               "--shape"),
                llvm::cl::init(1), llvm::cl::cat(compileCategory));
+llvm::cl::list<int64_t> batchSizes(
+    "batch-sizes",
+    llvm::cl::desc("When the model computes each sample of its first dim "
+                   "alone, also compile these batch sizes, so that the "
+                   "artifact runs any batch in slices of them (default "
+                   "1,8; 0: only the given shapes)"),
+    llvm::cl::CommaSeparated, llvm::cl::cat(compileCategory));
 
 llvm::cl::OptionCategory precision("Precision (with --tolerance)");
 llvm::cl::opt<double> tolerance(
@@ -289,6 +296,15 @@ int main(int argc, char **argv) {
   if (defaultDim < 1)
     return fail("--default-dim must be at least 1");
   options.defaultDim = defaultDim;
+  if (batchSizes.getNumOccurrences()) {
+    options.batchSizes.clear();
+    for (int64_t size : batchSizes) {
+      if (size < 0 || (size == 0 && batchSizes.size() > 1))
+        return fail("--batch-sizes takes sizes of at least 1, or 0 alone");
+      if (size > 0)
+        options.batchSizes.push_back(size);
+    }
+  }
   if (!shapeOptions.empty() && !variantShapes.empty())
     return fail("give either --shape or --shapes-from, not both");
   for (const std::string &dir : variantShapes) {
@@ -330,12 +346,23 @@ int main(int argc, char **argv) {
   std::vector<std::string> pipelines;
   if (printPipeline)
     options.pipelines = &pipelines;
+  // Why a model with a dynamic first dim does not run any batch.
+  std::string batchNote;
+  options.batchNote = &batchNote;
+  auto noteBatch = [&] {
+    if (!batchNote.empty() && !quiet)
+      llvm::errs() << "dsmp-compile: note: " << outputDir
+                   << " runs only the shapes it was compiled for, not any "
+                      "batch: "
+                   << batchNote << "\n";
+  };
   if (!precisionFlow) {
     progress.phase("compile for " + options.target.name);
     if (llvm::Error err =
             mlir::dsmp::compileArtifact(modelPath, outputDir, options, context))
       return fail(llvm::toString(std::move(err)));
     progress.finish();
+    noteBatch();
     for (const std::string &text : pipelines)
       llvm::outs() << text << "\n";
     return 0;
@@ -373,6 +400,7 @@ int main(int argc, char **argv) {
   if (!exportPath.empty())
     progress.phase("export-onnx");
   progress.finish();
+  noteBatch();
   llvm::json::Object *summary = result->report.getObject("summary");
   if (!emitMlir.empty()) {
     std::error_code ec;

@@ -55,6 +55,13 @@ struct CompileOptions {
   /// variant with every dynamic dim `defaultDim`.
   std::vector<InputShapes> variants;
   int64_t defaultDim = 1;
+  /// When the model computes each sample alone (BatchSplit.h), variants at
+  /// these batch sizes too (beside each variant's own), so that the runtime
+  /// runs any batch in slices of them; empty: only the given variants.
+  std::vector<int64_t> batchSizes = {1, 8};
+  /// Receives why the model does not split into samples (empty if it does,
+  /// or when batchSizes is empty or no input has a dynamic first dim).
+  std::string *batchNote = nullptr;
   /// Every input must have a shape in each variant (dsmp-run: the inputs
   /// folder must hold every input).
   bool requireAllInputs = false;

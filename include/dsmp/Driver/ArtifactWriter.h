@@ -36,6 +36,8 @@ struct ArtifactDescription {
   /// Inputs compiled for one value (recorded so the runtime checks them).
   std::map<std::string, std::vector<int64_t>> fixedInputs;
   std::vector<ArtifactVariant> variants;
+  /// The manifest's `batch` line (empty: the runtime does not split).
+  std::vector<bool> batchInputs, batchOutputs;
 };
 
 /// The manifest dtype of an element type ("f32", "i64", ...), or "" when

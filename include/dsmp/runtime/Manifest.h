@@ -14,6 +14,7 @@
 //   source resnet18.onnx
 //   library model.so <bytes> <contentHash hex>
 //   weights weights.bin <bytes> <contentHash hex>
+//   batch <inputs> <flag per input> <outputs> <flag per output>
 //   variant <entry point symbol>
 //   input <name> <dtype> <rank> <dims...>
 //   output <name> <dtype> <rank> <dims...>
@@ -21,7 +22,10 @@
 //
 // Each variant is the model compiled for one set of static input shapes;
 // every variant has the same input and output names and dtypes, in the
-// same order.
+// same order. The optional `batch` line says the model computes each
+// sample along the first dim of the flagged inputs and outputs on its own
+// (lib/Driver/Artifact/BatchSplit.h): the runtime then runs any batch as
+// consecutive slices through the variants of the same other dims.
 // Names are percent-encoded (anything but [A-Za-z0-9_.:/-]). The sizes and
 // hashes let the runtime refuse a truncated or altered artifact before it
 // maps any code.
@@ -50,7 +54,8 @@ inline constexpr const char *kEntryPrefix = "dsmp_model_run_";
 // 3: model.so carries kInterfaceSymbol.
 // 4: optional `precision` and `formats` lines (a precision compile's
 //    budget and choices); version 3 manifests still load.
-inline constexpr int kVersion = 4;
+// 5: optional `batch` line.
+inline constexpr int kVersion = 5;
 inline constexpr int kOldestVersion = 3;
 /// model.so's `const uint64_t` holding interfaceHash() of the manifest it
 /// was compiled with.
@@ -94,6 +99,9 @@ struct Manifest {
   std::vector<Variant> variants;
   bool hasPrecision = false;
   PrecisionSpec precision;
+  /// Per input and output: whether its first dim is a batch the runtime
+  /// may split (empty: no split).
+  std::vector<bool> batchInputs, batchOutputs;
 };
 
 /// Bytes per element of a manifest dtype, 0 if unknown.
@@ -185,6 +193,15 @@ inline bool decodeName(const std::string &text, std::string &name) {
 
 /// The manifest's variant lines: each entry point and its tensors.
 inline void writeVariants(std::ostream &os, const Manifest &m) {
+  if (!m.batchInputs.empty()) {
+    os << "batch " << m.batchInputs.size();
+    for (bool b : m.batchInputs)
+      os << " " << b;
+    os << " " << m.batchOutputs.size();
+    for (bool b : m.batchOutputs)
+      os << " " << b;
+    os << "\n";
+  }
   auto tensor = [&](const char *kind, const TensorSpec &t) {
     os << kind << " " << encodeName(t.name) << " " << t.dtype << " "
        << t.dims.size();
@@ -319,6 +336,24 @@ inline bool parseManifest(const std::string &text, Manifest &m,
       }
       if (m.precision.opsPerFormat.empty())
         return fail("empty formats entry");
+    } else if (kind == "batch") {
+      auto flags = [&](std::vector<bool> &list) {
+        size_t count = 0;
+        if (!(fields >> count) || count > 4096)
+          return false;
+        for (size_t i = 0; i < count; ++i) {
+          int flag = -1;
+          if (!(fields >> flag) || (flag != 0 && flag != 1))
+            return false;
+          list.push_back(flag == 1);
+        }
+        return true;
+      };
+      std::string extra;
+      if (!m.batchInputs.empty() || !m.variants.empty() ||
+          !flags(m.batchInputs) || !flags(m.batchOutputs) ||
+          m.batchInputs.empty() || (fields >> extra))
+        return fail("bad batch entry");
     } else if (kind == "variant") {
       Variant v;
       if (!(fields >> v.entry))
@@ -380,6 +415,16 @@ inline bool parseManifest(const std::string &text, Manifest &m,
     if (!same)
       return fail("variant '" + v.entry +
                   "' differs from the first in names, dtypes or ranks");
+  }
+  if (!m.batchInputs.empty()) {
+    bool fits = m.batchInputs.size() == first.inputs.size() &&
+                m.batchOutputs.size() == first.outputs.size();
+    for (size_t i = 0; fits && i < first.inputs.size(); ++i)
+      fits = !m.batchInputs[i] || !first.inputs[i].dims.empty();
+    for (size_t i = 0; fits && i < first.outputs.size(); ++i)
+      fits = !m.batchOutputs[i] || !first.outputs[i].dims.empty();
+    if (!fits)
+      return fail("the batch entry does not fit the variants' tensors");
   }
   return true;
 }

@@ -30,6 +30,13 @@
  * queries answer for that variant (the last one run, or the first, before
  * inputs select one).
  *
+ * Any batch: when the model computes each sample of its inputs' first dim
+ * alone, dsmp-compile says so in the manifest (`batch`) and adds variants
+ * at batch 1 and 8 (--batch-sizes). A batch no variant has, with the other
+ * dims of one, then runs as consecutive slices through the variants of
+ * those dims, largest first (17 = 8 + 8 + 1): bind it like any shape; the
+ * output queries answer for the whole batch.
+ *
  * Threads: a dsmp_model is used by one thread at a time (binding and
  * running change its state). Several models, even of one artifact, run on
  * as many threads at once.

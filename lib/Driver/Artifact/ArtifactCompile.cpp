@@ -19,6 +19,7 @@
 #include "dsmp/Driver/ArtifactWriter.h"
 #include "dsmp/runtime/Manifest.h"
 #include "lib/Driver/Artifact/ArtifactPipeline.h"
+#include "lib/Driver/Artifact/BatchSplit.h"
 #include "lib/Driver/Artifact/RunPasses.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -220,6 +221,25 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
   std::vector<InputShapes> variants = options.variants;
   if (variants.empty())
     variants.emplace_back();
+  // Any batch, when the model computes each sample alone: variants at the
+  // batch sizes too, and the manifest lets the runtime split a batch.
+  if (!options.batchSizes.empty()) {
+    func::FuncOp graph = lookupMainGraph(module);
+    if (!graph)
+      return named(llvm::createStringError("the model has no @main_graph"));
+    auto split = analyzeBatchSplit(module, variants.front(), options.defaultDim,
+                                   options.fixedInputs);
+    if (split) {
+      variants = withBatchSizes(graph, variants, *split, options.batchSizes,
+                                options.defaultDim);
+      description.batchInputs = split->inputs;
+      description.batchOutputs = split->outputs;
+    } else {
+      std::string why = llvm::toString(split.takeError());
+      if (options.batchNote && why != kNoDynamicBatch)
+        *options.batchNote = why;
+    }
+  }
   SmallVector<std::string> objects;
   // Each step as an action: progress lines name it, and an interrupted
   // compile declines it (DeclinableAction.h).

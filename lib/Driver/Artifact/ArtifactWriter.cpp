@@ -107,6 +107,8 @@ static Error addVariants(const ArtifactDescription &description,
       return err;
     manifest.variants.push_back(std::move(spec));
   }
+  manifest.batchInputs = description.batchInputs;
+  manifest.batchOutputs = description.batchOutputs;
   return Error::success();
 }
 
