@@ -7,6 +7,11 @@ the dsmp x86_64 artifact run by dsmprt-run, in rounds that alternate the
 two (each latency: the median of the rounds' medians). Prints ratio =
 dsmp / onnxruntime; below 1.0 dsmp is faster.
 
+Then the same for any batch: each model at batch 17 (rows of
+test_data_set_0, scripts/batch_sets.py), the artifact compiled for batch 17
+against the one compiled for the data's shapes plus batch 1 and 8 (the
+default), which runs 17 as 8 + 8 + 1; ratio = split / static.
+
 dsmp's generated code is single-threaded; on x86-64 its f32 matmuls and
 convolutions call oneDNN's dnnl_sgemm (or OpenBLAS where oneDNN is not
 installed), whose threads OMP_NUM_THREADS (OPENBLAS_NUM_THREADS) sets: 1
@@ -118,7 +123,41 @@ def main():
         d1, d2 = (statistics.median(dsmp_times[t]) for t in (1, 2))
         print(f"{name:<20} {ort1:10.2f} {ort2:10.2f} {d1:7.2f}/{d2:<7.2f}"
               f" {d1 / ort1:9.2f} {d2 / ort2:9.2f}", flush=True)
+    any_batch(args, work)
     return 0
+
+
+def any_batch(args, work, batch=17):
+    """The default artifact (the data's shapes, batch 1 and 8) running a
+    batch of 17 in slices, against one compiled for batch 17."""
+    print(f"\nbatch {batch}: static = compiled for it, split = "
+          f"{batch // 8} x 8 + {batch % 8} x 1 through the default artifact")
+    print(f"{'model':<20} {'static 2t ms':>13} {'split 2t ms':>12} {'split/static':>13}")
+    batch_sets = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                              "scripts", "batch_sets.py")
+    for name in args.only:
+        model = os.path.join(args.models, name, "model.onnx")
+        stored = os.path.join(args.models, name, "test_data_set_0")
+        split = os.path.join(work, name)  # the first table's artifact
+        with open(os.path.join(split, "manifest.txt")) as f:
+            if not any(line.startswith("batch ") for line in f):
+                print(f"{name:<20} {'-':>13} {'-':>12} {'-':>13}   (no split: see dsmp-compile's note)")
+                continue
+        data = os.path.join(work, name + "-data")
+        subprocess.run([sys.executable, batch_sets, model, stored, data, str(batch)],
+                       check=True, capture_output=True)
+        data = os.path.join(data, f"b{batch}")
+        static = os.path.join(work, name + "-static")
+        subprocess.run([os.path.join(args.bin, "dsmp-compile"), model, "-o", static,
+                        "--shapes-from", data, "--batch-sizes=0"],
+                       check=True, capture_output=True)
+        times = {static: [], split: []}
+        per_round = max(1, args.runs // (2 * args.rounds))
+        for _ in range(args.rounds):
+            for artifact in (static, split):
+                times[artifact] += time_dsmp(args.bin, artifact, data, 2, per_round)
+        s, d = statistics.median(times[static]), statistics.median(times[split])
+        print(f"{name:<20} {s:13.2f} {d:12.2f} {d / s:13.2f}", flush=True)
 
 
 if __name__ == "__main__":

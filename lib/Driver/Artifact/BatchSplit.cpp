@@ -229,6 +229,11 @@ std::optional<std::string> whyMixes(Operation *op, ArrayRef<int64_t> in,
       return std::string("it sums over the batch axis");
     return std::nullopt;
   }
+  if (name.starts_with("reduce_") || name == "arg_max" || name == "arg_min" ||
+      name == "top_k")
+    // A reduction over the batch axis drops it or makes it 1, which the
+    // results' shapes showed; these keep it, so they reduce other axes.
+    return std::nullopt;
   if (name == "lstm" || name == "gru" || name == "rnn")
     // Recurrences mix along time and features, never across the batch;
     // the shapes placed the batch axis of each operand and result.
@@ -428,8 +433,11 @@ mlir::dsmp::analyzeBatchSplit(ModuleOp module, const InputShapes &shapes,
       return llvm::createStringError(llvm::formatv(
           "at batch {0}: {1}", kBatch[j], llvm::toString(std::move(err))));
     auto g = copies[j]->lookupSymbol<func::FuncOp>("main_graph");
+    // Constants are compared where they are used: folding may share one
+    // between uses in one graph and not in the other (a 2 that equals
+    // batch 2).
     g.walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (op != g.getOperation())
+      if (op != g.getOperation() && !isa<ConstantOp>(op))
         ops[j].push_back(op);
     });
     llvm::append_range(args[j], g.getArguments());
@@ -443,7 +451,6 @@ mlir::dsmp::analyzeBatchSplit(ModuleOp module, const InputShapes &shapes,
   // Batch axes of the first graph's values, and the constants that differ
   // between the two graphs (the batch size as a value).
   DenseMap<Value, int64_t> axisOf, outerOf;
-  DenseSet<Value> batchSizeValues;
   auto axisFor = [&](Value v) {
     auto it = axisOf.find(v);
     return it == axisOf.end() ? int64_t{-1} : it->second;
@@ -457,13 +464,34 @@ mlir::dsmp::analyzeBatchSplit(ModuleOp module, const InputShapes &shapes,
         a->getNumResults() != b->getNumResults())
       return llvm::createStringError(
           "the graph folds differently at different batch sizes");
+    if (a->getNumOperands() != b->getNumOperands())
+      return llvm::createStringError(
+          "the graph folds differently at different batch sizes");
     SmallVector<int64_t> in, inOuter, out;
     for (auto [index, operand] : llvm::enumerate(a->getOperands())) {
+      auto constantA = operand.getDefiningOp<ConstantOp>();
+      auto constantB = b->getOperand(index).getDefiningOp<ConstantOp>();
+      if (constantA && constantB &&
+          constantA.getValue() != constantB.getValue()) {
+        // The batch size folded into a constant: a shape, or the same
+        // value for every sample, or a value that depends on it.
+        std::optional<int64_t> axis = batchAxis(
+            operand.getType(), b->getOperand(index).getType());
+        auto splatA = dyn_cast<SplatElementsAttr>(constantA.getValue());
+        auto splatB = dyn_cast<SplatElementsAttr>(constantB.getValue());
+        bool uniform = axis && *axis >= 0 && splatA && splatB &&
+                       splatA.getSplatValue<Attribute>() ==
+                           splatB.getSplatValue<Attribute>();
+        if (uniform) {
+          axisOf[operand] = *axis;
+          outerOf[operand] = 0;
+        } else if (!readsShape(a, index)) {
+          return llvm::createStringError(describe(a) +
+                                         " reads the batch size as a value");
+        }
+      }
       in.push_back(axisFor(operand));
       inOuter.push_back(outerOf.lookup(operand));
-      if (batchSizeValues.contains(operand) && !readsShape(a, index))
-        return llvm::createStringError(describe(a) +
-                                       " reads the batch size as a value");
     }
     for (auto [ra, rb] : llvm::zip(a->getResults(), b->getResults())) {
       std::optional<int64_t> axis = batchAxis(ra.getType(), rb.getType());
@@ -477,11 +505,6 @@ mlir::dsmp::analyzeBatchSplit(ModuleOp module, const InputShapes &shapes,
     }
     bool any = llvm::any_of(llvm::concat<const int64_t>(in, out),
                             [](int64_t x) { return x >= 0; });
-    if (isa<ConstantOp>(a)) {
-      if (a->getAttrDictionary() != b->getAttrDictionary())
-        batchSizeValues.insert(a->getResult(0));
-      continue;
-    }
     if (!any || isa<func::ReturnOp>(a))
       continue;
     if (a->getNumRegions() > 0)
@@ -497,14 +520,25 @@ mlir::dsmp::analyzeBatchSplit(ModuleOp module, const InputShapes &shapes,
     for (Value result : a->getResults())
       outerOf[result] = *outer;
   }
-  for (Value v : results[0]) {
-    int64_t axis = axisFor(v);
-    if (batchSizeValues.contains(v))
-      return llvm::createStringError("an output is the batch size");
-    if (axis > 0 || (axis == 0 && outerOf.lookup(v) > 1))
-      return llvm::createStringError(llvm::formatv(
-          "an output has its batch on axis {0}, not first", axis));
-    split.outputs.push_back(axis == 0);
+  for (auto [v, w] : llvm::zip(results[0], results[1])) {
+    std::optional<int64_t> axis = batchAxis(v.getType(), w.getType());
+    auto constantV = v.getDefiningOp<ConstantOp>();
+    auto constantW = w.getDefiningOp<ConstantOp>();
+    if (constantV && constantW &&
+        constantV.getValue() != constantW.getValue()) {
+      // A folded output: the same rows for every sample, or the batch size.
+      auto splat = dyn_cast<SplatElementsAttr>(constantV.getValue());
+      if (!axis || *axis < 0 || !splat ||
+          !isa<SplatElementsAttr>(constantW.getValue()))
+        return llvm::createStringError("an output depends on the batch size");
+    } else if (axis && *axis >= 0 && !constantV) {
+      axis = axisFor(v) == *axis && outerOf.lookup(v) <= 1 ? axis
+                                                            : std::nullopt;
+    }
+    if (!axis || *axis > 0)
+      return llvm::createStringError(
+          "an output does not have the batch as its first dim");
+    split.outputs.push_back(*axis == 0);
   }
   return split;
 }
