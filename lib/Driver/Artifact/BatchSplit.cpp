@@ -31,6 +31,9 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
+#include <array>
+#include <limits>
 #include <numeric>
 #include <optional>
 
@@ -248,7 +251,7 @@ std::optional<std::string> whyMixes(Operation *op, ArrayRef<int64_t> in,
       op->hasTrait<mlir::OpTrait::SameOperandsAndResultShape>() ||
       op->hasTrait<mlir::OpTrait::SameOperandsAndResultType>() ||
       name == "expand" || name == "tile" || name == "dropout" ||
-      name == "identity" || name == "quantize_linear" ||
+      name == "identity" || name == "clip" || name == "quantize_linear" ||
       name == "dequantize_linear";
   if (elementwise) {
     // Right-aligned broadcasting: each batched operand's axis lands on the
@@ -268,9 +271,66 @@ std::optional<std::string> whyMixes(Operation *op, ArrayRef<int64_t> in,
   return std::string("it is not known to keep samples apart");
 }
 
+/// A slice's start, end and step on `axis` (0, INT64_MAX, 1 where it does
+/// not slice it), or nullopt when its operands are not constants.
+std::optional<std::array<int64_t, 3>> sliceBounds(Operation *slice,
+                                                  int64_t axis) {
+  auto operand = [&](unsigned i) -> std::optional<SmallVector<int64_t>> {
+    if (slice->getNumOperands() <= i ||
+        isa<NoneType>(slice->getOperand(i).getType()))
+      return SmallVector<int64_t>();
+    return getConstantInts(slice->getOperand(i));
+  };
+  auto starts = operand(1), ends = operand(2), axes = operand(3),
+       steps = operand(4);
+  if (!starts || !ends || !axes || !steps || ends->size() != starts->size())
+    return std::nullopt;
+  int64_t rank = rankOf(slice->getOperand(0));
+  for (size_t i = 0; i < starts->size(); ++i)
+    if ((axes->empty() ? static_cast<int64_t>(i)
+                       : normalizeAxis((*axes)[i], rank)) == axis)
+      return std::array<int64_t, 3>{(*starts)[i], (*ends)[i],
+                                    steps->empty() ? 1 : (*steps)[i]};
+  return std::array<int64_t, 3>{0, std::numeric_limits<int64_t>::max(), 1};
+}
+
 /// The other elements merged into a batch axis (m in 2m and 3m).
 int64_t mergedWith(Value v, int64_t axis) {
   return cast<RankedTensorType>(v.getType()).getDimSize(axis) / kBatch[0];
+}
+
+/// The outer factor of a slice of a batched value on its batch axis
+/// (outer x batch x inner elements): it must keep whole outer blocks (as
+/// the time steps of a sequence merged with the batch), the same ones in
+/// both graphs; the result keeps as many blocks as it takes.
+std::optional<int64_t> sliceOuter(Operation *slice, Operation *other,
+                                  int64_t axis, int64_t outer) {
+  auto a = sliceBounds(slice, axis), b = sliceBounds(other, axis);
+  if (!a || !b)
+    return std::nullopt;
+  if ((*a)[0] == 0 && (*a)[1] == std::numeric_limits<int64_t>::max() &&
+      (*a)[2] == 1 && *a == *b)
+    return outer; // not sliced on the batch axis
+  int64_t m = mergedWith(slice->getOperand(0), axis), inner = m / outer;
+  // ONNX's clamping of each bound to the axis.
+  auto clamp = [](int64_t v, int64_t size) {
+    return std::clamp<int64_t>(v < 0 ? v + size : v, 0, size);
+  };
+  int64_t block[2] = {kBatch[0] * inner, kBatch[1] * inner};
+  int64_t begin[2], end[2];
+  for (int j = 0; j < 2; ++j) {
+    const std::array<int64_t, 3> &bounds = j == 0 ? *a : *b;
+    if (bounds[2] != 1)
+      return std::nullopt;
+    begin[j] = clamp(bounds[0], kBatch[j] * m);
+    end[j] = clamp(bounds[1], kBatch[j] * m);
+    if (begin[j] % block[j] || end[j] % block[j] || end[j] <= begin[j])
+      return std::nullopt;
+  }
+  if (begin[0] / block[0] != begin[1] / block[1] ||
+      end[0] / block[0] != end[1] / block[1])
+    return std::nullopt;
+  return (end[0] - begin[0]) / block[0];
 }
 
 /// How many of the elements merged into a batched value's axis come before
@@ -278,7 +338,8 @@ int64_t mergedWith(Value v, int64_t axis) {
 /// major); 0 for a value that is the same for every sample. The results'
 /// outer factor of `op`, from its operands' (`inOuter`), or nullopt when
 /// the op interleaves samples with other elements.
-std::optional<int64_t> resultOuter(Operation *op, ArrayRef<int64_t> in,
+std::optional<int64_t> resultOuter(Operation *op, Operation *other,
+                                   ArrayRef<int64_t> in,
                                    ArrayRef<int64_t> inOuter,
                                    ArrayRef<int64_t> out) {
   StringRef name = op->getName().stripDialect();
@@ -299,20 +360,8 @@ std::optional<int64_t> resultOuter(Operation *op, ArrayRef<int64_t> in,
       return std::nullopt;
     return outer;
   }
-  if (name == "slice" && inOuter[0] != 0 &&
-      (inOuter[0] != 1 || mergedWith(op->getOperand(0), in[0]) != 1)) {
-    // A slice along a merged batch axis would cut through samples.
-    auto axes =
-        op->getNumOperands() > 3 && !isa<NoneType>(op->getOperand(3).getType())
-            ? getConstantInts(op->getOperand(3))
-            : std::nullopt;
-    auto starts = getConstantInts(op->getOperand(1));
-    int64_t r = rankOf(op->getOperand(0));
-    for (size_t i = 0; starts && i < starts->size(); ++i)
-      if ((axes ? normalizeAxis((*axes)[i], r) : static_cast<int64_t>(i)) ==
-          in[0])
-        return std::nullopt;
-  }
+  if (name == "slice" && inOuter[0] != 0)
+    return sliceOuter(op, other, in[0], inOuter[0]);
   // Every other op keeps each batched operand's outer factor: they must
   // agree (0 agrees with any).
   int64_t outer = 0;
@@ -475,8 +524,8 @@ mlir::dsmp::analyzeBatchSplit(ModuleOp module, const InputShapes &shapes,
           constantA.getValue() != constantB.getValue()) {
         // The batch size folded into a constant: a shape, or the same
         // value for every sample, or a value that depends on it.
-        std::optional<int64_t> axis = batchAxis(
-            operand.getType(), b->getOperand(index).getType());
+        std::optional<int64_t> axis =
+            batchAxis(operand.getType(), b->getOperand(index).getType());
         auto splatA = dyn_cast<SplatElementsAttr>(constantA.getValue());
         auto splatB = dyn_cast<SplatElementsAttr>(constantB.getValue());
         bool uniform = axis && *axis >= 0 && splatA && splatB &&
@@ -512,7 +561,7 @@ mlir::dsmp::analyzeBatchSplit(ModuleOp module, const InputShapes &shapes,
                                      " branches or loops over batched values");
     if (auto why = whyMixes(a, in, out))
       return llvm::createStringError(describe(a) + " may mix samples: " + *why);
-    std::optional<int64_t> outer = resultOuter(a, in, inOuter, out);
+    std::optional<int64_t> outer = resultOuter(a, b, in, inOuter, out);
     if (!outer)
       return llvm::createStringError(
           describe(a) + " may mix samples: it interleaves the batch with "
@@ -532,8 +581,8 @@ mlir::dsmp::analyzeBatchSplit(ModuleOp module, const InputShapes &shapes,
           !isa<SplatElementsAttr>(constantW.getValue()))
         return llvm::createStringError("an output depends on the batch size");
     } else if (axis && *axis >= 0 && !constantV) {
-      axis = axisFor(v) == *axis && outerOf.lookup(v) <= 1 ? axis
-                                                            : std::nullopt;
+      axis =
+          axisFor(v) == *axis && outerOf.lookup(v) <= 1 ? axis : std::nullopt;
     }
     if (!axis || *axis > 0)
       return llvm::createStringError(
