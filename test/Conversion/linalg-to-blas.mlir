@@ -35,6 +35,22 @@ func.func @f16(%a: memref<3x5xf16>, %b: memref<5x4xf16>, %c: memref<3x4xf16>) {
   return
 }
 
+/// Dense rows at an offset (one sample of a batch, as a batched convolution's
+/// im2col GEMM reads it): the pointer is the base plus 4 bytes per element
+/// of the offset, the leading dimension the row length.
+// CHECK-LABEL: func.func @offset_rows(
+// CHECK-SAME: %[[A:.+]]: memref<3x5xf32, strided<[5, 1], offset: ?>>
+// CHECK: %[[BASE:.+]] = memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK: %[[BUF:.+]], %[[OFFSET:.+]], %{{.+}}:2, %{{.+}}:2 = memref.extract_strided_metadata %[[A]]
+// CHECK: %[[BYTES:.+]] = arith.muli %[[OFFSET]], %c4
+// CHECK: arith.addi %[[BASE]], %[[BYTES]]
+// CHECK: call @cblas_sgemm(
+// CHECK-NOT: linalg.matmul
+func.func @offset_rows(%a: memref<3x5xf32, strided<[5, 1], offset: ?>>, %b: memref<5x4xf32>, %c: memref<3x4xf32>) {
+  linalg.matmul ins(%a, %b : memref<3x5xf32, strided<[5, 1], offset: ?>>, memref<5x4xf32>) outs(%c : memref<3x4xf32>)
+  return
+}
+
 /// B read transposed through the indexing maps: CblasTrans (112), ldb = K.
 /// A zero fill of C right before the call becomes beta = 0.
 // CHECK-LABEL: func.func @transposed_b(

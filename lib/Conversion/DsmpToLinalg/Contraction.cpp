@@ -253,7 +253,8 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
                               const Window &window) {
     auto inType = cast<RankedTensorType>(input.getType());
     int64_t rank = inType.getRank();
-    SmallVector<int64_t> oneIn(inType.getShape()), oneOut(resultType.getShape());
+    SmallVector<int64_t> oneIn(inType.getShape()),
+        oneOut(resultType.getShape());
     oneIn[0] = oneOut[0] = 1;
     auto sampleIn = RankedTensorType::get(oneIn, inType.getElementType());
     auto sampleOut = RankedTensorType::get(oneOut, resultType.getElementType());

@@ -21,8 +21,16 @@ constexpr int32_t kCblasRowMajor = 101, kCblasNoTrans = 111, kCblasTrans = 112;
 
 bool isPlainF32Matrix(Value v) {
   auto type = dyn_cast<MemRefType>(v.getType());
-  return type && type.getRank() == 2 && type.getElementType().isF32() &&
-         type.hasStaticShape() && type.getLayout().isIdentity();
+  if (!type || type.getRank() != 2 || !type.getElementType().isF32() ||
+      !type.hasStaticShape())
+    return false;
+  if (type.getLayout().isIdentity())
+    return true;
+  // Dense rows at an offset (one sample's slice of a batch).
+  auto strided = dyn_cast<StridedLayoutAttr>(type.getLayout());
+  return strided && strided.getStrides().size() == 2 &&
+         strided.getStrides()[1] == 1 &&
+         strided.getStrides()[0] == type.getDimSize(1);
 }
 
 /// Whether A and B are read transposed ([K, M], [N, K]), or nullopt when the
@@ -120,6 +128,15 @@ struct LinalgToBlasPass final
       auto pointer = [&](Value memref) -> Value {
         Value index =
             memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+        if (!cast<MemRefType>(memref.getType()).getLayout().isIdentity()) {
+          // The first element: the aligned base plus the offset in floats.
+          auto metadata =
+              memref::ExtractStridedMetadataOp::create(b, loc, memref);
+          Value bytes = arith::MulIOp::create(
+              b, loc, metadata.getOffset(),
+              arith::ConstantIndexOp::create(b, loc, sizeof(float)));
+          index = arith::AddIOp::create(b, loc, index, bytes);
+        }
         Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
         return LLVM::IntToPtrOp::create(b, loc, ptr, i64);
       };
