@@ -152,7 +152,8 @@ def any_batch(args, work, batch=17):
                         "--shapes-from", data, "--batch-sizes=0"],
                        check=True, capture_output=True)
         times = {static: [], split: []}
-        per_round = max(1, args.runs // (2 * args.rounds))
+        # Slow runs (seconds at batch 17), and noisy: at least 3 per round.
+        per_round = max(3, args.runs // (2 * args.rounds))
         for _ in range(args.rounds):
             for artifact in (static, split):
                 times[artifact] += time_dsmp(args.bin, artifact, data, 2, per_round)
