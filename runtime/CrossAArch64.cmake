@@ -22,6 +22,8 @@ if(DSMP_CLANGXX AND _dsmp_cross_libstdcxx
             ${PROJECT_SOURCE_DIR}/include/dsmp/runtime/dsmprt.h
             ${PROJECT_BINARY_DIR}/include/dsmp/runtime/dsmprt_version.h
             ${PROJECT_SOURCE_DIR}/include/dsmp/runtime/Manifest.h
+            ${PROJECT_SOURCE_DIR}/include/dsmp/runtime/GpuLaunchApi.h
+            ${PROJECT_SOURCE_DIR}/runtime/lib/gpu/DeviceBackend.h
             ${PROJECT_SOURCE_DIR}/include/dsmp/runtime/TensorFile.h
             ${PROJECT_SOURCE_DIR}/runtime/tools/RunArtifact.h
     COMMENT "Cross-building dsmprt-run for AArch64")

@@ -9,7 +9,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -18,6 +20,10 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::dsmp {
+
+/// Marks the last op of the integer tf32 rounding that the lowering emits
+/// (arith.bitcast i32 -> f32), for dsmp-round-tf32-on-device.
+inline constexpr llvm::StringLiteral kTF32RoundingAttr = "dsmp.tf32_rounding";
 
 #define GEN_PASS_DECL
 #include "lib/Conversion/Passes.h.inc"

@@ -247,9 +247,84 @@ def ExpandStridedCopiesPass
     the identity is a `linalg.copy`, which lowers to plain loops. The
     MemRef-to-LLVM lowering would otherwise call `memrefCopy` from MLIR's C
     runner utilities, a library that a deployed artifact does not have.
-    Copies between identity layouts stay (they become a memcpy).
+    Copies between identity layouts stay (they become a memcpy), unless
+    `every-copy` is set (device code, where a host memcpy cannot reach the
+    buffers).
   }];
+  let options = [
+    Option<"everyCopy", "every-copy", "bool", /*default=*/"false",
+           "Turn every memref.copy into linalg.copy, contiguous ones too">,
+  ];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
+def MapLoopsToGPUPass : Pass<"dsmp-map-loops-to-gpu", "mlir::func::FuncOp"> {
+  let summary = "Run each loop nest of a bufferized function as a gpu.launch";
+  let description = [{
+    Pre-condition: bufferized code whose loop nests are `scf.parallel` /
+    `scf.for` (convert-linalg-to-parallel-loops); every `memref.copy` is a
+    loop (dsmp-expand-strided-copies{every-copy}); deallocation is still
+    `bufferization.dealloc` (before bufferization-lower-deallocations,
+    whose bookkeeping stays on the host).
+
+    Post-condition:
+    - each top-level `scf.parallel` without reductions is a `gpu.launch` of
+      blocks of `threads-per-block` threads along x. Its dims are
+      linearized with the innermost fastest, so consecutive threads touch
+      consecutive elements (coalesced), and each thread runs one iteration
+      (the body's inner loops, reductions included, run in that thread);
+    - an `scf.for` or `scf.if` around loop nests stays on the host, its
+      nests launched inside it;
+    - any other op that touches memory is a one-thread launch; one whose
+      result the host would use is an error;
+    - every kernel is named `kN_NODE` after the ONNX node it came from and
+      goes into the gpu.module `FUNC_kernels` (gpu-kernel-outlining then
+      builds one module, one binary);
+    - buffers are `gpu.alloc`/`gpu.dealloc` (device memory), and a
+      `memref.get_global` that a kernel reads is fetched inside the kernel
+      (outlining copies the global into the gpu.module);
+    - a value the host needs from a device buffer (a branch condition) is
+      copied back by a one-thread kernel and a `gpu.memcpy` that the host
+      waits for.
+  }];
+  let options = [
+    Option<"threadsPerBlock", "threads-per-block", "int64_t",
+           /*default=*/"256", "Threads per block of a parallel loop nest">,
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
+def FreeDeviceBuffersPass
+    : Pass<"dsmp-free-device-buffers", "mlir::func::FuncOp"> {
+  let summary = "Free device buffers with gpu.dealloc";
+  let description = [{
+    Pre-condition: dsmp-map-loops-to-gpu made every data buffer a
+    `gpu.alloc`; bufferization-lower-deallocations then freed buffers with
+    `memref.dealloc` (of the buffer, a view of it, or the base buffer of its
+    metadata), and made host buffers of its own (`memref.alloc`) for its
+    ownership bookkeeping.
+
+    Post-condition: every `memref.dealloc` of a buffer that does not come
+    from a `memref.alloc` or `memref.alloca` is an async `gpu.dealloc` (on
+    the runtime's stream); the bookkeeping's stay host frees.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
+def RoundTF32OnDevicePass
+    : Pass<"dsmp-round-tf32-on-device", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Round to tf32 with cvt.rna.tf32.f32 in NVIDIA kernels";
+  let description = [{
+    Pre-condition: a gpu.module for an NVIDIA target whose kernels round f32
+    to tf32 with the integer code the dsmp-to-linalg lowering emits (its
+    last `arith.bitcast` carries `dsmp.tf32_rounding`).
+
+    Post-condition: each such rounding is one `nvvm.convert.float.to.tf32`
+    with round-to-nearest ties away (`cvt.rna.tf32.f32`): the same values as
+    the host's integer code, inf and NaN included, in one instruction.
+  }];
+  let dependentDialects = ["mlir::NVVM::NVVMDialect"];
 }
 
 def OutlineLoopNestsPass

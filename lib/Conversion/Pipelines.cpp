@@ -19,21 +19,27 @@
 
 namespace mlir::dsmp {
 
-LogicalResult
-buildLowerToLLVMPipeline(OpPassManager &pm,
-                         const LowerToLLVMPipelineOptions &options) {
-  // The steps below are named as mlir-opt names them: their passes must be
-  // registered to be parsed, in any program that builds this pipeline.
+namespace {
+
+/// Registers the passes that the steps below name as mlir-opt names them,
+/// in any program that builds these pipelines.
+void registerNamedPasses() {
   static std::once_flag registered;
   std::call_once(registered, [] {
     mlir::registerAllPasses();
     registerDsmpConversionPasses();
   });
+}
+
+/// dsmp ops to linalg on tensors, elementwise chains fused; `hostLoops`
+/// adds the loop orders that suit a CPU's caches and vectorizer.
+LogicalResult addTensorSteps(OpPassManager &pm, bool generalize,
+                             bool hostLoops) {
   // dsmp ops become linalg/tensor/arith/math on the same tensors.
   // Adjoint graphs' MaxPool gradients as ops the lowering has.
   pm.addNestedPass<func::FuncOp>(createExpandMaxPoolGradPass());
   pm.addNestedPass<func::FuncOp>(createConvertDsmpToLinalgPass());
-  if (!options.useBlas &&
+  if (generalize &&
       failed(parsePassPipeline("func.func(linalg-generalize-named-ops)", pm)))
     return failure();
   // Chains of elementwise ops (bias, activation, casts) become one loop
@@ -41,35 +47,56 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
   // erf as arithmetic LLVM vectorizes, not a libm call per element.
   pm.addNestedPass<func::FuncOp>(createApproximateErfPass());
-  // Contiguous innermost loops, which LLVM vectorizes.
-  pm.addNestedPass<func::FuncOp>(createOrderLoopsForLocalityPass());
-  // Elementwise loops over contiguous dims as one long loop.
-  pm.addNestedPass<func::FuncOp>(createCollapseContiguousLoopsPass());
+  if (hostLoops) {
+    // Contiguous innermost loops, which LLVM vectorizes.
+    pm.addNestedPass<func::FuncOp>(createOrderLoopsForLocalityPass());
+    // Elementwise loops over contiguous dims as one long loop.
+    pm.addNestedPass<func::FuncOp>(createCollapseContiguousLoopsPass());
+  }
   // Padding: border fills only, the producer writing the interior.
   pm.addNestedPass<func::FuncOp>(createWriteIntoPaddingPass());
+  return success();
+}
+
+/// Tensors to buffers, each intermediate buffer freed.
+LogicalResult addBufferization(OpPassManager &pm, bool resultsToOutParams,
+                               bool simplifyDeallocations) {
   // Upstream from here; by name, so the steps read like mlir-opt's.
   std::string outParams =
-      options.resultsToOutParams
+      resultsToOutParams
           ? "buffer-results-to-out-params{modify-public-functions},"
           : "";
-  if (failed(parsePassPipeline(
-          // Tensors become buffers, across function boundaries too, with
-          // plain row-major layouts at the boundary.
-          // A result inserted into a bigger tensor (a convolution's
-          // output boxes, concatenation) is computed in place there.
-          "eliminate-empty-tensors,"
-          "one-shot-bufferize{bufferize-function-boundaries "
-          "function-boundary-type-conversion=identity-layout-map}," +
-              outParams +
-              // Free every intermediate buffer (ownership-based): the steps
-              // of upstream's buffer-deallocation-pipeline.
-              "expand-realloc{emit-deallocs=false},canonicalize,"
-              "ownership-based-buffer-deallocation,canonicalize," +
-              (options.simplifyDeallocations
-                   ? std::string("buffer-deallocation-simplification,")
-                   : std::string()) +
-              "bufferization-lower-deallocations,cse,canonicalize",
-          pm)))
+  return parsePassPipeline(
+      // Tensors become buffers, across function boundaries too, with
+      // plain row-major layouts at the boundary.
+      // A result inserted into a bigger tensor (a convolution's
+      // output boxes, concatenation) is computed in place there.
+      "eliminate-empty-tensors,"
+      "one-shot-bufferize{bufferize-function-boundaries "
+      "function-boundary-type-conversion=identity-layout-map}," +
+          outParams +
+          // Free every intermediate buffer (ownership-based): the steps
+          // of upstream's buffer-deallocation-pipeline.
+          "expand-realloc{emit-deallocs=false},canonicalize,"
+          "ownership-based-buffer-deallocation,canonicalize," +
+          (simplifyDeallocations
+               ? std::string("buffer-deallocation-simplification,")
+               : std::string()) +
+          "bufferization-lower-deallocations,cse,canonicalize",
+      pm);
+}
+
+} // namespace
+
+LogicalResult
+buildLowerToLLVMPipeline(OpPassManager &pm,
+                         const LowerToLLVMPipelineOptions &options) {
+  registerNamedPasses();
+  if (failed(addTensorSteps(pm, /*generalize=*/!options.useBlas,
+                            /*hostLoops=*/true)))
+    return failure();
+  if (failed(addBufferization(pm, options.resultsToOutParams,
+                              options.simplifyDeallocations)))
     return failure();
   // Each buffer freed after its last use: the next one of its size reuses
   // it while it is in cache.
@@ -119,6 +146,89 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
       pm);
 }
 
+bool isNvidiaChip(StringRef chip) { return chip.starts_with("sm_"); }
+bool isAmdChip(StringRef chip) { return chip.starts_with("gfx"); }
+
+LogicalResult buildLowerToGPUPipeline(OpPassManager &pm,
+                                      const LowerToGPUPipelineOptions &options) {
+  registerNamedPasses();
+  bool nvidia = isNvidiaChip(options.chip), amd = isAmdChip(options.chip);
+  if (!nvidia && !amd)
+    return failure();
+  // The tensor steps as on a CPU, but without the CPU's loop orders: each
+  // kernel orders its threads itself. Matmuls are loops too.
+  if (failed(addTensorSteps(pm, /*generalize=*/true, /*hostLoops=*/false)))
+    return failure();
+  std::string outParams =
+      options.resultsToOutParams
+          ? "buffer-results-to-out-params{modify-public-functions},"
+          : "";
+  // Bufferization as on a CPU, but the loops go to the device before the
+  // deallocation is lowered: its ownership bookkeeping stays host code.
+  if (failed(parsePassPipeline(
+          "eliminate-empty-tensors,"
+          "one-shot-bufferize{bufferize-function-boundaries "
+          "function-boundary-type-conversion=identity-layout-map}," +
+              outParams +
+              "expand-realloc{emit-deallocs=false},canonicalize,"
+              "ownership-based-buffer-deallocation,canonicalize,"
+              "buffer-deallocation-simplification,"
+              // Every copy as a loop: no host memcpy can reach device
+              // buffers.
+              "func.func(dsmp-expand-strided-copies{every-copy},"
+              "convert-linalg-to-parallel-loops)",
+          pm)))
+    return failure();
+  MapLoopsToGPUPassOptions map;
+  map.threadsPerBlock = options.threadsPerBlock;
+  pm.addNestedPass<func::FuncOp>(createMapLoopsToGPUPass(map));
+  if (failed(parsePassPipeline("bufferization-lower-deallocations,cse,"
+                               "canonicalize,"
+                               "func.func(dsmp-free-device-buffers)",
+                               pm)))
+    return failure();
+  std::string attach =
+      nvidia ? "nvvm-attach-target{chip=" + options.chip.getValue() +
+                   " features=+ptx80 O=3}"
+             : "rocdl-attach-target{chip=" + options.chip.getValue() + " O=3}";
+  // Device code: bf16 arithmetic computes in f32 and rounds once per op,
+  // as on the host. AMD: math ops as LLVM intrinsics the backend expands,
+  // so no ROCm device library is linked.
+  std::string device =
+      nvidia ? "dsmp-round-tf32-on-device,"
+               "arith-emulate-unsupported-floats{source-types=bf16 "
+               "target-type=f32},"
+               "convert-gpu-to-nvvm,"
+             : "arith-emulate-unsupported-floats{source-types=bf16 "
+               "target-type=f32},arith-expand{include-bf16},"
+               "math-expand-ops,convert-math-to-llvm,convert-gpu-to-rocdl,";
+  std::string binary = "gpu-module-to-binary{format=" +
+                       options.binaryFormat.getValue() +
+                       (options.toolkit.empty()
+                            ? std::string()
+                            : " toolkit=" + options.toolkit.getValue()) +
+                       "}";
+  return parsePassPipeline(
+      // One gpu.module per function (dsmp-map-loops-to-gpu named it).
+      // Constants and index math the kernels use are computed in them.
+      "gpu-launch-sink-index-computations,gpu-kernel-outlining," + attach +
+          ","
+          // Loops inside kernels as plain control flow.
+          "scf-parallel-for-to-nested-fors,convert-scf-to-cf,"
+          "expand-strided-metadata,lower-affine,"
+          "gpu.module(" +
+          device +
+          "convert-index-to-llvm,convert-arith-to-llvm,"
+          "canonicalize,cse,reconcile-unrealized-casts),"
+          // The host: allocation, copies and launches through the mgpu*
+          // entry points (libdsmprt's GPU backends serve them).
+          "finalize-memref-to-llvm,convert-math-to-llvm,"
+          "convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
+          "convert-func-to-llvm,gpu-to-llvm,reconcile-unrealized-casts," +
+          binary,
+      pm);
+}
+
 void registerDsmpConversionPipelines() {
   PassPipelineRegistration<LowerToLLVMPipelineOptions>(
       "dsmp-lower-to-llvm",
@@ -126,6 +236,13 @@ void registerDsmpConversionPipelines() {
       "LLVM dialect",
       [](OpPassManager &pm, const LowerToLLVMPipelineOptions &options) {
         (void)buildLowerToLLVMPipeline(pm, options);
+      });
+  PassPipelineRegistration<LowerToGPUPipelineOptions>(
+      "dsmp-lower-to-gpu",
+      "Lower dsmp (static shapes) through linalg and bufferization to GPU "
+      "kernels (NVVM or ROCDL, serialized) and host code that launches them",
+      [](OpPassManager &pm, const LowerToGPUPipelineOptions &options) {
+        (void)buildLowerToGPUPipeline(pm, options);
       });
 }
 

@@ -55,6 +55,42 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
                          const LowerToLLVMPipelineOptions &options);
 
 /// Registers `dsmp-lower-to-llvm` with dsmp-opt.
+struct LowerToGPUPipelineOptions
+    : public PassPipelineOptions<LowerToGPUPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("The GPU: sm_80, sm_90 (NVIDIA) or gfx90a, gfx942 (AMD)"),
+      llvm::cl::init("sm_80")};
+  PassOptions::Option<std::string> binaryFormat{
+      *this, "format",
+      llvm::cl::desc("gpu-module-to-binary's format: fatbin (NVIDIA: SASS "
+                     "and PTX), bin (a cubin or HSACO), isa (PTX or AMDGPU "
+                     "assembly)"),
+      llvm::cl::init("bin")};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("The toolkit folder gpu-module-to-binary runs ptxas/"
+                     "fatbinary (CUDA) or llvm/bin/ld.lld (ROCm) from"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> resultsToOutParams{
+      *this, "results-to-out-params",
+      llvm::cl::desc("Return results through caller-allocated buffers"),
+      llvm::cl::init(false)};
+  PassOptions::Option<int64_t> threadsPerBlock{
+      *this, "threads-per-block",
+      llvm::cl::desc("Threads per block of a parallel loop nest"),
+      llvm::cl::init(256)};
+};
+
+/// Whether a chip name is NVIDIA's (sm_*) or AMD's (gfx*).
+bool isNvidiaChip(llvm::StringRef chip);
+bool isAmdChip(llvm::StringRef chip);
+
+/// The GPU path: dsmp to kernels in a serialized gpu.binary and host code
+/// in the LLVM dialect that allocates device buffers and launches them.
+LogicalResult buildLowerToGPUPipeline(OpPassManager &pm,
+                                      const LowerToGPUPipelineOptions &options);
+
 void registerDsmpConversionPipelines();
 
 } // namespace mlir::dsmp

@@ -6,6 +6,7 @@
 
 #include "dsmp/runtime/Manifest.h"
 #include "dsmp/runtime/dsmprt.h"
+#include "gpu/DeviceBackend.h"
 
 #include <algorithm>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -222,8 +224,17 @@ struct dsmp_model {
   std::vector<std::vector<unsigned char>> splitOutputs;
   bool lastRunSplit = false;
   alignas(64) unsigned char emptyWeights[64] = {};
+  // A device artifact: its GPU's backend and the weights uploaded there.
+  dsmprt::DeviceBackend *device = nullptr;
+  void *deviceWeights = nullptr;
 
   ~dsmp_model() {
+    if (device && deviceWeights) {
+      std::lock_guard<std::mutex> lock(device->runLock);
+      std::string error;
+      if (device->enter(error))
+        device->release(deviceWeights);
+    }
     if (library) {
       // The artifact's buffer cache (it stays mapped: RTLD_NODELETE).
       using Release = void (*)();
@@ -440,6 +451,23 @@ int dsmp_model_load(const char *artifactDir, dsmp_model **out) {
       !checkFile(model->weights, m.weights, weightsPath, error))
     return fail(error);
 
+  // A device artifact: its GPU, with the weights uploaded once.
+  if (!m.device.empty()) {
+    model->device = dsmprt::DeviceBackend::forDevice(m.device, error);
+    if (!model->device)
+      return fail("'" + model->dir + "' runs on " + m.device + ": " + error);
+    std::lock_guard<std::mutex> lock(model->device->runLock);
+    if (!model->device->enter(error))
+      return fail("'" + model->dir + "': " + error);
+    model->deviceWeights = model->device->allocate(model->weights.size, error);
+    if (!model->deviceWeights ||
+        !model->device->upload(model->deviceWeights, model->weights.data(),
+                               model->weights.size, error) ||
+        !model->device->finish(error))
+      return fail("'" + model->dir + "': cannot upload its weights (" +
+                  std::to_string(model->weights.size) + " bytes): " + error);
+  }
+
   // Kept mapped after dlclose: a GEMM library's OpenMP runtime (oneDNN's
   // libgomp) leaves idle worker threads that crash if their code is
   // unmapped under them. The weights, the big part, are still unmapped.
@@ -455,6 +483,15 @@ int dsmp_model_load(const char *artifactDir, dsmp_model **out) {
     return fail(manifestPath + ": does not describe '" + libraryPath +
                 "' (inputs, outputs or weight size differ from what it was "
                 "compiled for); recompile the artifact");
+  if (model->device) {
+    using Bind = int (*)(const dsmp_gpu_api *);
+    auto bind =
+        reinterpret_cast<Bind>(dlsym(model->library, DSMP_GPU_BIND_SYMBOL));
+    if (!bind || bind(model->device->api()) != 0)
+      return fail("'" + libraryPath +
+                  "' does not take this runtime's GPU launch table; "
+                  "recompile the artifact");
+  }
   for (const art::Variant &v : m.variants) {
     auto entry =
         reinterpret_cast<EntryPoint>(dlsym(model->library, v.entry.c_str()));
@@ -624,6 +661,58 @@ static int checkFixed(const dsmp_model *model, const art::Variant &v) {
   return 0;
 }
 
+/// Runs variant `variant`'s entry point on model->io (host pointers): on the
+/// CPU directly; for a device artifact through device copies of the inputs
+/// and outputs, the only host/device transfers of a run.
+static int invoke(dsmp_model *model, size_t variant) {
+  const art::Variant &v = model->manifest.variants[variant];
+  if (!model->device) {
+    const void *weights =
+        model->weights.size ? model->weights.data() : model->emptyWeights;
+    model->entries[variant](model->io.data(), weights);
+    return 0;
+  }
+  dsmprt::DeviceBackend &device = *model->device;
+  std::lock_guard<std::mutex> lock(device.runLock);
+  std::string error;
+  if (!device.enter(error))
+    return fail("'" + model->dir + "': " + error);
+  const dsmp_gpu_api &api = *device.api();
+  std::vector<void *> deviceIo;
+  std::vector<size_t> sizes;
+  for (const art::TensorSpec &t : v.inputs)
+    sizes.push_back(byteSize(t));
+  for (const art::TensorSpec &t : v.outputs)
+    sizes.push_back(byteSize(t));
+  auto release = [&] {
+    for (void *pointer : deviceIo)
+      api.free(api.backend, pointer);
+  };
+  bool ok = true;
+  for (size_t i = 0; i < sizes.size() && ok; ++i) {
+    void *pointer = api.alloc(api.backend, sizes[i]);
+    ok = pointer != nullptr;
+    if (ok)
+      deviceIo.push_back(pointer);
+    if (ok && i < v.inputs.size())
+      ok = device.upload(pointer, model->io[i], sizes[i], error);
+  }
+  if (ok)
+    model->entries[variant](deviceIo.data(), model->deviceWeights);
+  for (size_t i = v.inputs.size(); i < sizes.size() && ok; ++i)
+    ok = device.download(model->io[i], deviceIo[i], sizes[i], error);
+  std::string runError;
+  bool finished = device.finish(runError);
+  release();
+  if (!finished || !ok) {
+    // A run that ran out of memory leaves the cache to the next.
+    device.trimCache();
+    return fail("'" + model->dir + "' on " + device.description() + ": " +
+                (runError.empty() ? error : runError));
+  }
+  return 0;
+}
+
 /// Runs a batch no variant was compiled for as consecutive slices, each
 /// through the variant of its size: the batched inputs and outputs are
 /// addressed at the slice's first sample, the others passed whole (every
@@ -653,8 +742,6 @@ static int runSplit(dsmp_model *model, const std::vector<Slice> &plan) {
         std::max<size_t>(byteSize(first.outputs[i].dtype, outDims[i]), 1));
     outputs.push_back(own.data());
   }
-  const void *weights =
-      model->weights.size ? model->weights.data() : model->emptyWeights;
   for (const Slice &slice : plan) {
     const art::Variant &v = model->manifest.variants[slice.variant];
     if (checkFixed(model, v))
@@ -672,7 +759,8 @@ static int runSplit(dsmp_model *model, const std::vector<Slice> &plan) {
                               ? outputs[i] + slice.start * perSample
                               : outputs[i]);
     }
-    model->entries[slice.variant](model->io.data(), weights);
+    if (invoke(model, slice.variant))
+      return -1;
   }
   model->selected = plan.back().variant;
   model->lastRunSplit = true;
@@ -722,9 +810,8 @@ int dsmp_run(dsmp_model *model) {
                   dimsText(v.outputs[i].dims.data(), v.outputs[i].dims.size()));
     model->io.push_back(b.bound ? b.data : own[i].data());
   }
-  const void *weights =
-      model->weights.size ? model->weights.data() : model->emptyWeights;
-  model->entries[variant](model->io.data(), weights);
+  if (invoke(model, static_cast<size_t>(variant)))
+    return -1;
   model->selected = static_cast<size_t>(variant);
   model->lastRunSplit = false;
   return 0;

@@ -30,6 +30,7 @@
 #include "dsmp/Export/ONNXExporter.h"
 #include "dsmp/InitAll.h"
 #include "dsmp/Support/CommandLine.h"
+#include "dsmp/Target/GPUTarget.h"
 #include "dsmp/Target/TargetDescription.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -59,10 +60,16 @@ llvm::cl::opt<std::string> outputDir("o", llvm::cl::desc("Artifact folder"),
                                      llvm::cl::cat(compileCategory));
 llvm::cl::opt<std::string>
     targetName("target",
-               llvm::cl::desc("x86_64 or aarch64; with --tolerance also "
-                              "sm_80, sm_90, gfx90a, gfx942 (formats chosen "
-                              "for that target, emulated on the host CPU)"),
+               llvm::cl::desc("x86_64, aarch64, or a GPU: sm_80, sm_90, "
+                              "gfx90a, gfx942 (see --codegen)"),
                llvm::cl::init("x86_64"), llvm::cl::cat(compileCategory));
+llvm::cl::opt<std::string> codegen(
+    "codegen",
+    llvm::cl::desc("For a GPU --target: 'device' (kernels for that GPU, "
+                   "launched by host code) or 'host' (the host CPU runs the "
+                   "model, emulating the GPU's formats exactly). Default: "
+                   "device, or host with --tolerance"),
+    llvm::cl::value_desc("device|host"), llvm::cl::cat(compileCategory));
 llvm::cl::opt<std::string>
     cpu("cpu",
         llvm::cl::desc("CPU to tune for ('native': the host's where the "
@@ -271,22 +278,40 @@ int main(int argc, char **argv) {
   // A GPU target's formats run on the host CPU until GPU code generation
   // exists; a CPU target runs its own.
   std::string cpuName = targetName;
-  if (precisionFlow && !mlir::dsmp::lookupCPUTarget(targetName, cpu)) {
+  if (!codegen.empty() && codegen != "device" && codegen != "host")
+    return fail("--codegen is 'device' or 'host', not '" + codegen + "'");
+  auto gpu = mlir::dsmp::lookupGPUTarget(targetName);
+  if (!codegen.empty() && !gpu)
+    return fail("--codegen is for a GPU --target (" +
+                mlir::dsmp::knownGPUTargets() + "), not '" + targetName +
+                "'");
+  bool deviceCode = gpu && (codegen.empty() ? !precisionFlow
+                                            : codegen == "device");
+  if (deviceCode) {
+    if (llvm::Error err = mlir::dsmp::checkGPUToolkit(*gpu))
+      return fail(llvm::toString(std::move(err)));
+    options.device = targetName;
+  }
+  if ((deviceCode || precisionFlow) &&
+      !mlir::dsmp::lookupCPUTarget(targetName, cpu)) {
     auto description = mlir::dsmp::getTargetDescription(targetName);
     if (!description)
       return fail(llvm::toString(description.takeError()));
+    // The host code (device code), or the emulation of the formats.
     llvm::Triple host(llvm::sys::getProcessTriple());
     cpuName = host.getArch() == llvm::Triple::aarch64 ? "aarch64" : "x86_64";
   }
   auto target = mlir::dsmp::lookupCPUTarget(cpuName, cpu);
   if (!target) {
     if (mlir::dsmp::getTargetDescription(targetName))
-      return fail("target '" + targetName +
-                  "' has no code generation yet: give --tolerance and "
-                  "--calibration to choose its formats (the artifact then "
-                  "emulates them on the host CPU)");
+      return fail("--codegen=host emulates the formats that --tolerance "
+                  "chooses for '" +
+                  targetName +
+                  "': give --tolerance and --calibration, or drop "
+                  "--codegen=host for kernels that run on it");
     return fail("unknown target '" + targetName +
-                "' (known: " + mlir::dsmp::knownCPUTargets() + ")");
+                "' (known: " + mlir::dsmp::knownCPUTargets() + ", " +
+                mlir::dsmp::knownGPUTargets() + ")");
   }
   options.target = *target;
   options.force = force;
@@ -357,7 +382,8 @@ int main(int argc, char **argv) {
                    << batchNote << "\n";
   };
   if (!precisionFlow) {
-    progress.phase("compile for " + options.target.name);
+    progress.phase("compile for " + (deviceCode ? targetName
+                                                : options.target.name));
     if (llvm::Error err =
             mlir::dsmp::compileArtifact(modelPath, outputDir, options, context))
       return fail(llvm::toString(std::move(err)));
@@ -496,7 +522,7 @@ int main(int argc, char **argv) {
         bisection->getInteger("runs").value_or(0), names);
   }
   // The host runs a GPU target's formats in software, op by op.
-  if (cpuName != targetName)
+  if (cpuName != targetName && !deviceCode)
     llvm::errs() << "dsmp-compile: note: " << outputDir << " runs on "
                  << cpuName << " and emulates " << targetName
                  << "'s formats exactly, in software: expect it "

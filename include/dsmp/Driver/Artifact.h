@@ -49,7 +49,10 @@ llvm::Expected<InputShapes> readInputShapes(llvm::StringRef dir);
 llvm::Error parseFixedInput(llvm::StringRef text, FixedInputs &fixed);
 
 struct CompileOptions {
+  /// The CPU the artifact's code runs on (with `device`: its host code).
   CPUTargetSpec target;
+  /// The GPU its kernels run on (lookupGPUTarget's names); empty: none.
+  std::string device;
   /// One variant per entry (the model specialized to those input shapes;
   /// inputs not named get `defaultDim` for their dynamic dims). Empty: one
   /// variant with every dynamic dim `defaultDim`.

@@ -28,6 +28,8 @@ struct ArtifactVariant {
 
 struct ArtifactDescription {
   std::string target;
+  /// The GPU the kernels run on (the manifest's `device` line; empty: none).
+  std::string device;
   std::string source;
   /// A precision compile's budget and choices (the manifest's `precision`
   /// and `formats` lines).

@@ -39,6 +39,10 @@ struct CPUTargetSpec {
   /// precision passes' programs, which run once: codegen optimization
   /// would dominate their time); 0: neither.
   unsigned optLevel = 2;
+  /// The code launches GPU kernels (a device artifact's host side): the
+  /// library links the mgpu* entry points that forward to libdsmprt's GPU
+  /// backend (gpu_launch_shim.c).
+  bool deviceLaunches = false;
 };
 
 /// The spec for a target name, or nullopt when dsmp has no CPU target of
@@ -55,6 +59,10 @@ llvm::Expected<std::unique_ptr<llvm::Module>>
 parseArtifactAllocator(const llvm::Triple &triple, llvm::LLVMContext &context);
 
 /// The CPU targets lookupCPUTarget knows, for error messages.
+/// gpu_launch_shim.c's IR for `triple` (x86-64 or AArch64).
+llvm::Expected<std::unique_ptr<llvm::Module>>
+parseGpuLaunchShim(const llvm::Triple &triple, llvm::LLVMContext &context);
+
 llvm::StringRef knownCPUTargets();
 
 /// Translates an LLVM-dialect module to LLVM IR, optimizes it for the target

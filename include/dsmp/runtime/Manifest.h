@@ -11,6 +11,7 @@
 //
 //   dsmp-artifact 2
 //   target x86_64
+//   device sm_80
 //   source resnet18.onnx
 //   library model.so <bytes> <contentHash hex>
 //   weights weights.bin <bytes> <contentHash hex>
@@ -20,7 +21,10 @@
 //   output <name> <dtype> <rank> <dims...>
 //   variant ...
 //
-// Each variant is the model compiled for one set of static input shapes;
+// The optional `device` line names the GPU the kernels run on (sm_80,
+// sm_90, gfx90a, ...): model.so then holds the host code that launches
+// them, and libdsmprt runs it through that GPU's backend. Each variant is
+// the model compiled for one set of static input shapes;
 // every variant has the same input and output names and dtypes, in the
 // same order. The optional `batch` line says the model computes each
 // sample along the first dim of the flagged inputs and outputs on its own
@@ -55,7 +59,8 @@ inline constexpr const char *kEntryPrefix = "dsmp_model_run_";
 // 4: optional `precision` and `formats` lines (a precision compile's
 //    budget and choices); version 3 manifests still load.
 // 5: optional `batch` line.
-inline constexpr int kVersion = 5;
+// 6: optional `device` line.
+inline constexpr int kVersion = 6;
 inline constexpr int kOldestVersion = 3;
 /// model.so's `const uint64_t` holding interfaceHash() of the manifest it
 /// was compiled with.
@@ -94,6 +99,9 @@ struct PrecisionSpec {
 
 struct Manifest {
   std::string target; // x86_64 | aarch64: the CPU model.so runs on
+  /// sm_80 | sm_90 | gfx90a | ...: the GPU its kernels run on (empty: none,
+  /// the code runs on the CPU).
+  std::string device;
   std::string source;
   FileSpec library, weights;
   std::vector<Variant> variants;
@@ -229,6 +237,8 @@ inline std::string writeManifest(const Manifest &m) {
   std::ostringstream os;
   os << "dsmp-artifact " << kVersion << "\n";
   os << "target " << m.target << "\n";
+  if (!m.device.empty())
+    os << "device " << m.device << "\n";
   os << "source " << encodeName(m.source) << "\n";
   auto file = [&](const char *kind, const FileSpec &f) {
     char hash[17];
@@ -263,6 +273,8 @@ inline std::string writeManifest(const Manifest &m) {
 inline uint64_t interfaceHash(const Manifest &m) {
   std::ostringstream os;
   os << "weights " << m.weights.size << "\n";
+  if (!m.device.empty())
+    os << "device " << m.device << "\n";
   writeVariants(os, m);
   std::string text = os.str();
   return contentHash(text.data(), text.size());
@@ -299,6 +311,11 @@ inline bool parseManifest(const std::string &text, Manifest &m,
     } else if (kind == "target") {
       if (!(fields >> m.target))
         return fail("missing target");
+    } else if (kind == "device") {
+      if (!m.device.empty() || !(fields >> m.device) ||
+          m.device.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") !=
+              std::string::npos)
+        return fail("bad device entry");
     } else if (kind == "source") {
       std::string encoded;
       if (!(fields >> encoded) || !decodeName(encoded, m.source))

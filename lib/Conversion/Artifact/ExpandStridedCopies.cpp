@@ -18,13 +18,15 @@ using namespace mlir;
 namespace {
 struct ExpandStridedCopiesPass final
     : mlir::dsmp::impl::ExpandStridedCopiesPassBase<ExpandStridedCopiesPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     SmallVector<memref::CopyOp> strided;
     getOperation().walk([&](memref::CopyOp copy) {
       auto source = dyn_cast<MemRefType>(copy.getSource().getType());
       auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
       if (source && target &&
-          (!source.getLayout().isIdentity() ||
+          (everyCopy || !source.getLayout().isIdentity() ||
            !target.getLayout().isIdentity()))
         strided.push_back(copy);
     });

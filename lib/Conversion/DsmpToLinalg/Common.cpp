@@ -10,6 +10,7 @@
 
 #include "lib/Conversion/DsmpToLinalg/Common.h"
 
+#include "lib/Conversion/Passes.h"
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/ShapeInference.h"
 
@@ -141,9 +142,12 @@ Value roundToTF32(OpBuilder &b, Location loc, Value input) {
                    c(~0x1FFFu));
                Value result =
                    arith::SelectOp::create(nb, nl, special, bits, rounded);
-               linalg::YieldOp::create(nb, nl,
-                                       Value(arith::BitcastOp::create(
-                                           nb, nl, nb.getF32Type(), result)));
+               auto back =
+                   arith::BitcastOp::create(nb, nl, nb.getF32Type(), result);
+               // A GPU rounds with one instruction instead
+               // (dsmp-round-tf32-on-device).
+               back->setAttr(kTF32RoundingAttr, nb.getUnitAttr());
+               linalg::YieldOp::create(nb, nl, Value(back));
              })
       .getResult(0);
 }

@@ -214,6 +214,11 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
 
   ArtifactDescription description;
   description.target = options.target.name;
+  description.device = options.device;
+  // The host code of a device artifact launches its kernels through the
+  // GPU launch shim that the library links.
+  CPUTargetSpec hostTarget = options.target;
+  hostTarget.deviceLaunches = !options.device.empty();
   description.source = source.str();
   description.hasPrecision = describePrecision(module, description.precision);
   for (auto &entry : options.fixedInputs)
@@ -258,6 +263,7 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
     spec.entry = ::dsmp::artifact::kEntryPrefix + std::to_string(index);
     CompileArtifactPipelineOptions pipeline;
     pipeline.target = options.target.name;
+    pipeline.device = options.device;
     SpecializeShapesPassOptions specialize =
         specializeShapesOptions(shapes, options.defaultDim,
                                 options.requireAllInputs, options.fixedInputs);
@@ -305,7 +311,7 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
       return named(std::move(err));
     if (Error err = step(variantName + "LLVM code generation", [&]() -> Error {
           auto variantObjects =
-              emitObjectFiles(*variant, options.target,
+              emitObjectFiles(*variant, hostTarget,
                               staging.file("model_" + std::to_string(number)));
           if (!variantObjects)
             return variantObjects.takeError();
@@ -328,7 +334,7 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
     return interfaceObjects.takeError();
   llvm::append_range(objects, *interfaceObjects);
   if (Error err =
-          linkSharedLibrary(objects, staging.file("model.so"), options.target))
+          linkSharedLibrary(objects, staging.file("model.so"), hostTarget))
     return err;
   for (const std::string &object : objects)
     (void)llvm::sys::fs::remove(object);

@@ -8,6 +8,7 @@
 
 #include "dialects/Dsmp/Transforms/Passes.h"
 #include "dsmp/Target/CPUTarget.h"
+#include "dsmp/Target/GPUTarget.h"
 #include "lib/Conversion/Passes.h"
 #include "lib/Conversion/Pipelines.h"
 
@@ -35,15 +36,29 @@ buildCompileArtifactPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createWeightsToArgumentsPass());
   // What the C entry point passes, before lowering erases names and types.
   pm.addPass(createRecordEntryLayoutPass());
-  LowerToLLVMPipelineOptions lower;
-  lower.resultsToOutParams = true;
-  lower.useBlas = !target->blasLibrary.empty();
-  lower.blasApi = target->blasLibrary == "dnnl" ? "dnnl" : "cblas";
-  lower.parallelLoops = target->parallelLoops;
-  // Buffers through the artifact's cache (linkSharedLibrary links it).
-  lower.genericAllocation = true;
-  if (failed(buildLowerToLLVMPipeline(pm, lower)))
-    return failure();
+  if (!options.device.empty()) {
+    // Kernels for the GPU, host code for the CPU that launches them.
+    auto gpu = lookupGPUTarget(options.device);
+    if (!gpu)
+      return failure();
+    LowerToGPUPipelineOptions lower;
+    lower.chip = gpu->chip;
+    lower.binaryFormat = gpu->binaryFormat;
+    lower.toolkit = gpu->toolkit;
+    lower.resultsToOutParams = true;
+    if (failed(buildLowerToGPUPipeline(pm, lower)))
+      return failure();
+  } else {
+    LowerToLLVMPipelineOptions lower;
+    lower.resultsToOutParams = true;
+    lower.useBlas = !target->blasLibrary.empty();
+    lower.blasApi = target->blasLibrary == "dnnl" ? "dnnl" : "cblas";
+    lower.parallelLoops = target->parallelLoops;
+    // Buffers through the artifact's cache (linkSharedLibrary links it).
+    lower.genericAllocation = true;
+    if (failed(buildLowerToLLVMPipeline(pm, lower)))
+      return failure();
+  }
   EmitEntryPointPassOptions entryPoint;
   entryPoint.entryName = options.entry;
   pm.addPass(createEmitEntryPointPass(entryPoint));
@@ -61,9 +76,10 @@ void registerArtifactPipelines() {
         if (failed(options.parseFromString(text)))
           return failure();
         if (failed(buildCompileArtifactPipeline(pm, options)))
-          return errorHandler("dsmp-compile-artifact: unknown target '" +
-                              options.target +
-                              "' (known: " + knownCPUTargets() + ")");
+          return errorHandler(
+              "dsmp-compile-artifact: unknown target '" + options.target +
+              "' (known: " + knownCPUTargets() + ") or device '" +
+              options.device + "' (known: " + knownGPUTargets() + ")");
         return success();
       },
       [](function_ref<void(const detail::PassOptions &)> handler) {

@@ -19,6 +19,11 @@ struct CompileArtifactPipelineOptions
       llvm::cl::desc("The CPU the artifact is for: x86_64 or aarch64 (which "
                      "GEMM library and threads its code calls)"),
       llvm::cl::init("x86_64")};
+  PassOptions::Option<std::string> device{
+      *this, "device",
+      llvm::cl::desc("The GPU whose kernels the code launches (sm_80, sm_90, "
+                     "gfx90a, gfx942); empty: the code runs on the CPU"),
+      llvm::cl::init("")};
   PassOptions::ListOption<std::string> shapes{
       *this, "shapes",
       llvm::cl::desc("Input shapes of this variant, NAME=D0xD1x... each")};

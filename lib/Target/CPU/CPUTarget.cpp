@@ -237,23 +237,30 @@ Error linkSharedLibrary(llvm::ArrayRef<std::string> objectPaths,
   // The buffer cache the lowered code allocates through, compiled for the
   // target beside the library and linked in.
   std::string allocatorObject = (libraryPath + ".alloc.o").str();
-  {
+  std::string shimObject = (libraryPath + ".gpu.o").str();
+  auto emitEmbedded =
+      [&](auto parse, const std::string &objectPath) -> Error {
     llvm::LLVMContext context;
-    auto allocator =
-        parseArtifactAllocator(llvm::Triple(target.triple), context);
-    if (!allocator)
-      return allocator.takeError();
-    (*allocator)->setDataLayout((*machine)->createDataLayout());
-    if (Error err = optimizeAndEmit(**allocator, **machine, target,
-                                    allocatorObject, nullptr))
+    auto module = parse(llvm::Triple(target.triple), context);
+    if (!module)
+      return module.takeError();
+    (*module)->setDataLayout((*machine)->createDataLayout());
+    return optimizeAndEmit(**module, **machine, target, objectPath, nullptr);
+  };
+  if (Error err = emitEmbedded(parseArtifactAllocator, allocatorObject))
+    return err;
+  // A device artifact's launches reach libdsmprt's GPU backend through it.
+  if (target.deviceLaunches)
+    if (Error err = emitEmbedded(parseGpuLaunchShim, shimObject))
       return err;
-  }
   std::string targetFlag = "--target=" + target.triple;
   std::string errorMessage;
   llvm::SmallVector<StringRef> args = {*clang,         targetFlag, "-shared",
                                        "-fuse-ld=lld", "-o",       libraryPath};
   args.append(objectPaths.begin(), objectPaths.end());
   args.push_back(allocatorObject);
+  if (target.deviceLaunches)
+    args.push_back(shimObject);
   std::string blas = "-l" + target.blasLibrary;
   if (!target.blasLibrary.empty())
     args.push_back(blas);
@@ -263,6 +270,7 @@ Error linkSharedLibrary(llvm::ArrayRef<std::string> objectPaths,
   int rc = llvm::sys::ExecuteAndWait(*clang, args, std::nullopt, {}, 0, 0,
                                      &errorMessage);
   (void)llvm::sys::fs::remove(allocatorObject);
+  (void)llvm::sys::fs::remove(shimObject);
   if (rc != 0)
     return llvm::createStringError(
         "linking '" + libraryPath + "' with " + *clang + " failed" +

@@ -1,0 +1,65 @@
+/*===- GpuLaunchApi.h - How a device artifact reaches its GPU -----*- C -*-===*\
+|*                                                                            *|
+|* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception                    *|
+|*                                                                            *|
+|*===----------------------------------------------------------------------===*|
+|*                                                                            *|
+|* A device artifact's model.so launches its kernels through the mgpu* entry *|
+|* points that MLIR's gpu-to-llvm lowering calls. The shim linked into it    *|
+|* (lib/Target/CPU/gpu_launch_shim.c) forwards them to this table, which     *|
+|* libdsmprt's GPU backend fills and hands over through dsmp_gpu_bind before *|
+|* any entry point runs. model.so thus has no undefined symbol and no link-  *|
+|* time dependency on a GPU library or on libdsmprt.                         *|
+|*                                                                            *|
+|* Plain C, no headers: the build compiles the shim for every CPU target.    *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef DSMP_RUNTIME_GPULAUNCHAPI_H
+#define DSMP_RUNTIME_GPULAUNCHAPI_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped whenever the table changes; dsmp_gpu_bind refuses another. */
+#define DSMP_GPU_API_VERSION 1u
+
+/* The symbol model.so exports: int dsmp_gpu_bind(const dsmp_gpu_api *);
+ * returns 0, or -1 for a table of another version. */
+#define DSMP_GPU_BIND_SYMBOL "dsmp_gpu_bind"
+
+typedef struct dsmp_gpu_api {
+  unsigned version; /* DSMP_GPU_API_VERSION */
+  void *backend;    /* passed back as the first argument of each call */
+  /* The kernel `name` of the code object `image` (`size` bytes), loaded on
+   * first use; NULL when it cannot be (the backend records why). */
+  void *(*get_function)(void *backend, const void *image,
+                        unsigned long long size, const char *name);
+  /* Queues one launch on the backend's stream; a failure is recorded and
+   * reported when the run ends. */
+  void (*launch)(void *backend, void *function, long long grid_x,
+                 long long grid_y, long long grid_z, long long block_x,
+                 long long block_y, long long block_z, int shared_bytes,
+                 void **params);
+  /* Device memory, stream-ordered (a freed buffer is reused by later work
+   * on the same stream); NULL when exhausted (recorded). */
+  void *(*alloc)(void *backend, unsigned long long bytes);
+  void (*free)(void *backend, void *pointer);
+  /* A copy between any two buffers (device or host; unified addressing)
+   * and fills, on the stream. */
+  void (*copy)(void *backend, void *dst, const void *src,
+               unsigned long long bytes);
+  void (*fill32)(void *backend, void *dst, unsigned value,
+                 unsigned long long count);
+  void (*fill16)(void *backend, void *dst, unsigned short value,
+                 unsigned long long count);
+  /* Waits for the stream: the host is about to read what it copied. */
+  void (*synchronize)(void *backend);
+} dsmp_gpu_api;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DSMP_RUNTIME_GPULAUNCHAPI_H */
