@@ -52,6 +52,17 @@ if config.have_aarch64 == "1" and os.path.exists(arm_runner) and shutil.which("q
     config.available_features.add("aarch64-qemu")
 config.substitutions.append(("%arm_runner", arm_runner))
 
+# The GPU toolkits the device code is made with: CUDA's ptxas and
+# fatbinary, and LLVM's ld.lld in the ROCm-layout folder the build lays out.
+config.substitutions.append(("%cuda_toolkit", config.cuda_toolkit))
+config.substitutions.append(("%rocm_toolkit", config.rocm_toolkit))
+if os.access(os.path.join(config.cuda_toolkit, "bin", "ptxas"), os.X_OK) and \
+        os.access(os.path.join(config.cuda_toolkit, "bin", "fatbinary"), os.X_OK):
+    config.available_features.add("cuda-toolkit")
+if os.access(os.path.join(config.rocm_toolkit, "llvm", "bin", "ld.lld"), os.X_OK):
+    config.available_features.add("rocm-lld")
+config.environment["DSMP_CUDA_TOOLKIT"] = config.cuda_toolkit
+
 # The Python package, built into the build tree.
 python_path = os.path.join(config.dsmp_obj_root, "python")
 # A sanitized extension cannot load into the uninstrumented Python.

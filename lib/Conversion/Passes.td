@@ -312,6 +312,42 @@ def FreeDeviceBuffersPass
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }
 
+def SelectMMAMatmulsPass
+    : Pass<"dsmp-select-mma-matmuls", "mlir::func::FuncOp"> {
+  let summary = "Mark the matmuls that NVIDIA tensor cores compute";
+  let description = [{
+    Pre-condition: linalg on tensors (dsmp-convert-to-linalg,
+    linalg-generalize-named-ops).
+
+    Post-condition: each contraction with one m, n and k dim (and at most
+    one batch dim) of static size, an f32 result, and operands that are
+    both f16, both bf16, or both f32 rounded to tf32 (their producers end
+    in the `dsmp.tf32_rounding` bitcast), carries `dsmp.mma = "f16" |
+    "bf16" | "tf32"` when m is a multiple of 16, n of 8 and k of the
+    instruction's k (16; 8 for tf32). Bufferization keeps the attribute.
+  }];
+}
+
+def MatmulToMMAPass : Pass<"dsmp-matmul-to-mma", "mlir::func::FuncOp"> {
+  let summary = "Compute marked matmuls with nvvm.mma.sync, a warp per 16x8 tile";
+  let description = [{
+    Pre-condition: bufferized code; contractions marked by
+    dsmp-select-mma-matmuls.
+
+    Post-condition: each is a `gpu.launch` of blocks of four warps; each warp
+    computes one 16x8 tile of the output (over the batch too) with
+    `nvvm.mma.sync` and f32 accumulators, starting from the output buffer's
+    values: m16n8k16 with f16 or bf16 operands (`mma.sync.aligned.m16n8k16.
+    row.col.f32.f16.f16.f32`, `...bf16.bf16...`), m16n8k8 with tf32
+    (`...m16n8k8.row.col.f32.tf32.tf32.f32`). Every lane loads its fragment
+    elements from global memory (no shared memory yet).
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::NVVM::NVVMDialect",
+                           "mlir::LLVM::LLVMDialect",
+                           "mlir::affine::AffineDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 def RoundTF32OnDevicePass
     : Pass<"dsmp-round-tf32-on-device", "mlir::gpu::GPUModuleOp"> {
   let summary = "Round to tf32 with cvt.rna.tf32.f32 in NVIDIA kernels";

@@ -149,8 +149,9 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
 bool isNvidiaChip(StringRef chip) { return chip.starts_with("sm_"); }
 bool isAmdChip(StringRef chip) { return chip.starts_with("gfx"); }
 
-LogicalResult buildLowerToGPUPipeline(OpPassManager &pm,
-                                      const LowerToGPUPipelineOptions &options) {
+LogicalResult
+buildLowerToGPUPipeline(OpPassManager &pm,
+                        const LowerToGPUPipelineOptions &options) {
   registerNamedPasses();
   bool nvidia = isNvidiaChip(options.chip), amd = isAmdChip(options.chip);
   if (!nvidia && !amd)
@@ -159,6 +160,9 @@ LogicalResult buildLowerToGPUPipeline(OpPassManager &pm,
   // kernel orders its threads itself. Matmuls are loops too.
   if (failed(addTensorSteps(pm, /*generalize=*/true, /*hostLoops=*/false)))
     return failure();
+  // f16, bf16 and tf32 matmuls on NVIDIA's tensor cores.
+  if (nvidia)
+    pm.addNestedPass<func::FuncOp>(createSelectMMAMatmulsPass());
   std::string outParams =
       options.resultsToOutParams
           ? "buffer-results-to-out-params{modify-public-functions},"
@@ -175,7 +179,9 @@ LogicalResult buildLowerToGPUPipeline(OpPassManager &pm,
               "buffer-deallocation-simplification,"
               // Every copy as a loop: no host memcpy can reach device
               // buffers.
-              "func.func(dsmp-expand-strided-copies{every-copy},"
+              "func.func(" +
+              std::string(nvidia ? "dsmp-matmul-to-mma," : "") +
+              "dsmp-expand-strided-copies{every-copy},"
               "convert-linalg-to-parallel-loops)",
           pm)))
     return failure();
@@ -202,12 +208,11 @@ LogicalResult buildLowerToGPUPipeline(OpPassManager &pm,
              : "arith-emulate-unsupported-floats{source-types=bf16 "
                "target-type=f32},arith-expand{include-bf16},"
                "math-expand-ops,convert-math-to-llvm,convert-gpu-to-rocdl,";
-  std::string binary = "gpu-module-to-binary{format=" +
-                       options.binaryFormat.getValue() +
-                       (options.toolkit.empty()
-                            ? std::string()
-                            : " toolkit=" + options.toolkit.getValue()) +
-                       "}";
+  std::string binary =
+      "gpu-module-to-binary{format=" + options.binaryFormat.getValue() +
+      (options.toolkit.empty() ? std::string()
+                               : " toolkit=" + options.toolkit.getValue()) +
+      "}";
   return parsePassPipeline(
       // One gpu.module per function (dsmp-map-loops-to-gpu named it).
       // Constants and index math the kernels use are computed in them.

@@ -9,6 +9,8 @@
 #include "dsmp/Driver/Artifact.h"
 #include "dsmp/Driver/MixedPrecision.h"
 #include "dsmp/InitAll.h"
+#include "dsmp/Target/CPUTarget.h"
+#include "dsmp/Target/GPUTarget.h"
 
 #include "mlir/IR/Action.h"
 #include "mlir/IR/MLIRContext.h"
@@ -52,12 +54,24 @@ std::string dsmp::compileModel(const std::string &modelPath,
                                const std::vector<ShapeMap> &variants,
                                const ShapeMap &fixed,
                                const std::atomic<bool> *cancel) {
-  auto spec = mlir::dsmp::lookupCPUTarget(target);
+  // A GPU: kernels for it, and host code for this CPU that launches them.
+  auto gpu = mlir::dsmp::lookupGPUTarget(target);
+  std::string cpuName = target;
+  if (gpu) {
+    if (llvm::Error err = mlir::dsmp::checkGPUToolkit(*gpu))
+      return llvm::toString(std::move(err));
+    llvm::Triple host(llvm::sys::getProcessTriple());
+    cpuName = host.getArch() == llvm::Triple::aarch64 ? "aarch64" : "x86_64";
+  }
+  auto spec = mlir::dsmp::lookupCPUTarget(cpuName);
   if (!spec)
     return "unknown target '" + target +
-           "' (known: " + mlir::dsmp::knownCPUTargets().str() + ")";
+           "' (known: " + mlir::dsmp::knownCPUTargets().str() + ", " +
+           mlir::dsmp::knownGPUTargets().str() + ")";
   mlir::dsmp::CompileOptions options = compileOptions(variants, fixed);
   options.target = *spec;
+  if (gpu)
+    options.device = target;
   mlir::DialectRegistry registry;
   mlir::dsmp::registerAll(registry);
   mlir::MLIRContext context(registry);

@@ -58,6 +58,8 @@ class Module:
         self._shown = os.path.basename(os.fspath(source)) if owned and source else None
         manifest = self._translate(_read_manifest, self.artifact)
         self.target = manifest["target"]
+        # The GPU its kernels run on (a device artifact), else None.
+        self.device = manifest.get("device")
         # A precision compile's budget and choices: {formats_of ("sm_80"),
         # metric, tolerance, ops_per_format}; None for a plain compile.
         self.precision = manifest.get("precision")
@@ -73,7 +75,18 @@ class Module:
         self.inputs = specs("inputs")
         self.outputs = specs("outputs")
         self.runnable = self.target == _host_target()
-        self._model = self._translate(_Model, self.artifact) if self.runnable else None
+        # A device artifact loads where its GPU and driver are; elsewhere
+        # run() raises why (no CUDA driver, no device, another GPU).
+        self._unloadable = None
+        self._model = None
+        if self.runnable:
+            try:
+                self._model = self._translate(_Model, self.artifact)
+            except RuntimeError as error:
+                if self.device is None:
+                    raise
+                self.runnable = False
+                self._unloadable = str(error)
 
     def _scrub(self, message):
         return message.replace(self.artifact, self._shown) if self._shown else message
@@ -96,6 +109,8 @@ class Module:
         """Runs the model on {input name: ndarray}; returns {output name:
         ndarray}. Raises ValueError on a wrong name, dtype or shape, or a
         missing input, and RuntimeError for an artifact of another CPU."""
+        if self._unloadable:
+            raise RuntimeError(self._unloadable)
         if not self.runnable:
             raise RuntimeError(f"the artifact is {self.target} code; this host runs "
                                f"{_host_target()} (copy {self.artifact} there and use "
@@ -122,9 +137,10 @@ def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
     Module over the artifact (`Module.runnable` says whether this host runs
     it: a cross-compiled one is there to copy).
 
-    target: "x86_64" or "aarch64"; with `tolerance`, also a GPU target of
-    the format table ("sm_80", "sm_90", "gfx90a", ...), whose formats the
-    host then emulates exactly.
+    target: "x86_64" or "aarch64", or a GPU ("sm_80", "sm_90", "gfx90a",
+    "gfx942"): kernels for it (`Module.device`), which run where its driver
+    and GPU are; with `tolerance`, the host emulates that GPU's formats
+    exactly instead.
     shapes: {input name: shape} for dynamic inputs, or a list of such dicts,
     one compiled variant each (the runtime picks the variant by the shapes
     passed to run). Unnamed dynamic dims become 1.

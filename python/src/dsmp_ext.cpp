@@ -140,6 +140,11 @@ nb::dict readManifest(const std::string &dir) {
   }
   nb::dict result;
   result["target"] = manifest.target;
+  // The GPU a device artifact's kernels run on (None: none).
+  if (manifest.device.empty())
+    result["device"] = nb::none();
+  else
+    result["device"] = manifest.device;
   result["source"] = manifest.source;
   result["variants"] = variants;
   // Whether each input and output's first dim is a batch the runtime splits.

@@ -513,6 +513,12 @@ const char *dsmp_model_target(const dsmp_model *model) {
   return model ? model->manifest.target.c_str() : nullptr;
 }
 
+const char *dsmp_model_device(const dsmp_model *model) {
+  return model && !model->manifest.device.empty()
+             ? model->manifest.device.c_str()
+             : nullptr;
+}
+
 const char *dsmp_model_formats_of(const dsmp_model *model) {
   return model && model->manifest.hasPrecision
              ? model->manifest.precision.formatsOf.c_str()

@@ -110,8 +110,8 @@ TEST(Manifest, RejectsBadFields) {
   auto reject = [&](const std::string &from, const std::string &to) {
     expectRejected(good, from, to);
   };
-  reject("dsmp-artifact 5", "dsmp-artifact 2");
-  reject("dsmp-artifact 5", "dsmp-artifact 6");
+  reject("dsmp-artifact 6", "dsmp-artifact 2");
+  reject("dsmp-artifact 6", "dsmp-artifact 7");
   reject("f32 4", "f31 4");
   reject("f32 4 1 3", "f32 4 -1 3");
   reject("0123456789abcdef", "0123456789abcdeg");
@@ -146,8 +146,26 @@ TEST(Manifest, RoundTripsAPrecisionCompilesBudget) {
   // A plain compile's manifest has neither line, and version 3 still loads.
   std::string plain = art::writeManifest(sample());
   EXPECT_EQ(plain.find("precision"), std::string::npos);
-  plain.replace(0, std::string("dsmp-artifact 5").size(), "dsmp-artifact 3");
+  plain.replace(0, std::string("dsmp-artifact 6").size(), "dsmp-artifact 3");
   ASSERT_TRUE(art::parseManifest(plain, parsed, error)) << error;
+}
+
+TEST(Manifest, RoundTripsTheDeviceLine) {
+  art::Manifest m = sample();
+  m.device = "sm_80";
+  std::string text = art::writeManifest(m);
+  EXPECT_NE(text.find("\ndevice sm_80\n"), std::string::npos) << text;
+  art::Manifest parsed;
+  std::string error;
+  ASSERT_TRUE(art::parseManifest(text, parsed, error)) << error;
+  EXPECT_EQ(parsed.device, "sm_80");
+  // model.so's code is for that device: another one is another interface.
+  art::Manifest other = m;
+  other.device = "sm_90";
+  EXPECT_NE(art::interfaceHash(m), art::interfaceHash(other));
+  EXPECT_NE(art::interfaceHash(m), art::interfaceHash(sample()));
+  expectRejected(text, "device sm_80", "device sm_80 sm_90");
+  expectRejected(text, "device sm_80", "device SM-80");
 }
 
 TEST(Manifest, RoundTripsTheBatchLine) {

@@ -283,10 +283,9 @@ int main(int argc, char **argv) {
   auto gpu = mlir::dsmp::lookupGPUTarget(targetName);
   if (!codegen.empty() && !gpu)
     return fail("--codegen is for a GPU --target (" +
-                mlir::dsmp::knownGPUTargets() + "), not '" + targetName +
-                "'");
-  bool deviceCode = gpu && (codegen.empty() ? !precisionFlow
-                                            : codegen == "device");
+                mlir::dsmp::knownGPUTargets() + "), not '" + targetName + "'");
+  bool deviceCode =
+      gpu && (codegen.empty() ? !precisionFlow : codegen == "device");
   if (deviceCode) {
     if (llvm::Error err = mlir::dsmp::checkGPUToolkit(*gpu))
       return fail(llvm::toString(std::move(err)));
@@ -382,8 +381,8 @@ int main(int argc, char **argv) {
                    << batchNote << "\n";
   };
   if (!precisionFlow) {
-    progress.phase("compile for " + (deviceCode ? targetName
-                                                : options.target.name));
+    progress.phase("compile for " +
+                   (deviceCode ? targetName : options.target.name));
     if (llvm::Error err =
             mlir::dsmp::compileArtifact(modelPath, outputDir, options, context))
       return fail(llvm::toString(std::move(err)));

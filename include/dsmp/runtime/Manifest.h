@@ -312,7 +312,8 @@ inline bool parseManifest(const std::string &text, Manifest &m,
       if (!(fields >> m.target))
         return fail("missing target");
     } else if (kind == "device") {
-      if (!m.device.empty() || !(fields >> m.device) ||
+      std::string extra;
+      if (!m.device.empty() || !(fields >> m.device) || (fields >> extra) ||
           m.device.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") !=
               std::string::npos)
         return fail("bad device entry");

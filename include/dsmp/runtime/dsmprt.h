@@ -95,6 +95,13 @@ void dsmp_model_free(dsmp_model *model);
 /* The CPU the artifact's code runs on ("x86_64", "aarch64"). */
 const char *dsmp_model_target(const dsmp_model *model);
 
+/* The GPU a device artifact's kernels run on ("sm_80", "gfx90a", ...), or
+ * NULL for code that runs on the CPU. Such a model loads only where that
+ * GPU's driver finds a device that runs it (dsmp_model_load fails with "no
+ * CUDA driver", "no CUDA device", ...); its weights live in device memory
+ * and each dsmp_run copies the bound inputs there and the outputs back. */
+const char *dsmp_model_device(const dsmp_model *model);
+
 /* For an artifact of a precision compile (dsmp-compile --tolerance): the
  * target whose formats its code runs ("sm_80": the CPU emulates them
  * exactly), the error metric ("rel-l2" or "max-abs") and the budget it met

@@ -1,4 +1,5 @@
-//===- FreeDeviceBuffers.cpp - Device buffers freed on the device -*- C++ -*-===//
+//===- FreeDeviceBuffers.cpp - Device buffers freed on the device -*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -69,8 +69,7 @@ bool staysOnHost(Operation *op) {
 }
 
 bool containsParallelLoop(Operation *op) {
-  return op
-      ->walk([](scf::ParallelOp) { return WalkResult::interrupt(); })
+  return op->walk([](scf::ParallelOp) { return WalkResult::interrupt(); })
       .wasInterrupted();
 }
 
@@ -84,6 +83,11 @@ struct MapLoopsToGPUPass final
       return;
     if (failed(mapBlock(func.getBody().front())))
       return signalPassFailure();
+    // Kernels made before (dsmp-matmul-to-mma's) join the function's.
+    func.walk([&](gpu::LaunchOp launch) {
+      if (!launch.getFunctionAttr())
+        nameKernel(launch, launch);
+    });
     allocateOnDevice(func);
     sinkGlobals(func);
   }
@@ -143,9 +147,9 @@ private:
     auto tokenType = gpu::AsyncTokenType::get(load.getContext());
     Value start =
         gpu::WaitOp::create(b, loc, tokenType, ValueRange()).getAsyncToken();
-    auto staging = gpu::AllocOp::create(
-        b, loc, scalarType, tokenType, ValueRange{start}, ValueRange(),
-        ValueRange(), /*hostShared=*/false);
+    auto staging =
+        gpu::AllocOp::create(b, loc, scalarType, tokenType, ValueRange{start},
+                             ValueRange(), ValueRange(), /*hostShared=*/false);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     auto launch = gpu::LaunchOp::create(b, loc, one, one, one, one, one, one);
     nameKernel(launch, load);
@@ -162,10 +166,10 @@ private:
     Value host = memref::AllocaOp::create(b, loc, scalarType);
     Value copyStart =
         gpu::WaitOp::create(b, loc, tokenType, ValueRange()).getAsyncToken();
-    Value copied = gpu::MemcpyOp::create(b, loc, tokenType,
-                                         ValueRange{copyStart}, host,
-                                         staging.getMemref())
-                       .getAsyncToken();
+    Value copied =
+        gpu::MemcpyOp::create(b, loc, tokenType, ValueRange{copyStart}, host,
+                              staging.getMemref())
+            .getAsyncToken();
     // The host reads it only once the copy is done.
     gpu::WaitOp::create(b, loc, Type(), ValueRange{copied});
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
@@ -216,17 +220,16 @@ private:
     Value threads = index(threadsPerBlock);
     Value blocks = arith::CeilDivSIOp::create(b, loc, total, threads);
     Value one = index(1);
-    auto launch = gpu::LaunchOp::create(b, loc, blocks, one, one, threads,
-                                        one, one);
+    auto launch =
+        gpu::LaunchOp::create(b, loc, blocks, one, one, threads, one, one);
     nameKernel(launch, loop);
     Block &body = launch.getBody().front();
     b.setInsertionPointToStart(&body);
     Value linear = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(b, loc, launch.getBlockIds().x, threads),
+        b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().x, threads),
         launch.getThreadIds().x);
-    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                          linear, total);
+    Value inRange =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, linear, total);
     auto guard = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
     gpu::TerminatorOp::create(b, loc);
     b.setInsertionPoint(guard.thenBlock()->getTerminator());
@@ -236,12 +239,11 @@ private:
     unsigned rank = trips.size();
     SmallVector<Value> ivs(rank);
     for (unsigned i = rank; i-- > 0;) {
-      Value position = i == 0 ? rest
-                              : arith::RemSIOp::create(b, loc, rest, trips[i]);
+      Value position =
+          i == 0 ? rest : arith::RemSIOp::create(b, loc, rest, trips[i]);
       if (i > 0)
         rest = arith::DivSIOp::create(b, loc, rest, trips[i]);
-      Value scaled =
-          arith::MulIOp::create(b, loc, position, loop.getStep()[i]);
+      Value scaled = arith::MulIOp::create(b, loc, position, loop.getStep()[i]);
       ivs[i] = arith::AddIOp::create(b, loc, loop.getLowerBound()[i], scaled);
     }
     map.map(loop.getInductionVars(), ivs);

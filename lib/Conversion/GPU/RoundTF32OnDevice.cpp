@@ -1,4 +1,5 @@
-//===- RoundTF32OnDevice.cpp - tf32 rounding as cvt.rna.tf32.f32 -*- C++ -*-===//
+//===- RoundTF32OnDevice.cpp - tf32 rounding as cvt.rna.tf32.f32 -*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -95,6 +95,10 @@ createTargetMachine(const CPUTargetSpec &target) {
     return llvm::createStringError("target '" + target.triple +
                                    "': " + message);
   llvm::TargetOptions options;
+  // Constructors (a device artifact's code-object registration) in
+  // .init_array, which the dynamic loader runs; .ctors needs crtbegin's
+  // walker, which lld's output does not have.
+  options.UseInitArray = true;
   std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
       triple, target.cpu, target.features, options, llvm::Reloc::PIC_,
       std::nullopt,
@@ -238,8 +242,7 @@ Error linkSharedLibrary(llvm::ArrayRef<std::string> objectPaths,
   // target beside the library and linked in.
   std::string allocatorObject = (libraryPath + ".alloc.o").str();
   std::string shimObject = (libraryPath + ".gpu.o").str();
-  auto emitEmbedded =
-      [&](auto parse, const std::string &objectPath) -> Error {
+  auto emitEmbedded = [&](auto parse, const std::string &objectPath) -> Error {
     llvm::LLVMContext context;
     auto module = parse(llvm::Triple(target.triple), context);
     if (!module)

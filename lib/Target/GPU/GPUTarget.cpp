@@ -9,6 +9,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <cstdlib>
+
 namespace mlir::dsmp {
 
 llvm::StringRef knownGPUTargets() { return "sm_80, sm_90, gfx90a, gfx942"; }
@@ -19,7 +21,9 @@ std::optional<GPUTargetSpec> lookupGPUTarget(llvm::StringRef chip) {
   if (chip == "sm_80" || chip == "sm_90") {
     spec.nvidia = true;
     spec.binaryFormat = "fatbin";
-    spec.toolkit = DSMP_CUDA_TOOLKIT;
+    // DSMP_CUDA_TOOLKIT in the environment overrides the build's.
+    const char *cuda = std::getenv("DSMP_CUDA_TOOLKIT");
+    spec.toolkit = cuda && *cuda ? cuda : DSMP_CUDA_TOOLKIT;
   } else if (chip == "gfx90a" || chip == "gfx942") {
     spec.binaryFormat = "bin";
     spec.toolkit = DSMP_ROCM_TOOLKIT;
@@ -40,8 +44,8 @@ llvm::Error checkGPUToolkit(const GPUTargetSpec &target) {
     return llvm::createStringError(
         "this dsmp cannot make " + target.chip + " code objects: no " + what +
         " at '" + path + "' (" +
-        (target.nvidia ? "install CUDA there, or configure with "
-                         "-DDSMP_CUDA_TOOLKIT=DIR"
+        (target.nvidia ? "install CUDA there, or point DSMP_CUDA_TOOLKIT "
+                         "(environment or CMake) at it"
                        : "the build links LLVM's ld.lld there when it has "
                          "one") +
         ")");

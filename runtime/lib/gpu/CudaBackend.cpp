@@ -47,18 +47,16 @@ struct DriverApi {
   CUresult (*cuStreamSynchronize)(CUstream);
   CUresult (*cuModuleLoadData)(CUmodule *, const void *);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void **, void **);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CUstream, void **,
+                             void **);
   CUresult (*cuMemAlloc_v2)(CUdeviceptr *, size_t);
   CUresult (*cuMemFree_v2)(CUdeviceptr);
-  CUresult (*cuMemcpyHtoDAsync_v2)(CUdeviceptr, const void *, size_t,
-                                   CUstream);
+  CUresult (*cuMemcpyHtoDAsync_v2)(CUdeviceptr, const void *, size_t, CUstream);
   CUresult (*cuMemcpyDtoHAsync_v2)(void *, CUdeviceptr, size_t, CUstream);
   CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
   CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
-  CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t,
-                               CUstream);
+  CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
   CUresult (*cuGetErrorString)(CUresult, const char **);
 };
 
@@ -183,8 +181,7 @@ private:
                  "cuLaunchKernel", error);
   }
   bool synchronize(std::string &error) override {
-    return check(api.cuStreamSynchronize(stream), "cuStreamSynchronize",
-                 error);
+    return check(api.cuStreamSynchronize(stream), "cuStreamSynchronize", error);
   }
 
   DriverApi api;

@@ -104,8 +104,7 @@ void DeviceBackend::trimCache() {
 }
 
 void *DeviceBackend::apiGetFunction(void *self, const void *image,
-                                    unsigned long long size,
-                                    const char *name) {
+                                    unsigned long long size, const char *name) {
   auto *b = static_cast<DeviceBackend *>(self);
   auto key = std::make_pair(image, std::string(name ? name : ""));
   auto found = b->functions.find(key);
@@ -115,8 +114,8 @@ void *DeviceBackend::apiGetFunction(void *self, const void *image,
   void *&module = b->modules[image];
   if (!module && !b->loadModule(image, size, &module, error)) {
     module = nullptr;
-    b->record("cannot load the kernels' code object on " + b->described +
-              ": " + error);
+    b->record("cannot load the kernels' code object on " + b->described + ": " +
+              error);
     return nullptr;
   }
   void *function = nullptr;
@@ -142,18 +141,17 @@ void DeviceBackend::apiLaunch(void *self, void *function, long long gx,
   if (!b->launchKernel(function, grid, block, shared, params, error)) {
     const std::string &name = b->functionNames[function];
     // Kernels are named kN_NODE after the ONNX node they compute.
-    b->record("kernel '" + name + "' failed to launch on " + b->described +
-              " (grid " + std::to_string(gx) + "x" + std::to_string(gy) +
-              "x" + std::to_string(gz) + ", block " + std::to_string(bx) +
-              "x" + std::to_string(by) + "x" + std::to_string(bz) +
-              "): " + error);
+    b->record("kernel '" + name + "' failed to launch (grid " +
+              std::to_string(gx) + "x" + std::to_string(gy) + "x" +
+              std::to_string(gz) + ", block " + std::to_string(bx) + "x" +
+              std::to_string(by) + "x" + std::to_string(bz) + "): " + error);
   }
 }
 
 void *DeviceBackend::apiAlloc(void *self, unsigned long long bytes) {
   auto *b = static_cast<DeviceBackend *>(self);
-  size_t size = (std::max<size_t>(bytes, 1) + kGranule - 1) / kGranule *
-                kGranule;
+  size_t size =
+      (std::max<size_t>(bytes, 1) + kGranule - 1) / kGranule * kGranule;
   // Stream order makes a freed buffer safe to hand out again: every use
   // of it was queued before the work of its next owner.
   auto cached = b->freeBuffers.lower_bound(size);

@@ -56,8 +56,7 @@ public:
   /// null with the reason in `error` when exhausted.
   void *allocate(size_t bytes, std::string &error);
   void release(void *pointer);
-  bool upload(void *device, const void *host, size_t bytes,
-              std::string &error);
+  bool upload(void *device, const void *host, size_t bytes, std::string &error);
   bool download(void *host, const void *device, size_t bytes,
                 std::string &error);
   /// Waits for the queued work and returns the run's first error (a launch
@@ -100,9 +99,9 @@ protected:
 private:
   static void *apiGetFunction(void *self, const void *image,
                               unsigned long long size, const char *name);
-  static void apiLaunch(void *self, void *function, long long gx,
-                        long long gy, long long gz, long long bx, long long by,
-                        long long bz, int shared, void **params);
+  static void apiLaunch(void *self, void *function, long long gx, long long gy,
+                        long long gz, long long bx, long long by, long long bz,
+                        int shared, void **params);
   static void *apiAlloc(void *self, unsigned long long bytes);
   static void apiFree(void *self, void *pointer);
   static void apiCopy(void *self, void *dst, const void *src,

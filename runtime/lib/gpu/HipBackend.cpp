@@ -46,11 +46,9 @@ struct HipApi {
   hipError_t (*hipFree)(void *);
   hipError_t (*hipMemcpyHtoDAsync)(void *, void *, size_t, hipStream_t);
   hipError_t (*hipMemcpyDtoHAsync)(void *, void *, size_t, hipStream_t);
-  hipError_t (*hipMemcpyAsync)(void *, const void *, size_t, int,
-                               hipStream_t);
+  hipError_t (*hipMemcpyAsync)(void *, const void *, size_t, int, hipStream_t);
   hipError_t (*hipMemsetD32Async)(void *, int, size_t, hipStream_t);
-  hipError_t (*hipMemsetD16Async)(void *, unsigned short, size_t,
-                                  hipStream_t);
+  hipError_t (*hipMemsetD16Async)(void *, unsigned short, size_t, hipStream_t);
   const char *(*hipGetErrorString)(hipError_t);
 };
 
@@ -134,9 +132,9 @@ private:
                ? check(api.hipMemsetD32Async(dst, static_cast<int>(value),
                                              count, stream),
                        "hipMemsetD32", error)
-               : check(api.hipMemsetD16Async(
-                           dst, static_cast<unsigned short>(value), count,
-                           stream),
+               : check(api.hipMemsetD16Async(dst,
+                                             static_cast<unsigned short>(value),
+                                             count, stream),
                        "hipMemsetD16", error);
   }
   bool loadModule(const void *image, size_t, void **module,

@@ -1,0 +1,289 @@
+//===- MatmulToMMA.cpp - Matmuls on NVIDIA tensor cores ---------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Two steps around bufferization. On tensors, dsmp-select-mma-matmuls marks
+// each contraction whose operands are f16, bf16, or f32 rounded to tf32 (the
+// formats the assignment gave it) and whose shape tiles into the
+// instruction's; on buffers, dsmp-matmul-to-mma replaces each marked one by a
+// kernel in which every warp computes 16x8 output tiles with nvvm.mma.sync
+// (f32 accumulation): m16n8k16 for f16 and bf16, m16n8k8 for tf32. Each lane
+// loads its own fragment elements from global memory, in the layouts of the
+// PTX ISA's "Matrix Fragments for mma.m16n8k16/k8".
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Conversion/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir::dsmp {
+#define GEN_PASS_DEF_SELECTMMAMATMULSPASS
+#define GEN_PASS_DEF_MATMULTOMMAPASS
+#include "lib/Conversion/Passes.h.inc"
+} // namespace mlir::dsmp
+
+using namespace mlir;
+
+namespace {
+
+constexpr llvm::StringLiteral kMmaAttr = "dsmp.mma";
+constexpr int64_t kTileM = 16, kTileN = 8, kWarpsPerBlock = 4;
+
+/// Whether `value` is the result of a tf32 rounding (the generic whose
+/// yield is the marked bitcast).
+bool isTF32Rounded(Value value) {
+  auto generic = value.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumResults() != 1)
+    return false;
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  Operation *last = yield.getOperand(0).getDefiningOp();
+  return last && last->hasAttr(mlir::dsmp::kTF32RoundingAttr);
+}
+
+/// The contraction's dims (batch, m, n, k) when it is a plain matmul
+/// (one of each, batch optional) of static shape.
+std::optional<linalg::ContractionDimensions> matmulDims(linalg::LinalgOp op) {
+  if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1)
+    return std::nullopt;
+  auto dims = linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1 || dims->batch.size() > 1)
+    return std::nullopt;
+  if (!llvm::all_of(op.getStaticLoopRanges(),
+                    [](int64_t size) { return !ShapedType::isDynamic(size); }))
+    return std::nullopt;
+  return *dims;
+}
+
+struct SelectMMAMatmulsPass final
+    : mlir::dsmp::impl::SelectMMAMatmulsPassBase<SelectMMAMatmulsPass> {
+  void runOnOperation() override {
+    getOperation().walk([&](linalg::GenericOp op) {
+      auto dims = matmulDims(op);
+      if (!dims)
+        return;
+      Type a = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
+      Type b = getElementTypeOrSelf(op.getDpsInputs()[1].getType());
+      Type c = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+      if (a != b || !c.isF32())
+        return;
+      StringRef format;
+      int64_t stepK = 16;
+      if (a.isF16())
+        format = "f16";
+      else if (a.isBF16())
+        format = "bf16";
+      else if (a.isF32() && isTF32Rounded(op.getDpsInputs()[0]) &&
+               isTF32Rounded(op.getDpsInputs()[1]))
+        format = "tf32", stepK = 8;
+      else
+        return;
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      if (ranges[dims->m[0]] % kTileM || ranges[dims->n[0]] % kTileN ||
+          ranges[dims->k[0]] % stepK)
+        return;
+      op->setAttr(kMmaAttr, StringAttr::get(op.getContext(), format));
+    });
+  }
+};
+
+struct MatmulToMMAPass final
+    : mlir::dsmp::impl::MatmulToMMAPassBase<MatmulToMMAPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::GenericOp> marked;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (op->hasAttr(kMmaAttr) && op.hasPureBufferSemantics())
+        marked.push_back(op);
+    });
+    for (linalg::GenericOp op : marked)
+      if (failed(rewrite(op)))
+        return signalPassFailure();
+  }
+
+private:
+  LogicalResult rewrite(linalg::GenericOp op) {
+    auto dims = matmulDims(op);
+    if (!dims)
+      return op->emitError("dsmp-matmul-to-mma: not a static matmul");
+    StringRef format = op->getAttrOfType<StringAttr>(kMmaAttr).getValue();
+    bool tf32 = format == "tf32";
+    int64_t stepK = tf32 ? 8 : 16;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t batch = dims->batch.empty() ? 1 : ranges[dims->batch[0]];
+    int64_t tilesM = ranges[dims->m[0]] / kTileM;
+    int64_t tilesN = ranges[dims->n[0]] / kTileN;
+    int64_t tiles = batch * tilesM * tilesN;
+    int64_t sizeK = ranges[dims->k[0]];
+
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    auto index = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    Value one = index(1);
+    Value threads = index(32 * kWarpsPerBlock);
+    Value blocks = index((tiles + kWarpsPerBlock - 1) / kWarpsPerBlock);
+    auto launch =
+        gpu::LaunchOp::create(b, loc, blocks, one, one, threads, one, one);
+    // dsmp-map-loops-to-gpu names it and puts it with the others.
+    b.setInsertionPointToStart(&launch.getBody().front());
+    Value thread = launch.getThreadIds().x;
+    Value lane = arith::RemUIOp::create(b, loc, thread, index(32));
+    Value warp = arith::DivUIOp::create(b, loc, thread, index(32));
+    Value tile = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, launch.getBlockIds().x,
+                              index(kWarpsPerBlock)),
+        warp);
+    // A whole warp is in or out of range: mma.sync needs all 32 lanes.
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          tile, index(tiles));
+    auto guard = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
+    gpu::TerminatorOp::create(b, loc);
+    b.setInsertionPoint(guard.thenBlock()->getTerminator());
+
+    Value tileN = arith::RemUIOp::create(b, loc, tile, index(tilesN));
+    Value rest = arith::DivUIOp::create(b, loc, tile, index(tilesN));
+    Value tileM = arith::RemUIOp::create(b, loc, rest, index(tilesM));
+    Value batchIndex = arith::DivUIOp::create(b, loc, rest, index(tilesM));
+    Value group = arith::DivUIOp::create(b, loc, lane, index(4));
+    Value inGroup = arith::RemUIOp::create(b, loc, lane, index(4));
+    Value row0 = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, tileM, index(kTileM)), group);
+    Value row8 = arith::AddIOp::create(b, loc, row0, index(8));
+    Value col0 = arith::MulIOp::create(b, loc, tileN, index(kTileN));
+    auto add = [&](Value x, int64_t v) -> Value {
+      return v ? arith::AddIOp::create(b, loc, x, index(v)).getResult() : x;
+    };
+    Value twoQ = arith::MulIOp::create(b, loc, inGroup, index(2));
+
+    // operand[idx] at loop point (m, n, k) through its indexing map.
+    unsigned numLoops = op.getNumLoops();
+    auto element = [&](OpOperand &operand, Value m, Value n, Value k) -> Value {
+      SmallVector<Value> point(numLoops, index(0));
+      point[dims->m[0]] = m;
+      point[dims->n[0]] = n;
+      point[dims->k[0]] = k;
+      if (!dims->batch.empty())
+        point[dims->batch[0]] = batchIndex;
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      SmallVector<Value> indices;
+      for (unsigned r = 0; r < map.getNumResults(); ++r)
+        indices.push_back(
+            affine::AffineApplyOp::create(b, loc, map.getSubMap({r}), point));
+      return memref::LoadOp::create(b, loc, operand.get(), indices);
+    };
+    OpOperand &lhs = op->getOpOperand(0), &rhs = op->getOpOperand(1);
+    OpOperand &out = *op.getDpsInitOperand(0);
+    auto store = [&](Value value, Value m, Value n) {
+      SmallVector<Value> point(numLoops, index(0));
+      point[dims->m[0]] = m;
+      point[dims->n[0]] = n;
+      if (!dims->batch.empty())
+        point[dims->batch[0]] = batchIndex;
+      AffineMap map = op.getMatchingIndexingMap(&out);
+      SmallVector<Value> indices;
+      for (unsigned r = 0; r < map.getNumResults(); ++r)
+        indices.push_back(
+            affine::AffineApplyOp::create(b, loc, map.getSubMap({r}), point));
+      memref::StoreOp::create(b, loc, value, out.get(), indices);
+    };
+
+    // The accumulator fragment (c0, c1 at row g, columns 2q and 2q+1; c2,
+    // c3 at row g+8) starts from the output buffer: the fill, or a bias
+    // the contraction adds onto.
+    Value zeroK = index(0);
+    Value col = arith::AddIOp::create(b, loc, col0, twoQ);
+    SmallVector<Value> acc = {
+        element(out, row0, col, zeroK), element(out, row0, add(col, 1), zeroK),
+        element(out, row8, col, zeroK), element(out, row8, add(col, 1), zeroK)};
+
+    Type f32 = b.getF32Type();
+    auto loop =
+        scf::ForOp::create(b, loc, index(0), index(sizeK), index(stepK), acc);
+    {
+      OpBuilder::InsertionGuard inLoop(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value k0 = loop.getInductionVar();
+      Value n0 = arith::AddIOp::create(b, loc, col0, group);
+      SmallVector<Value> a, bRegs;
+      Type i32 = b.getI32Type();
+      if (tf32) {
+        // m16n8k8: a0 (g, q) a1 (g+8, q) a2 (g, q+4) a3 (g+8, q+4);
+        // b0 (q, g) b1 (q+4, g); each an f32 rounded to tf32, as i32.
+        Value kq = arith::AddIOp::create(b, loc, k0, inGroup);
+        auto bits = [&](Value x) -> Value {
+          return arith::BitcastOp::create(b, loc, i32, x);
+        };
+        a = {bits(element(lhs, row0, n0, kq)), bits(element(lhs, row8, n0, kq)),
+             bits(element(lhs, row0, n0, add(kq, 4))),
+             bits(element(lhs, row8, n0, add(kq, 4)))};
+        bRegs = {bits(element(rhs, row0, n0, kq)),
+                 bits(element(rhs, row0, n0, add(kq, 4)))};
+      } else {
+        // m16n8k16: pairs along k. a: (g, 2q), (g+8, 2q), (g, 2q+8),
+        // (g+8, 2q+8); b: (2q, g), (2q+8, g).
+        Type half = getElementTypeOrSelf(lhs.get().getType());
+        auto pairType = VectorType::get({2}, half);
+        auto pair = [&](Value first, Value second) -> Value {
+          Value v = LLVM::PoisonOp::create(b, loc, pairType);
+          v = LLVM::InsertElementOp::create(
+              b, loc, v, first,
+              LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0)));
+          v = LLVM::InsertElementOp::create(
+              b, loc, v, second,
+              LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(1)));
+          // bf16 operands travel as i32 (nvvm.mma.sync's bf16 form).
+          if (half.isBF16())
+            v = LLVM::BitcastOp::create(b, loc, i32, v);
+          return v;
+        };
+        Value kq = arith::AddIOp::create(b, loc, k0, twoQ);
+        auto aPair = [&](Value row, int64_t dk) {
+          return pair(element(lhs, row, n0, add(kq, dk)),
+                      element(lhs, row, n0, add(kq, dk + 1)));
+        };
+        auto bPair = [&](int64_t dk) {
+          return pair(element(rhs, row0, n0, add(kq, dk)),
+                      element(rhs, row0, n0, add(kq, dk + 1)));
+        };
+        a = {aPair(row0, 0), aPair(row8, 0), aPair(row0, 8), aPair(row8, 8)};
+        bRegs = {bPair(0), bPair(8)};
+      }
+      Type result = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                     SmallVector<Type>(4, f32));
+      std::array<NVVM::MMATypes, 2> types =
+          tf32 ? std::array{NVVM::MMATypes::tf32, NVVM::MMATypes::tf32}
+          : format == "bf16"
+              ? std::array{NVVM::MMATypes::bf16, NVVM::MMATypes::bf16}
+              : std::array{NVVM::MMATypes::f16, NVVM::MMATypes::f16};
+      auto mma = NVVM::MmaOp::create(
+          b, loc, result, a, bRegs, loop.getRegionIterArgs(),
+          ArrayRef<int64_t>{kTileM, kTileN, stepK}, std::nullopt, std::nullopt,
+          types, std::array{NVVM::MMALayout::row, NVVM::MMALayout::col});
+      SmallVector<Value> next;
+      for (int64_t i = 0; i < 4; ++i)
+        next.push_back(LLVM::ExtractValueOp::create(b, loc, mma, i));
+      scf::YieldOp::create(b, loc, next);
+    }
+    store(loop.getResult(0), row0, col);
+    store(loop.getResult(1), row0, add(col, 1));
+    store(loop.getResult(2), row8, col);
+    store(loop.getResult(3), row8, add(col, 1));
+    op.erase();
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,49 @@
+// REQUIRES: cuda-toolkit
+// f16, bf16 and tf32 matmuls (what sm_80's format table assigns) on
+// tensor cores: a warp per 16x8 tile, nvvm.mma.sync with f32 accumulators,
+// in PTX that CUDA's ptxas assembles for sm_80.
+
+// RUN: dsmp-opt %s --split-input-file --dsmp-lower-to-gpu="chip=sm_80 format=isa toolkit=%cuda_toolkit" -o %t.mlir
+// RUN: FileCheck %s < %t.mlir
+// RUN: %dsmp_python %dsmp_src/scripts/device_code.py ptx %t.mlir --chip sm_80 | FileCheck %s --check-prefix=PTXAS
+// PTXAS-COUNT-4: sm_80: PTX 8.0, {{[0-9]+}} kernels, ptxas -arch=sm_80: ok
+
+// CHECK-LABEL: gpu.binary @f16_matmul_kernels
+// CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+func.func @f16_matmul(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>) -> tensor<32x16xf16> {
+  %p = dsmp.matmul %a, %b : (tensor<32x64xf16>, tensor<64x16xf16>) -> tensor<32x16xf16>
+  return %p : tensor<32x16xf16>
+}
+
+// -----
+
+// CHECK-LABEL: gpu.binary @bf16_matmul_kernels
+// CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+func.func @bf16_matmul(%a: tensor<32x64xbf16>, %b: tensor<64x16xbf16>) -> tensor<32x16xbf16> {
+  %p = dsmp.matmul %a, %b : (tensor<32x64xbf16>, tensor<64x16xbf16>) -> tensor<32x16xbf16>
+  return %p : tensor<32x16xbf16>
+}
+
+// -----
+
+// The operands round with cvt.rna.tf32.f32, then m16n8k8 tf32.
+// CHECK-LABEL: gpu.binary @tf32_matmul_kernels
+// CHECK-SAME: cvt.rna.tf32.f32
+// CHECK-SAME: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+func.func @tf32_matmul(%a: tensor<32x64xf32>, %b: tensor<64x16xf32>) -> tensor<32x16xf32> {
+  %at = dsmp.cast %a : (tensor<32x64xf32>) -> tensor<32x64xtf32>
+  %bt = dsmp.cast %b : (tensor<64x16xf32>) -> tensor<64x16xtf32>
+  %p = dsmp.matmul %at, %bt : (tensor<32x64xtf32>, tensor<64x16xtf32>) -> tensor<32x16xtf32>
+  %c = dsmp.cast %p : (tensor<32x16xtf32>) -> tensor<32x16xf32>
+  return %c : tensor<32x16xf32>
+}
+
+// -----
+
+// A shape that does not tile (n = 12) stays one thread per output element.
+// CHECK-LABEL: gpu.binary @untiled_kernels
+// CHECK-NOT: mma.sync
+func.func @untiled(%a: tensor<32x64xf16>, %b: tensor<64x12xf16>) -> tensor<32x12xf16> {
+  %p = dsmp.matmul %a, %b : (tensor<32x64xf16>, tensor<64x12xf16>) -> tensor<32x12xf16>
+  return %p : tensor<32x12xf16>
+}
