@@ -323,8 +323,9 @@ def SelectMMAMatmulsPass
     one batch dim) of static size, an f32 result, and operands that are
     both f16, both bf16, or both f32 rounded to tf32 (their producers end
     in the `dsmp.tf32_rounding` bitcast), carries `dsmp.mma = "f16" |
-    "bf16" | "tf32"` when m is a multiple of 16, n of 8 and k of the
-    instruction's k (16; 8 for tf32). Bufferization keeps the attribute.
+    "bf16" | "tf32"` unless it is smaller than one 16x8 output tile or one
+    k step of the instruction (16; 8 for tf32). Bufferization keeps the
+    attribute.
   }];
 }
 
@@ -340,7 +341,9 @@ def MatmulToMMAPass : Pass<"dsmp-matmul-to-mma", "mlir::func::FuncOp"> {
     values: m16n8k16 with f16 or bf16 operands (`mma.sync.aligned.m16n8k16.
     row.col.f32.f16.f16.f32`, `...bf16.bf16...`), m16n8k8 with tf32
     (`...m16n8k8.row.col.f32.tf32.tf32.f32`). Every lane loads its fragment
-    elements from global memory (no shared memory yet).
+    elements from global memory (no shared memory yet). Where m, n or k do
+    not tile, the edge tiles read zeros past the end (a clamped load and a
+    select) and store only inside.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::NVVM::NVVMDialect",
                            "mlir::LLVM::LLVMDialect",

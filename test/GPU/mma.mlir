@@ -6,7 +6,7 @@
 // RUN: dsmp-opt %s --split-input-file --dsmp-lower-to-gpu="chip=sm_80 format=isa toolkit=%cuda_toolkit" -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: %dsmp_python %dsmp_src/scripts/device_code.py ptx %t.mlir --chip sm_80 | FileCheck %s --check-prefix=PTXAS
-// PTXAS-COUNT-4: sm_80: PTX 8.0, {{[0-9]+}} kernels, ptxas -arch=sm_80: ok
+// PTXAS-COUNT-5: sm_80: PTX 8.0, {{[0-9]+}} kernels, ptxas -arch=sm_80: ok
 
 // CHECK-LABEL: gpu.binary @f16_matmul_kernels
 // CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
@@ -40,10 +40,21 @@ func.func @tf32_matmul(%a: tensor<32x64xf32>, %b: tensor<64x16xf32>) -> tensor<3
 
 // -----
 
-// A shape that does not tile (n = 12) stays one thread per output element.
-// CHECK-LABEL: gpu.binary @untiled_kernels
+// A shape that does not tile (m = 20, n = 12, k = 40): the edge tiles
+// read zeros past the ends and store only inside.
+// CHECK-LABEL: gpu.binary @ragged_kernels
+// CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+func.func @ragged(%a: tensor<20x40xf16>, %b: tensor<40x12xf16>) -> tensor<20x12xf16> {
+  %p = dsmp.matmul %a, %b : (tensor<20x40xf16>, tensor<40x12xf16>) -> tensor<20x12xf16>
+  return %p : tensor<20x12xf16>
+}
+
+// -----
+
+// Smaller than one 16x8 tile: one thread per output element.
+// CHECK-LABEL: gpu.binary @tiny_kernels
 // CHECK-NOT: mma.sync
-func.func @untiled(%a: tensor<32x64xf16>, %b: tensor<64x12xf16>) -> tensor<32x12xf16> {
-  %p = dsmp.matmul %a, %b : (tensor<32x64xf16>, tensor<64x12xf16>) -> tensor<32x12xf16>
-  return %p : tensor<32x12xf16>
+func.func @tiny(%a: tensor<1x64xf16>, %b: tensor<64x4xf16>) -> tensor<1x4xf16> {
+  %p = dsmp.matmul %a, %b : (tensor<1x64xf16>, tensor<64x4xf16>) -> tensor<1x4xf16>
+  return %p : tensor<1x4xf16>
 }

@@ -89,9 +89,11 @@ struct SelectMMAMatmulsPass final
         format = "tf32", stepK = 8;
       else
         return;
+      // Smaller than one tile or one k step, the instruction is mostly
+      // padding: one thread per output does as well.
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      if (ranges[dims->m[0]] % kTileM || ranges[dims->n[0]] % kTileN ||
-          ranges[dims->k[0]] % stepK)
+      if (ranges[dims->m[0]] * ranges[dims->n[0]] < kTileM * kTileN ||
+          ranges[dims->k[0]] < stepK)
         return;
       op->setAttr(kMmaAttr, StringAttr::get(op.getContext(), format));
     });
@@ -121,10 +123,14 @@ private:
     int64_t stepK = tf32 ? 8 : 16;
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     int64_t batch = dims->batch.empty() ? 1 : ranges[dims->batch[0]];
-    int64_t tilesM = ranges[dims->m[0]] / kTileM;
-    int64_t tilesN = ranges[dims->n[0]] / kTileN;
-    int64_t tiles = batch * tilesM * tilesN;
+    // Shapes that do not tile: the edge tiles read zeros past the ends of
+    // m, n and k (a clamped load, selected away) and write only inside.
+    int64_t sizeM = ranges[dims->m[0]], sizeN = ranges[dims->n[0]];
     int64_t sizeK = ranges[dims->k[0]];
+    int64_t tilesM = llvm::divideCeil(sizeM, kTileM);
+    int64_t tilesN = llvm::divideCeil(sizeN, kTileN);
+    int64_t tiles = batch * tilesM * tilesN;
+    int64_t paddedK = llvm::divideCeil(sizeK, stepK) * stepK;
 
     OpBuilder b(op);
     Location loc = op.getLoc();
@@ -168,35 +174,64 @@ private:
     };
     Value twoQ = arith::MulIOp::create(b, loc, inGroup, index(2));
 
-    // operand[idx] at loop point (m, n, k) through its indexing map.
+    // An operand's element at loop point (m, n, k) through its indexing
+    // map; zero past the end of a dim the shape does not tile in.
     unsigned numLoops = op.getNumLoops();
-    auto element = [&](OpOperand &operand, Value m, Value n, Value k) -> Value {
+    struct Dim {
+      unsigned loop;
+      int64_t size;
+      bool ragged;
+    };
+    SmallVector<Dim> guarded = {{dims->m[0], sizeM, sizeM % kTileM != 0},
+                                {dims->n[0], sizeN, sizeN % kTileN != 0},
+                                {dims->k[0], sizeK, sizeK % stepK != 0}};
+    auto indicesAt = [&](OpOperand &operand, ArrayRef<Value> mnk,
+                         Value &valid) {
       SmallVector<Value> point(numLoops, index(0));
-      point[dims->m[0]] = m;
-      point[dims->n[0]] = n;
-      point[dims->k[0]] = k;
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      for (auto [dim, value] : llvm::zip(guarded, mnk)) {
+        if (!value)
+          continue;
+        point[dim.loop] = value;
+        if (!dim.ragged || !map.isFunctionOfDim(dim.loop))
+          continue;
+        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             value, index(dim.size));
+        valid = valid ? arith::AndIOp::create(b, loc, valid, inside).getResult()
+                      : inside;
+        point[dim.loop] =
+            arith::MinUIOp::create(b, loc, value, index(dim.size - 1));
+      }
       if (!dims->batch.empty())
         point[dims->batch[0]] = batchIndex;
-      AffineMap map = op.getMatchingIndexingMap(&operand);
       SmallVector<Value> indices;
       for (unsigned r = 0; r < map.getNumResults(); ++r)
         indices.push_back(
             affine::AffineApplyOp::create(b, loc, map.getSubMap({r}), point));
-      return memref::LoadOp::create(b, loc, operand.get(), indices);
+      return indices;
+    };
+    auto element = [&](OpOperand &operand, Value m, Value n, Value k) -> Value {
+      Value valid;
+      SmallVector<Value> indices = indicesAt(operand, {m, n, k}, valid);
+      Value value = memref::LoadOp::create(b, loc, operand.get(), indices);
+      if (!valid)
+        return value;
+      Value zero =
+          arith::ConstantOp::create(b, loc, b.getZeroAttr(value.getType()));
+      return arith::SelectOp::create(b, loc, valid, value, zero);
     };
     OpOperand &lhs = op->getOpOperand(0), &rhs = op->getOpOperand(1);
     OpOperand &out = *op.getDpsInitOperand(0);
     auto store = [&](Value value, Value m, Value n) {
-      SmallVector<Value> point(numLoops, index(0));
-      point[dims->m[0]] = m;
-      point[dims->n[0]] = n;
-      if (!dims->batch.empty())
-        point[dims->batch[0]] = batchIndex;
-      AffineMap map = op.getMatchingIndexingMap(&out);
-      SmallVector<Value> indices;
-      for (unsigned r = 0; r < map.getNumResults(); ++r)
-        indices.push_back(
-            affine::AffineApplyOp::create(b, loc, map.getSubMap({r}), point));
+      Value valid;
+      SmallVector<Value> indices = indicesAt(out, {m, n, Value()}, valid);
+      if (!valid) {
+        memref::StoreOp::create(b, loc, value, out.get(), indices);
+        return;
+      }
+      auto inside = scf::IfOp::create(b, loc, valid, /*withElse=*/false);
+      OpBuilder::InsertionGuard keep(b);
+      b.setInsertionPoint(inside.thenBlock()->getTerminator());
       memref::StoreOp::create(b, loc, value, out.get(), indices);
     };
 
@@ -211,7 +246,7 @@ private:
 
     Type f32 = b.getF32Type();
     auto loop =
-        scf::ForOp::create(b, loc, index(0), index(sizeK), index(stepK), acc);
+        scf::ForOp::create(b, loc, index(0), index(paddedK), index(stepK), acc);
     {
       OpBuilder::InsertionGuard inLoop(b);
       b.setInsertionPointToStart(loop.getBody());
