@@ -63,6 +63,12 @@ def ConvertDsmpToLinalgPass
     shapes, MaxPool indices, Einsum, GatherND, TopK, LRN, the integer
     convolutions and matmuls, and dynamic shapes.
   }];
+  let options = [
+    Option<"convAsGemm", "conv-as-gemm", "bool", /*default=*/"false",
+           "Lower every one-group convolution as im2col GEMMs, whatever its "
+           "format (the GPU path: f16, bf16 and tf32 GEMMs run on tensor "
+           "cores); otherwise only f32 ones that accumulate in f32">,
+  ];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect",
     "mlir::math::MathDialect", "mlir::scf::SCFDialect",

@@ -33,12 +33,14 @@ void registerNamedPasses() {
 
 /// dsmp ops to linalg on tensors, elementwise chains fused; `hostLoops`
 /// adds the loop orders that suit a CPU's caches and vectorizer.
-LogicalResult addTensorSteps(OpPassManager &pm, bool generalize,
-                             bool hostLoops) {
+LogicalResult addTensorSteps(OpPassManager &pm, bool generalize, bool hostLoops,
+                             bool convAsGemm = false) {
   // dsmp ops become linalg/tensor/arith/math on the same tensors.
   // Adjoint graphs' MaxPool gradients as ops the lowering has.
   pm.addNestedPass<func::FuncOp>(createExpandMaxPoolGradPass());
-  pm.addNestedPass<func::FuncOp>(createConvertDsmpToLinalgPass());
+  ConvertDsmpToLinalgPassOptions toLinalg;
+  toLinalg.convAsGemm = convAsGemm;
+  pm.addNestedPass<func::FuncOp>(createConvertDsmpToLinalgPass(toLinalg));
   if (generalize &&
       failed(parsePassPipeline("func.func(linalg-generalize-named-ops)", pm)))
     return failure();
@@ -157,8 +159,10 @@ buildLowerToGPUPipeline(OpPassManager &pm,
   if (!nvidia && !amd)
     return failure();
   // The tensor steps as on a CPU, but without the CPU's loop orders: each
-  // kernel orders its threads itself. Matmuls are loops too.
-  if (failed(addTensorSteps(pm, /*generalize=*/true, /*hostLoops=*/false)))
+  // kernel orders its threads itself. Convolutions are im2col GEMMs in
+  // every format (the tensor cores' shape); matmuls are generics.
+  if (failed(addTensorSteps(pm, /*generalize=*/true, /*hostLoops=*/false,
+                            /*convAsGemm=*/true)))
     return failure();
   // f16, bf16 and tf32 matmuls on NVIDIA's tensor cores.
   if (nvidia)

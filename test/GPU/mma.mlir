@@ -6,7 +6,7 @@
 // RUN: dsmp-opt %s --split-input-file --dsmp-lower-to-gpu="chip=sm_80 format=isa toolkit=%cuda_toolkit" -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: %dsmp_python %dsmp_src/scripts/device_code.py ptx %t.mlir --chip sm_80 | FileCheck %s --check-prefix=PTXAS
-// PTXAS-COUNT-5: sm_80: PTX 8.0, {{[0-9]+}} kernels, ptxas -arch=sm_80: ok
+// PTXAS-COUNT-6: sm_80: PTX 8.0, {{[0-9]+}} kernels, ptxas -arch=sm_80: ok
 
 // CHECK-LABEL: gpu.binary @f16_matmul_kernels
 // CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
@@ -57,4 +57,16 @@ func.func @ragged(%a: tensor<20x40xf16>, %b: tensor<40x12xf16>) -> tensor<20x12x
 func.func @tiny(%a: tensor<1x64xf16>, %b: tensor<64x4xf16>) -> tensor<1x4xf16> {
   %p = dsmp.matmul %a, %b : (tensor<1x64xf16>, tensor<64x4xf16>) -> tensor<1x4xf16>
   return %p : tensor<1x4xf16>
+}
+
+// -----
+
+// A convolution is an im2col GEMM on the GPU path, whatever its format:
+// an f16 3x3 one (two samples, one GEMM each) runs on tensor cores.
+// CHECK-LABEL: gpu.binary @f16_conv_kernels
+// CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+func.func @f16_conv(%x: tensor<2x16x10x10xf16>, %w: tensor<32x16x3x3xf16>) -> tensor<2x32x8x8xf16> {
+  %n = dsmp.none
+  %y = dsmp.conv %x, %w, %n : (tensor<2x16x10x10xf16>, tensor<32x16x3x3xf16>, none) -> tensor<2x32x8x8xf16>
+  return %y : tensor<2x32x8x8xf16>
 }

@@ -141,7 +141,10 @@ void populateElementwisePatterns(RewritePatternSet &patterns);
 void populateActivationPatterns(RewritePatternSet &patterns);
 void populateIndexingPatterns(RewritePatternSet &patterns);
 void populateScatterPatterns(RewritePatternSet &patterns);
-void populateContractionPatterns(RewritePatternSet &patterns);
+/// `convAsGemm`: every one-group convolution as im2col GEMMs, whatever its
+/// format (the GPU path), not only f32 ones.
+void populateContractionPatterns(RewritePatternSet &patterns,
+                                 bool convAsGemm = false);
 void populateWindowPatterns(RewritePatternSet &patterns);
 void populateNormalizationPatterns(RewritePatternSet &patterns);
 void populateDataMovementPatterns(RewritePatternSet &patterns);

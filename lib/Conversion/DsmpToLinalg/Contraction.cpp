@@ -178,13 +178,16 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
 /// c, kernel...), the input channel being (m floordiv M/group) * C/group + c,
 /// then the bias.
 struct ConvLowering : OpRewritePattern<ConvOp> {
-  using OpRewritePattern::OpRewritePattern;
+  ConvLowering(MLIRContext *context, bool anyFormatAsGemm)
+      : OpRewritePattern(context), anyFormatAsGemm(anyFormatAsGemm) {}
+  bool anyFormatAsGemm;
 
   /// A batch-1, one-group f32 convolution as W[F, C*K] x col[C*K, O]
   /// (im2col; a 1x1 stride-1 convolution uses the input as col directly).
   template <typename Window>
   static Value convAsMatmul(OpBuilder &b, Location loc, Value input, Value w,
-                            RankedTensorType resultType, const Window &window) {
+                            RankedTensorType resultType, const Window &window,
+                            Type acc) {
     MLIRContext *ctx = b.getContext();
     auto inType = cast<RankedTensorType>(input.getType());
     auto wType = cast<RankedTensorType>(w.getType());
@@ -239,7 +242,25 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
       wRest.push_back(2 + i);
     Value weights =
         collapse(b, loc, w, {filters, channels * kernelSize}, {{0}, wRest});
-    Value product = namedMatmul(b, loc, weights, col);
+    Value product;
+    if (resultType.getElementType().isF32() && acc.isF32() &&
+        wType.getElementType().isF32()) {
+      product = namedMatmul(b, loc, weights, col);
+    } else {
+      // Another format: the operands converted to `acc`, accumulated there
+      // and rounded once to the result's type (as every contraction).
+      auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+      SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {d(0), d(2)}, ctx),
+                                     AffineMap::get(3, 0, {d(2), d(1)}, ctx),
+                                     AffineMap::get(3, 0, {d(0), d(1)}, ctx)};
+      product = sumOfProducts(
+          b, loc, weights, col, maps,
+          {utils::IteratorType::parallel, utils::IteratorType::parallel,
+           utils::IteratorType::reduction},
+          RankedTensorType::get({filters, outSize},
+                                resultType.getElementType()),
+          acc);
+    }
     return expand(b, loc, product, resultType, {{0, 1}, spatialDims});
   }
 
@@ -249,8 +270,8 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
   /// at batch 1, where the generic nest was ~4x slower per image (resnet18).
   template <typename Window>
   static Value convEachSample(OpBuilder &b, Location loc, Value input, Value w,
-                              RankedTensorType resultType,
-                              const Window &window) {
+                              RankedTensorType resultType, const Window &window,
+                              Type accType) {
     auto inType = cast<RankedTensorType>(input.getType());
     int64_t rank = inType.getRank();
     SmallVector<int64_t> oneIn(inType.getShape()),
@@ -278,7 +299,8 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
           };
           Value sample = tensor::ExtractSliceOp::create(
               nb, nl, sampleIn, input, offsets, sizesOf(oneIn), strides);
-          Value conv = convAsMatmul(nb, nl, sample, w, sampleOut, window);
+          Value conv =
+              convAsMatmul(nb, nl, sample, w, sampleOut, window, accType);
           Value next = tensor::InsertSliceOp::create(
               nb, nl, conv, acc[0], offsets, sizesOf(oneOut), strides);
           scf::YieldOp::create(nb, nl, next);
@@ -467,14 +489,16 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
       iterators[i] = utils::IteratorType::parallel;
     Type element = resultType.getElementType();
     Value result;
-    bool asMatmul = usesNamedMatmul(op, resultType) && group == 1 &&
-                    wType.getElementType().isF32();
+    bool asMatmul =
+        group == 1 && (anyFormatAsGemm || (usesNamedMatmul(op, resultType) &&
+                                           wType.getElementType().isF32()));
+    Type acc = accumulationType(op);
     if (asMatmul && resultType.getDimSize(0) == 1)
-      result =
-          convAsMatmul(rewriter, loc, input, op.getW(), resultType, *window);
+      result = convAsMatmul(rewriter, loc, input, op.getW(), resultType,
+                            *window, acc);
     else if (asMatmul)
-      result =
-          convEachSample(rewriter, loc, input, op.getW(), resultType, *window);
+      result = convEachSample(rewriter, loc, input, op.getW(), resultType,
+                              *window, acc);
     else
       result = sumOfProducts(rewriter, loc, input, op.getW(), maps, iterators,
                              resultType, accumulationType(op));
@@ -815,7 +839,9 @@ struct EinsumLowering : OpRewritePattern<EinsumOp> {
 } // namespace
 
 void mlir::dsmp::lowering::populateContractionPatterns(
-    RewritePatternSet &patterns) {
-  patterns.add<GemmLowering, MatMulLowering, ConvLowering,
-               ConvTransposeLowering, EinsumLowering>(patterns.getContext());
+    RewritePatternSet &patterns, bool convAsGemm) {
+  patterns
+      .add<GemmLowering, MatMulLowering, ConvTransposeLowering, EinsumLowering>(
+          patterns.getContext());
+  patterns.add<ConvLowering>(patterns.getContext(), convAsGemm);
 }

@@ -77,7 +77,7 @@ struct ConvertDsmpToLinalgPass final
     populateIndexingPatterns(patterns);
     populateScatterPatterns(patterns);
     populateQuantizationPatterns(patterns);
-    populateContractionPatterns(patterns);
+    populateContractionPatterns(patterns, convAsGemm);
     populateWindowPatterns(patterns);
     populateNormalizationPatterns(patterns);
     populateDataMovementPatterns(patterns);

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mlir::dsmp {
 #define GEN_PASS_DEF_SELECTMMAMATMULSPASS
@@ -39,15 +40,41 @@ namespace {
 constexpr llvm::StringLiteral kMmaAttr = "dsmp.mma";
 constexpr int64_t kTileM = 16, kTileN = 8, kWarpsPerBlock = 4;
 
-/// Whether `value` is the result of a tf32 rounding (the generic whose
-/// yield is the marked bitcast).
+/// Whether `value` holds values rounded to tf32: made by the generic whose
+/// yield is the marked bitcast, through what only moves values (reshapes,
+/// slices, padding with zeros, copies such as a convolution's im2col).
 bool isTF32Rounded(Value value) {
-  auto generic = value.getDefiningOp<linalg::GenericOp>();
-  if (!generic || generic.getNumResults() != 1)
-    return false;
-  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
-  Operation *last = yield.getOperand(0).getDefiningOp();
-  return last && last->hasAttr(mlir::dsmp::kTF32RoundingAttr);
+  for (int depth = 0; depth < 16; ++depth) {
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return false;
+    if (auto reshape = dyn_cast<tensor::CollapseShapeOp>(def)) {
+      value = reshape.getSrc();
+    } else if (auto reshape = dyn_cast<tensor::ExpandShapeOp>(def)) {
+      value = reshape.getSrc();
+    } else if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def)) {
+      value = slice.getSource();
+    } else if (auto pad = dyn_cast<tensor::PadOp>(def)) {
+      value = pad.getSource();
+    } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(def)) {
+      value = insert.getSource();
+    } else if (auto generic = dyn_cast<linalg::GenericOp>(def)) {
+      if (generic.getNumResults() != 1)
+        return false;
+      auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+      Value yielded = yield.getOperand(0);
+      if (Operation *last = yielded.getDefiningOp())
+        return last->hasAttr(mlir::dsmp::kTF32RoundingAttr);
+      // A copy: the yield is one of its inputs' elements.
+      auto arg = dyn_cast<BlockArgument>(yielded);
+      if (!arg || arg.getArgNumber() >= generic.getNumDpsInputs())
+        return false;
+      value = generic.getDpsInputs()[arg.getArgNumber()];
+    } else {
+      return false;
+    }
+  }
+  return false;
 }
 
 /// The contraction's dims (batch, m, n, k) when it is a plain matmul
