@@ -77,8 +77,9 @@ def random_inputs(artifact, variant_index, folder):
             f.write(tensor_proto(name, array, code))
 
 
-def dsmprt(part, args, timeout):
-    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(part, "lib"))
+def dsmprt(part, args, timeout, extra_env=None):
+    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(part, "lib"),
+               **(extra_env or {}))
     start = time.time()
     try:
         result = subprocess.run([os.path.join(part, "bin", "dsmprt-run")] + args,
@@ -187,12 +188,20 @@ def main():
             emit(record)
         else:
             n, fmt = entry["n"], entry["gemm"]
+            routes = {}
             with tempfile.TemporaryDirectory() as tmp:
                 random_inputs(artifact, 0, tmp)
-                repeat = "1" if fmt == "f32" and n > 4096 else "5"
-                median, status, _ = dsmprt(args.part, [artifact, "--inputs", tmp,
-                                                      "--repeat", repeat],
-                                           min(150, deadline - time.time()))
+                # Both routes: cuBLASLt, and the kernels dsmp generated.
+                for route in ("library", "generated"):
+                    slow = route == "generated" and fmt == "f32"
+                    if slow and n > 4096:
+                        continue  # one thread per output: minutes
+                    routes[route] = dsmprt(
+                        args.part, [artifact, "--inputs", tmp, "--repeat",
+                                    "1" if slow else "5"],
+                        min(150, deadline - time.time()),
+                        {"DSMP_GPU_GEMM": route})
+            median, status, _ = routes["library"]
             a = torch.randn(n, n, device="cuda")
             b = torch.randn(n, n, device="cuda")
             torch.backends.cuda.matmul.allow_tf32 = fmt == "tf32"
@@ -201,8 +210,12 @@ def main():
                 a, b = a.to(dtype), b.to(dtype)
             torch_ms = torch_time(lambda: torch.matmul(a, b), repeat=10)
             flops = 2.0 * n ** 3
-            emit(dict(entry, dsmp_ms=median, torch_ms=torch_ms,
+            generated = routes.get("generated", (None, "not run", 0))[0]
+            emit(dict(entry, dsmp_ms=median, generated_ms=generated,
+                      torch_ms=torch_ms,
                       dsmp_tflops=flops / median / 1e9 if median else None,
+                      generated_tflops=flops / generated / 1e9
+                      if generated else None,
                       torch_tflops=flops / torch_ms / 1e9,
                       check=status if median is None else "ok"))
     out.close()

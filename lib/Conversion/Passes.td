@@ -328,20 +328,30 @@ def SelectMMAMatmulsPass
     Post-condition: each contraction with one m, n and k dim (and at most
     one batch dim) of static size, an f32 result, and operands that are
     both f16, both bf16, or both f32 rounded to tf32 (their producers end
-    in the `dsmp.tf32_rounding` bitcast), carries `dsmp.mma = "f16" |
-    "bf16" | "tf32"` unless it is smaller than one 16x8 output tile or one
+    in the `dsmp.tf32_rounding` bitcast), or both f32, carries `dsmp.mma =
+    "f16" | "bf16" | "tf32" | "f32"` unless it is smaller than one 16x8 output tile or one
     k step of the instruction (16; 8 for tf32). Bufferization keeps the
-    attribute.
+    attribute. With `amd`, only f16 and bf16 (gfx90a's matrix cores).
   }];
+  let options = [
+    Option<"amd", "amd", "bool", /*default=*/"false",
+           "For AMD's matrix cores (f16 and bf16) instead of NVIDIA's">,
+  ];
 }
 
-def MatmulToMMAPass : Pass<"dsmp-matmul-to-mma", "mlir::func::FuncOp"> {
-  let summary = "Compute marked matmuls with nvvm.mma.sync, a warp per 16x8 tile";
+def MatmulToMMAPass : Pass<"dsmp-matmul-to-mma", "mlir::ModuleOp"> {
+  let summary = "Compute marked matmuls through the runtime's GEMM library or with nvvm.mma.sync";
   let description = [{
     Pre-condition: bufferized code; contractions marked by
     dsmp-select-mma-matmuls.
 
-    Post-condition: each is a `gpu.launch` of blocks of four warps; each warp
+    Post-condition: where the operands' layouts suit a GEMM library (static
+    strides, rows contiguous), each first calls `dsmp_gpu_gemm` (declared
+    here; the launch shim forwards it to the runtime, whose CUDA backend
+    runs cuBLASLt with the compute type of the format) and runs its own
+    code only when that returns 0. That own code is, for f32, the
+    contraction's loops; for the others a `gpu.launch` of blocks of four
+    warps; each warp
     computes one 16x8 tile of the output (over the batch too) with
     `nvvm.mma.sync` and f32 accumulators, starting from the output buffer's
     values: m16n8k16 with f16 or bf16 operands (`mma.sync.aligned.m16n8k16.
@@ -349,11 +359,19 @@ def MatmulToMMAPass : Pass<"dsmp-matmul-to-mma", "mlir::func::FuncOp"> {
     (`...m16n8k8.row.col.f32.tf32.tf32.f32`). Every lane loads its fragment
     elements from global memory (no shared memory yet). Where m, n or k do
     not tile, the edge tiles read zeros past the end (a clamped load and a
-    select) and store only inside.
+    select) and store only inside. With `amd` there is no library call and
+    each wavefront of 64 computes a 32x32 tile with
+    `rocdl.mfma.f32.32x32x8f16` or `...32x32x8bf16.1k` (gfx90a).
   }];
+  let options = [
+    Option<"amd", "amd", "bool", /*default=*/"false",
+           "AMD's MFMA kernels (no GEMM library) instead of NVIDIA's">,
+  ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::NVVM::NVVMDialect",
                            "mlir::LLVM::LLVMDialect",
                            "mlir::affine::AffineDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::ROCDL::ROCDLDialect",
                            "mlir::scf::SCFDialect"];
 }
 

@@ -164,12 +164,16 @@ buildLowerToGPUPipeline(OpPassManager &pm,
   if (failed(addTensorSteps(pm, /*generalize=*/true, /*hostLoops=*/false,
                             /*convAsGemm=*/true)))
     return failure();
-  // f16, bf16 and tf32 matmuls on NVIDIA's tensor cores.
-  if (nvidia)
-    pm.addNestedPass<func::FuncOp>(createSelectMMAMatmulsPass());
+  // Matmuls on the matrix units: NVIDIA's tensor cores (f16, bf16, tf32;
+  // f32 through cuBLASLt), AMD's MFMA (f16, bf16).
+  SelectMMAMatmulsPassOptions select;
+  select.amd = amd;
+  pm.addNestedPass<func::FuncOp>(createSelectMMAMatmulsPass(select));
+  // A result computed straight into its caller's buffer: no copy kernel.
   std::string outParams =
       options.resultsToOutParams
-          ? "buffer-results-to-out-params{modify-public-functions},"
+          ? "buffer-results-to-out-params{modify-public-functions "
+            "hoist-static-allocs},"
           : "";
   // Bufferization as on a CPU, but the loops go to the device before the
   // deallocation is lowered: its ownership bookkeeping stays host code.
@@ -180,12 +184,13 @@ buildLowerToGPUPipeline(OpPassManager &pm,
               outParams +
               "expand-realloc{emit-deallocs=false},canonicalize,"
               "ownership-based-buffer-deallocation,canonicalize,"
-              "buffer-deallocation-simplification,"
+              "buffer-deallocation-simplification," +
+              // The marked matmuls: library calls and matrix-unit kernels.
+              std::string(nvidia ? "dsmp-matmul-to-mma,"
+                                 : "dsmp-matmul-to-mma{amd},") +
               // Every copy as a loop: no host memcpy can reach device
               // buffers.
-              "func.func(" +
-              std::string(nvidia ? "dsmp-matmul-to-mma," : "") +
-              "dsmp-expand-strided-copies{every-copy},"
+              "func.func(dsmp-expand-strided-copies{every-copy},"
               "convert-linalg-to-parallel-loops)",
           pm)))
     return failure();

@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -60,6 +61,9 @@ void registerAll(DialectRegistry &registry) {
   // serialization (gpu-module-to-binary) and translation of kernels and
   // their launches to LLVM IR.
   registerAllExtensions(registry);
+  // memref.alloc as an allocation (buffer-results-to-out-params hoists a
+  // returned one into the caller's buffer: the GPU path's outputs).
+  memref::registerAllocationOpInterfaceExternalModels(registry);
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
   registerGPUDialectTranslation(registry);

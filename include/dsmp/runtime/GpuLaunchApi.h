@@ -29,6 +29,29 @@ extern "C" {
  * returns 0, or -1 for a table of another version. */
 #define DSMP_GPU_BIND_SYMBOL "dsmp_gpu_bind"
 
+/* The GEMM entry point the generated host code calls (the shim defines it):
+ *   int dsmp_gpu_gemm(int format, i64 a, i64 b, i64 c, i64 m, i64 n, i64 k,
+ *                     i64 lda, i64 ldb, i64 ldc, i64 batch, i64 stride_a,
+ *                     i64 stride_b, i64 stride_c, int trans_a, int trans_b)
+ * C[m, n] += op(A)[m, k] op(B)[k, n] per batch, row-major; addresses in
+ * bytes, leading dims and strides in elements; returns 1 when a GEMM library
+ * ran it, 0 when the caller must run its own kernel. */
+#define DSMP_GPU_GEMM_SYMBOL "dsmp_gpu_gemm"
+/* A and B in f32 (f32 arithmetic), f32 rounded to tf32 (tensor cores),
+ * f16 or bf16; C is f32 and accumulates in f32 in every format. */
+#define DSMP_GPU_GEMM_F32 0
+#define DSMP_GPU_GEMM_TF32 1
+#define DSMP_GPU_GEMM_F16 2
+#define DSMP_GPU_GEMM_BF16 3
+
+typedef struct dsmp_gpu_gemm_args {
+  int format;
+  const void *a, *b;
+  void *c;
+  long long m, n, k, lda, ldb, ldc, batch, stride_a, stride_b, stride_c;
+  int trans_a, trans_b;
+} dsmp_gpu_gemm_args;
+
 typedef struct dsmp_gpu_api {
   unsigned version; /* DSMP_GPU_API_VERSION */
   void *backend;    /* passed back as the first argument of each call */
@@ -56,6 +79,9 @@ typedef struct dsmp_gpu_api {
                  unsigned long long count);
   /* Waits for the stream: the host is about to read what it copied. */
   void (*synchronize)(void *backend);
+  /* Queues C += A B through a GEMM library on the stream; 0 when there is
+   * none (or DSMP_GPU_GEMM=generated asks for the generated kernels). */
+  int (*gemm)(void *backend, const dsmp_gpu_gemm_args *args);
 } dsmp_gpu_api;
 
 #ifdef __cplusplus

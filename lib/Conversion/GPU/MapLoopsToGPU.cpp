@@ -64,12 +64,20 @@ bool staysOnHost(Operation *op) {
           memref::ExtractAlignedPointerAsIndexOp, memref::DimOp,
           memref::RankOp>(op))
     return true;
-  return op->hasTrait<OpTrait::IsTerminator>() ||
+  // Calls are host code (the runtime's GEMM entry point).
+  return isa<func::CallOp>(op) || op->hasTrait<OpTrait::IsTerminator>() ||
          op->hasTrait<OpTrait::ConstantLike>();
 }
 
+/// Whether `op` holds loop nests or launches (an scf.if around the
+/// generated route of a GEMM the library may run instead).
 bool containsParallelLoop(Operation *op) {
-  return op->walk([](scf::ParallelOp) { return WalkResult::interrupt(); })
+  return op
+      ->walk([](Operation *inner) {
+        return isa<scf::ParallelOp, gpu::LaunchOp>(inner)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
       .wasInterrupted();
 }
 

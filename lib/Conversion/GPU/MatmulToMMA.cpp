@@ -19,13 +19,18 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include "dsmp/runtime/GpuLaunchApi.h"
 
 namespace mlir::dsmp {
 #define GEN_PASS_DEF_SELECTMMAMATMULSPASS
@@ -95,6 +100,8 @@ std::optional<linalg::ContractionDimensions> matmulDims(linalg::LinalgOp op) {
 
 struct SelectMMAMatmulsPass final
     : mlir::dsmp::impl::SelectMMAMatmulsPassBase<SelectMMAMatmulsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     getOperation().walk([&](linalg::GenericOp op) {
       auto dims = matmulDims(op);
@@ -111,9 +118,13 @@ struct SelectMMAMatmulsPass final
         format = "f16";
       else if (a.isBF16())
         format = "bf16";
+      else if (amd) // AMD: matrix cores for f16 and bf16 only (gfx90a)
+        return;
       else if (a.isF32() && isTF32Rounded(op.getDpsInputs()[0]) &&
                isTF32Rounded(op.getDpsInputs()[1]))
         format = "tf32", stepK = 8;
+      else if (a.isF32())
+        format = "f32", stepK = 8; // a GEMM library's, if there is one
       else
         return;
       // Smaller than one tile or one k step, the instruction is mostly
@@ -127,11 +138,33 @@ struct SelectMMAMatmulsPass final
   }
 };
 
+/// The format codes of dsmp_gpu_gemm (GpuLaunchApi.h).
+int gemmFormatCode(StringRef format) {
+  return llvm::StringSwitch<int>(format)
+      .Case("f32", DSMP_GPU_GEMM_F32)
+      .Case("tf32", DSMP_GPU_GEMM_TF32)
+      .Case("f16", DSMP_GPU_GEMM_F16)
+      .Default(DSMP_GPU_GEMM_BF16);
+}
+
+/// How a buffer is laid out for a GEMM library: its address (aligned
+/// pointer plus offset, in bytes), row stride and batch stride (elements);
+/// std::nullopt where its strides are not static or its rows not
+/// contiguous.
+struct MatrixView {
+  Value address;
+  int64_t rowStride, batchStride;
+  bool transposed;
+};
+
 struct MatmulToMMAPass final
     : mlir::dsmp::impl::MatmulToMMAPassBase<MatmulToMMAPass> {
+  using Base::Base;
+
   void runOnOperation() override {
+    ModuleOp module = getOperation();
     SmallVector<linalg::GenericOp> marked;
-    getOperation().walk([&](linalg::GenericOp op) {
+    module.walk([&](linalg::GenericOp op) {
       if (op->hasAttr(kMmaAttr) && op.hasPureBufferSemantics())
         marked.push_back(op);
     });
@@ -141,21 +174,224 @@ struct MatmulToMMAPass final
   }
 
 private:
+  /// The declaration of the runtime's GEMM entry point (the launch shim's
+  /// dsmp_gpu_gemm): format, A, B, C addresses, m, n, k, the three row
+  /// strides, the batch and its three strides, A and B transposed; returns
+  /// 1 when the library ran it.
+  func::FuncOp gemmDeclaration() {
+    ModuleOp module = getOperation();
+    if (auto existing = module.lookupSymbol<func::FuncOp>(DSMP_GPU_GEMM_SYMBOL))
+      return existing;
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    SmallVector<Type> inputs = {i32};
+    inputs.append(13, i64);
+    inputs.append({i32, i32});
+    auto decl = func::FuncOp::create(b, module.getLoc(), DSMP_GPU_GEMM_SYMBOL,
+                                     b.getFunctionType(inputs, {i32}));
+    decl.setPrivate();
+    return decl;
+  }
+
+  /// `operand`'s layout as the (batch, rows, cols) matrix its map reads,
+  /// rows and cols being the two contraction dims it has (`first`,
+  /// `second` in loop order); nullopt when a library cannot take it.
+  std::optional<MatrixView> viewOf(OpBuilder &b, Location loc,
+                                   linalg::GenericOp op, OpOperand &operand,
+                                   const linalg::ContractionDimensions &dims,
+                                   unsigned first, unsigned second) {
+    auto type = cast<MemRefType>(operand.get().getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)) ||
+        llvm::any_of(strides, ShapedType::isDynamic))
+      return std::nullopt;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    auto positionOf = [&](unsigned loop) -> std::optional<unsigned> {
+      for (unsigned r = 0; r < map.getNumResults(); ++r)
+        if (map.getResult(r) == getAffineDimExpr(loop, op.getContext()))
+          return r;
+      return std::nullopt;
+    };
+    auto p = positionOf(first), q = positionOf(second);
+    if (!p || !q)
+      return std::nullopt;
+    // One of the two dims is contiguous; the other's stride is the row.
+    MatrixView view;
+    view.transposed = strides[*q] != 1;
+    if (view.transposed && strides[*p] != 1)
+      return std::nullopt;
+    view.rowStride = view.transposed ? strides[*q] : strides[*p];
+    view.batchStride = 0;
+    if (!dims.batch.empty())
+      if (auto r = positionOf(dims.batch[0]))
+        view.batchStride = strides[*r];
+    // Every other result of the map must be a constant 0 (unit dims).
+    unsigned used =
+        2 + (dims.batch.empty() || !positionOf(dims.batch[0]) ? 0 : 1);
+    if (map.getNumResults() != used)
+      return std::nullopt;
+    Value base =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand.get());
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(b, loc, operand.get());
+    unsigned bytes = type.getElementTypeBitWidth() / 8;
+    Value offsetBytes =
+        arith::MulIOp::create(b, loc, metadata.getOffset(),
+                              arith::ConstantIndexOp::create(b, loc, bytes));
+    Value address = arith::AddIOp::create(b, loc, base, offsetBytes);
+    view.address = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+    return view;
+  }
+
+  /// A call of the runtime's GEMM for `op`, or null where the library
+  /// cannot take its layouts (then only the generated kernel runs).
+  Value libraryCall(OpBuilder &b, linalg::GenericOp op,
+                    const linalg::ContractionDimensions &dims,
+                    StringRef format) {
+    Location loc = op.getLoc();
+    unsigned m = dims.m[0], n = dims.n[0], k = dims.k[0];
+    auto lhs = viewOf(b, loc, op, op->getOpOperand(0), dims, m, k);
+    auto rhs = viewOf(b, loc, op, op->getOpOperand(1), dims, k, n);
+    auto out = viewOf(b, loc, op, *op.getDpsInitOperand(0), dims, m, n);
+    if (!lhs || !rhs || !out || out->transposed)
+      return {};
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    auto i64 = [&](int64_t v) -> Value {
+      return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+    };
+    auto i32 = [&](int64_t v) -> Value {
+      return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+    };
+    int64_t batch = dims.batch.empty() ? 1 : ranges[dims.batch[0]];
+    SmallVector<Value> args = {i32(gemmFormatCode(format)),
+                               lhs->address,
+                               rhs->address,
+                               out->address,
+                               i64(ranges[m]),
+                               i64(ranges[n]),
+                               i64(ranges[k]),
+                               i64(lhs->rowStride),
+                               i64(rhs->rowStride),
+                               i64(out->rowStride),
+                               i64(batch),
+                               i64(lhs->batchStride),
+                               i64(rhs->batchStride),
+                               i64(out->batchStride),
+                               i32(lhs->transposed),
+                               i32(rhs->transposed)};
+    return func::CallOp::create(b, loc, gemmDeclaration(), args).getResult(0);
+  }
+
+  /// One wavefront's 32x32 tile with v_mfma_f32_32x32x8{f16,bf16_1k}: lane
+  /// l holds A[l % 32][k0 + 4 (l / 32) + j] and B[k0 + 4 (l / 32) + j][l % 32]
+  /// for j < 4, and D[8 (r / 4) + 4 (l / 32) + r % 4][l % 32] for r < 16.
+  template <typename Element, typename Store>
+  void buildMfma(OpBuilder &b, Location loc, StringRef format, Value lane,
+                 Value tileM, Value tileN, int64_t paddedK, Element element,
+                 Store store, OpOperand &lhs, OpOperand &rhs, OpOperand &out) {
+    auto index = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    auto add = [&](Value x, int64_t v) -> Value {
+      return v ? arith::AddIOp::create(b, loc, x, index(v)).getResult() : x;
+    };
+    Type i32 = b.getI32Type(), f32 = b.getF32Type();
+    Value column = arith::RemUIOp::create(b, loc, lane, index(32));
+    Value half = arith::DivUIOp::create(b, loc, lane, index(32));
+    Value row = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, tileM, index(32)), column);
+    Value col = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, tileN, index(32)), column);
+    Value rowBase = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, tileM, index(32)),
+        arith::MulIOp::create(b, loc, half, index(4)));
+    auto accType = VectorType::get({16}, f32);
+    auto lane32 = [&](int64_t v) -> Value {
+      return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
+    };
+    // The accumulators start from the output buffer.
+    Value acc = LLVM::PoisonOp::create(b, loc, accType);
+    for (int64_t r = 0; r < 16; ++r)
+      acc = LLVM::InsertElementOp::create(
+          b, loc, acc,
+          element(out, add(rowBase, 8 * (r / 4) + r % 4), col, index(0)),
+          lane32(r));
+    auto loop = scf::ForOp::create(b, loc, index(0), index(paddedK), index(8),
+                                   ValueRange{acc});
+    {
+      OpBuilder::InsertionGuard inLoop(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value k =
+          arith::AddIOp::create(b, loc, loop.getInductionVar(),
+                                arith::MulIOp::create(b, loc, half, index(4)));
+      bool bf16 = format == "bf16";
+      // bf16 operands travel as i16 (the _1k instruction's form).
+      Type element16 = bf16 ? Type(b.getI16Type()) : Type(b.getF16Type());
+      auto fragment = [&](bool isA) -> Value {
+        Value v =
+            LLVM::PoisonOp::create(b, loc, VectorType::get({4}, element16));
+        for (int64_t j = 0; j < 4; ++j) {
+          Value x = isA ? element(lhs, row, col, add(k, j))
+                        : element(rhs, row, col, add(k, j));
+          if (bf16)
+            x = arith::BitcastOp::create(b, loc, b.getI16Type(), x);
+          v = LLVM::InsertElementOp::create(b, loc, v, x, lane32(j));
+        }
+        return v;
+      };
+      Value a = fragment(true), bv = fragment(false);
+      SmallVector<Value> args = {
+          a, bv, loop.getRegionIterArgs()[0], lane32(0), lane32(0), lane32(0)};
+      Value next =
+          bf16 ? ROCDL::mfma_f32_32x32x8bf16_1k::create(b, loc, accType, args)
+                     .getResult()
+               : ROCDL::mfma_f32_32x32x8f16::create(b, loc, accType, args)
+                     .getResult();
+      scf::YieldOp::create(b, loc, next);
+    }
+    for (int64_t r = 0; r < 16; ++r)
+      store(
+          LLVM::ExtractElementOp::create(b, loc, loop.getResult(0), lane32(r)),
+          add(rowBase, 8 * (r / 4) + r % 4), col);
+  }
+
   LogicalResult rewrite(linalg::GenericOp op) {
     auto dims = matmulDims(op);
     if (!dims)
       return op->emitError("dsmp-matmul-to-mma: not a static matmul");
     StringRef format = op->getAttrOfType<StringAttr>(kMmaAttr).getValue();
+    // Two routes, picked when the model runs: the runtime's GEMM library
+    // (cuBLASLt) where it has one, else the kernel generated here.
+    if (!amd) { // no GEMM library on AMD yet
+      OpBuilder b(op);
+      if (Value handled = libraryCall(b, op, *dims, format)) {
+        Location loc = op.getLoc();
+        Value notRun = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::eq, handled,
+            arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+        auto fallback = scf::IfOp::create(b, loc, notRun, /*withElse=*/false);
+        op->moveBefore(fallback.thenBlock()->getTerminator());
+      }
+    }
+    // f32 has no tensor-core form: its generated route is the loops.
+    if (format == "f32") {
+      op->removeAttr(kMmaAttr);
+      return success();
+    }
     bool tf32 = format == "tf32";
-    int64_t stepK = tf32 ? 8 : 16;
+    // NVIDIA: a warp of 32 per 16x8 tile; AMD: a wavefront of 64 per 32x32.
+    int64_t stepK = amd ? 8 : tf32 ? 8 : 16;
+    int64_t tileRows = amd ? 32 : kTileM, tileCols = amd ? 32 : kTileN;
+    int64_t lanes = amd ? 64 : 32;
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     int64_t batch = dims->batch.empty() ? 1 : ranges[dims->batch[0]];
     // Shapes that do not tile: the edge tiles read zeros past the ends of
     // m, n and k (a clamped load, selected away) and write only inside.
     int64_t sizeM = ranges[dims->m[0]], sizeN = ranges[dims->n[0]];
     int64_t sizeK = ranges[dims->k[0]];
-    int64_t tilesM = llvm::divideCeil(sizeM, kTileM);
-    int64_t tilesN = llvm::divideCeil(sizeN, kTileN);
+    int64_t tilesM = llvm::divideCeil(sizeM, tileRows);
+    int64_t tilesN = llvm::divideCeil(sizeN, tileCols);
     int64_t tiles = batch * tilesM * tilesN;
     int64_t paddedK = llvm::divideCeil(sizeK, stepK) * stepK;
 
@@ -165,15 +401,15 @@ private:
       return arith::ConstantIndexOp::create(b, loc, v);
     };
     Value one = index(1);
-    Value threads = index(32 * kWarpsPerBlock);
+    Value threads = index(lanes * kWarpsPerBlock);
     Value blocks = index((tiles + kWarpsPerBlock - 1) / kWarpsPerBlock);
     auto launch =
         gpu::LaunchOp::create(b, loc, blocks, one, one, threads, one, one);
     // dsmp-map-loops-to-gpu names it and puts it with the others.
     b.setInsertionPointToStart(&launch.getBody().front());
     Value thread = launch.getThreadIds().x;
-    Value lane = arith::RemUIOp::create(b, loc, thread, index(32));
-    Value warp = arith::DivUIOp::create(b, loc, thread, index(32));
+    Value lane = arith::RemUIOp::create(b, loc, thread, index(lanes));
+    Value warp = arith::DivUIOp::create(b, loc, thread, index(lanes));
     Value tile = arith::AddIOp::create(
         b, loc,
         arith::MulIOp::create(b, loc, launch.getBlockIds().x,
@@ -209,8 +445,8 @@ private:
       int64_t size;
       bool ragged;
     };
-    SmallVector<Dim> guarded = {{dims->m[0], sizeM, sizeM % kTileM != 0},
-                                {dims->n[0], sizeN, sizeN % kTileN != 0},
+    SmallVector<Dim> guarded = {{dims->m[0], sizeM, sizeM % tileRows != 0},
+                                {dims->n[0], sizeN, sizeN % tileCols != 0},
                                 {dims->k[0], sizeK, sizeK % stepK != 0}};
     auto indicesAt = [&](OpOperand &operand, ArrayRef<Value> mnk,
                          Value &valid) {
@@ -261,6 +497,13 @@ private:
       b.setInsertionPoint(inside.thenBlock()->getTerminator());
       memref::StoreOp::create(b, loc, value, out.get(), indices);
     };
+
+    if (amd) {
+      buildMfma(b, loc, format, lane, tileM, tileN, paddedK, element, store,
+                lhs, rhs, out);
+      op.erase();
+      return success();
+    }
 
     // The accumulator fragment (c0, c1 at row g, columns 2q and 2q+1; c2,
     // c3 at row g+8) starts from the output buffer: the fill, or a bias

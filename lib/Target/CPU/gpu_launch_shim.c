@@ -111,6 +111,32 @@ HIDDEN void mgpuMemset32(void *dst, unsigned value, size_t count,
     api->fill32(api->backend, dst, value, count);
 }
 
+HIDDEN int dsmp_gpu_gemm(int format, long long a, long long b, long long c,
+                         long long m, long long n, long long k, long long lda,
+                         long long ldb, long long ldc, long long batch,
+                         long long strideA, long long strideB,
+                         long long strideC, int transA, int transB) {
+  if (!api)
+    return 0;
+  dsmp_gpu_gemm_args args = {format,
+                             (const void *)(intptr_t)a,
+                             (const void *)(intptr_t)b,
+                             (void *)(intptr_t)c,
+                             m,
+                             n,
+                             k,
+                             lda,
+                             ldb,
+                             ldc,
+                             batch,
+                             strideA,
+                             strideB,
+                             strideC,
+                             transA,
+                             transB};
+  return api->gemm(api->backend, &args);
+}
+
 HIDDEN void mgpuMemset16(void *dst, unsigned short value, size_t count,
                          void *stream) {
   (void)stream;

@@ -14,6 +14,7 @@
 
 #include "DeviceBackend.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <dlfcn.h>
 
@@ -88,6 +89,46 @@ bool resolve(void *library, DriverApi &api, std::string &missing) {
   DSMP_RESOLVE(cuMemsetD32Async)
   DSMP_RESOLVE(cuMemsetD16Async)
   DSMP_RESOLVE(cuGetErrorString)
+#undef DSMP_RESOLVE
+  return true;
+}
+
+/// cuBLASLt, opened on the first GEMM (libcublasLt.so.13, .12 or .so).
+struct BlasLtApi {
+  int (*cublasLtCreate)(void **);
+  int (*cublasLtMatmulDescCreate)(void **, int, int);
+  int (*cublasLtMatmulDescDestroy)(void *);
+  int (*cublasLtMatmulDescSetAttribute)(void *, int, const void *, size_t);
+  int (*cublasLtMatrixLayoutCreate)(void **, int, uint64_t, uint64_t, int64_t);
+  int (*cublasLtMatrixLayoutDestroy)(void *);
+  int (*cublasLtMatrixLayoutSetAttribute)(void *, int, const void *, size_t);
+  int (*cublasLtMatmul)(void *, void *, const void *, const void *, void *,
+                        const void *, void *, const void *, const void *,
+                        void *, void *, void *, const void *, void *, size_t,
+                        CUstream);
+};
+
+// cuBLAS's enums (cublasLt.h, cublas_api.h, library_types.h).
+constexpr int kComputeF32 = 68, kComputeF32FastTF32 = 77;
+constexpr int kDataF32 = 0, kDataF16 = 2, kDataBF16 = 14;
+constexpr int kDescTransA = 3, kDescTransB = 4;
+constexpr int kLayoutBatchCount = 5, kLayoutBatchStride = 6;
+constexpr int kOpN = 0, kOpT = 1;
+constexpr size_t kWorkspaceBytes = 32u << 20;
+
+bool resolveBlasLt(void *library, BlasLtApi &api) {
+#define DSMP_RESOLVE(name)                                                     \
+  api.name = reinterpret_cast<decltype(api.name)>(dlsym(library, #name));      \
+  if (!api.name)                                                               \
+    return false;
+  DSMP_RESOLVE(cublasLtCreate)
+  DSMP_RESOLVE(cublasLtMatmulDescCreate)
+  DSMP_RESOLVE(cublasLtMatmulDescDestroy)
+  DSMP_RESOLVE(cublasLtMatmulDescSetAttribute)
+  DSMP_RESOLVE(cublasLtMatrixLayoutCreate)
+  DSMP_RESOLVE(cublasLtMatrixLayoutDestroy)
+  DSMP_RESOLVE(cublasLtMatrixLayoutSetAttribute)
+  DSMP_RESOLVE(cublasLtMatmul)
 #undef DSMP_RESOLVE
   return true;
 }
@@ -184,7 +225,86 @@ private:
     return check(api.cuStreamSynchronize(stream), "cuStreamSynchronize", error);
   }
 
+  /// Opens cuBLASLt and its workspace once; false when it is missing.
+  bool openBlasLt(std::string &error) {
+    if (blasTried)
+      return blasHandle != nullptr;
+    blasTried = true;
+    void *library = nullptr;
+    for (const char *name :
+         {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"})
+      if ((library = dlopen(name, RTLD_NOW | RTLD_LOCAL)))
+        break;
+    if (!library || !resolveBlasLt(library, blas) ||
+        blas.cublasLtCreate(&blasHandle) != 0) {
+      blasHandle = nullptr;
+      error = "no cuBLASLt";
+      return false;
+    }
+    if (!rawAllocate(kWorkspaceBytes, &workspace, error)) {
+      blasHandle = nullptr;
+      return false;
+    }
+    return true;
+  }
+
+  // Row-major C[m, n] += op(A)[m, k] op(B)[k, n] is, in cuBLAS's column
+  // order, C^T += op(B)^T op(A)^T: B's memory is the first operand.
+  bool libraryGemm(const dsmp_gpu_gemm_args &g, std::string &error) override {
+    if (!openBlasLt(error))
+      return false;
+    int data = g.format == DSMP_GPU_GEMM_F16    ? kDataF16
+               : g.format == DSMP_GPU_GEMM_BF16 ? kDataBF16
+                                                : kDataF32;
+    int compute =
+        g.format == DSMP_GPU_GEMM_TF32 ? kComputeF32FastTF32 : kComputeF32;
+    void *desc = nullptr, *first = nullptr, *second = nullptr,
+         *result = nullptr;
+    int opFirst = g.trans_b ? kOpT : kOpN, opSecond = g.trans_a ? kOpT : kOpN;
+    auto layout = [&](void **out, int type, long long rows, long long cols,
+                      long long ld, long long stride) {
+      if (blas.cublasLtMatrixLayoutCreate(out, type, rows, cols, ld) != 0)
+        return false;
+      if (g.batch <= 1)
+        return true;
+      int32_t count = static_cast<int32_t>(g.batch);
+      int64_t offset = stride;
+      return blas.cublasLtMatrixLayoutSetAttribute(*out, kLayoutBatchCount,
+                                                   &count, sizeof count) == 0 &&
+             blas.cublasLtMatrixLayoutSetAttribute(*out, kLayoutBatchStride,
+                                                   &offset, sizeof offset) == 0;
+    };
+    bool ok = blas.cublasLtMatmulDescCreate(&desc, compute, kDataF32) == 0 &&
+              blas.cublasLtMatmulDescSetAttribute(desc, kDescTransA, &opFirst,
+                                                  sizeof opFirst) == 0 &&
+              blas.cublasLtMatmulDescSetAttribute(desc, kDescTransB, &opSecond,
+                                                  sizeof opSecond) == 0 &&
+              layout(&first, data, g.trans_b ? g.k : g.n, g.trans_b ? g.n : g.k,
+                     g.ldb, g.stride_b) &&
+              layout(&second, data, g.trans_a ? g.m : g.k,
+                     g.trans_a ? g.k : g.m, g.lda, g.stride_a) &&
+              layout(&result, kDataF32, g.n, g.m, g.ldc, g.stride_c);
+    const float one = 1.0f;
+    // No algorithm given: cuBLASLt's heuristic picks one.
+    ok = ok &&
+         blas.cublasLtMatmul(blasHandle, desc, &one, g.b, first, g.a, second,
+                             &one, g.c, result, g.c, result, nullptr, workspace,
+                             kWorkspaceBytes, stream) == 0;
+    for (void *l : {first, second, result})
+      if (l)
+        blas.cublasLtMatrixLayoutDestroy(l);
+    if (desc)
+      blas.cublasLtMatmulDescDestroy(desc);
+    if (!ok)
+      error = "cuBLASLt refused this GEMM";
+    return ok;
+  }
+
   DriverApi api;
+  BlasLtApi blas{};
+  bool blasTried = false;
+  void *blasHandle = nullptr;
+  void *workspace = nullptr;
   CUcontext context;
   CUstream stream;
 };

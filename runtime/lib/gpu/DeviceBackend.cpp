@@ -6,6 +6,8 @@
 
 #include "DeviceBackend.h"
 
+#include <cstdlib>
+
 namespace dsmprt {
 
 namespace {
@@ -50,6 +52,7 @@ DeviceBackend::DeviceBackend() {
   table.fill32 = apiFill32;
   table.fill16 = apiFill16;
   table.synchronize = apiSynchronize;
+  table.gemm = apiGemm;
 }
 
 void DeviceBackend::record(const std::string &message) {
@@ -212,6 +215,19 @@ void DeviceBackend::apiSynchronize(void *self) {
   std::string error;
   if (!b->synchronize(error))
     b->record("the device failed while running: " + error);
+}
+
+int DeviceBackend::apiGemm(void *self, const dsmp_gpu_gemm_args *args) {
+  auto *b = static_cast<DeviceBackend *>(self);
+  // DSMP_GPU_GEMM=generated: the kernels dsmp generated, for comparison.
+  static const bool generatedOnly = [] {
+    const char *route = std::getenv("DSMP_GPU_GEMM");
+    return route && std::string(route) == "generated";
+  }();
+  if (generatedOnly || !b->firstError.empty() || !args)
+    return 0;
+  std::string error;
+  return b->libraryGemm(*args, error) ? 1 : 0;
 }
 
 } // namespace dsmprt

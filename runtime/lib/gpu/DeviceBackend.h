@@ -92,6 +92,13 @@ protected:
                             const int64_t block[3], int sharedBytes,
                             void **params, std::string &error) = 0;
   virtual bool synchronize(std::string &error) = 0;
+  /// Queues C += A B through the vendor's GEMM library; false (with the
+  /// reason) where there is none or it cannot take these arguments, and
+  /// the generated kernel runs instead.
+  virtual bool libraryGemm(const dsmp_gpu_gemm_args &args, std::string &error) {
+    error = "no GEMM library";
+    return false;
+  }
 
   /// Keeps the first error of a run.
   void record(const std::string &message);
@@ -111,6 +118,7 @@ private:
   static void apiFill16(void *self, void *dst, unsigned short value,
                         unsigned long long count);
   static void apiSynchronize(void *self);
+  static int apiGemm(void *self, const dsmp_gpu_gemm_args *args);
 
   dsmp_gpu_api table;
   std::string firstError;
