@@ -65,7 +65,8 @@ def ConvertDsmpToLinalgPass
   }];
   let options = [
     Option<"convAsGemm", "conv-as-gemm", "bool", /*default=*/"false",
-           "Lower every one-group convolution as im2col GEMMs, whatever its "
+           "Lower every one-group convolution as im2col GEMMs, and every "
+           "[batch..., M, K] x [K, N] MatMul as one 2-D GEMM, whatever the "
            "format (the GPU path: f16, bf16 and tf32 GEMMs run on tensor "
            "cores); otherwise only f32 ones that accumulate in f32">,
   ];

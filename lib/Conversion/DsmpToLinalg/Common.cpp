@@ -10,9 +10,9 @@
 
 #include "lib/Conversion/DsmpToLinalg/Common.h"
 
-#include "lib/Conversion/Passes.h"
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/ShapeInference.h"
+#include "lib/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

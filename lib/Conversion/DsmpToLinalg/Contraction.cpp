@@ -111,7 +111,11 @@ struct GemmLowering : OpRewritePattern<GemmOp> {
 
 /// numpy matmul of operands of rank >= 2, batch dims broadcast.
 struct MatMulLowering : OpRewritePattern<MatMulOp> {
-  using OpRewritePattern::OpRewritePattern;
+  MatMulLowering(MLIRContext *context, bool anyFormatAsGemm)
+      : OpRewritePattern(context), anyFormatAsGemm(anyFormatAsGemm) {}
+  /// [batch..., M, K] x [K, N] as one 2-D GEMM in every format, not only
+  /// f32 (the GPU path: one tensor-core GEMM).
+  bool anyFormatAsGemm;
 
   LogicalResult matchAndRewrite(MatMulOp op,
                                 PatternRewriter &rewriter) const override {
@@ -125,8 +129,8 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
       return rewriter.notifyMatchFailure(op, "1-D operands not lowered yet");
     MLIRContext *ctx = getContext();
     // [batch..., M, K] x [K, N]: one matmul over the collapsed rows.
-    if (usesNamedMatmul(op, resultType) && a.getElementType().isF32() &&
-        b.getRank() == 2) {
+    bool named = usesNamedMatmul(op, resultType) && a.getElementType().isF32();
+    if ((named || anyFormatAsGemm) && b.getRank() == 2) {
       Location loc = op.getLoc();
       int64_t rows = a.getNumElements() / a.getShape().back();
       Value lhs = op.getA();
@@ -136,7 +140,22 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
       if (a.getRank() > 2)
         lhs = collapse(rewriter, loc, lhs, {rows, a.getShape().back()},
                        {leading, {a.getRank() - 1}});
-      Value product = namedMatmul(rewriter, loc, lhs, op.getB());
+      Value product;
+      if (named) {
+        product = namedMatmul(rewriter, loc, lhs, op.getB());
+      } else {
+        auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+        SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {d(0), d(2)}, ctx),
+                                       AffineMap::get(3, 0, {d(2), d(1)}, ctx),
+                                       AffineMap::get(3, 0, {d(0), d(1)}, ctx)};
+        product = sumOfProducts(
+            rewriter, loc, lhs, op.getB(), maps,
+            {utils::IteratorType::parallel, utils::IteratorType::parallel,
+             utils::IteratorType::reduction},
+            RankedTensorType::get({rows, b.getShape().back()},
+                                  resultType.getElementType()),
+            accumulationType(op));
+      }
       if (resultType.getRank() > 2)
         product = expand(rewriter, loc, product, resultType,
                          {leading, {resultType.getRank() - 1}});
@@ -840,8 +859,7 @@ struct EinsumLowering : OpRewritePattern<EinsumOp> {
 
 void mlir::dsmp::lowering::populateContractionPatterns(
     RewritePatternSet &patterns, bool convAsGemm) {
-  patterns
-      .add<GemmLowering, MatMulLowering, ConvTransposeLowering, EinsumLowering>(
-          patterns.getContext());
-  patterns.add<ConvLowering>(patterns.getContext(), convAsGemm);
+  patterns.add<GemmLowering, ConvTransposeLowering, EinsumLowering>(
+      patterns.getContext());
+  patterns.add<ConvLowering, MatMulLowering>(patterns.getContext(), convAsGemm);
 }

@@ -13,10 +13,20 @@ enum { DESC_COMPUTE = 0, DESC_TRANSA = 3, DESC_TRANSB = 4 };
 enum { LAYOUT_BATCH_COUNT = 5, LAYOUT_BATCH_STRIDE = 6 };
 enum { DATA_F32 = 0 };
 
-typedef struct { int compute, transa, transb; } Desc;
-typedef struct { int type; uint64_t rows, cols; int64_t ld, stride; int batch; } Layout;
+typedef struct {
+  int compute, transa, transb;
+} Desc;
+typedef struct {
+  int type;
+  uint64_t rows, cols;
+  int64_t ld, stride;
+  int batch;
+} Layout;
 
-int cublasLtCreate(void **handle) { *handle = malloc(1); return 0; }
+int cublasLtCreate(void **handle) {
+  *handle = malloc(1);
+  return 0;
+}
 int cublasLtMatmulDescCreate(void **desc, int compute, int scale) {
   (void)scale;
   Desc *d = calloc(1, sizeof *d);
@@ -24,13 +34,18 @@ int cublasLtMatmulDescCreate(void **desc, int compute, int scale) {
   *desc = d;
   return 0;
 }
-int cublasLtMatmulDescDestroy(void *desc) { free(desc); return 0; }
+int cublasLtMatmulDescDestroy(void *desc) {
+  free(desc);
+  return 0;
+}
 int cublasLtMatmulDescSetAttribute(void *desc, int attr, const void *buf,
                                    size_t size) {
   (void)size;
   Desc *d = desc;
-  if (attr == DESC_TRANSA) d->transa = *(const int *)buf;
-  if (attr == DESC_TRANSB) d->transb = *(const int *)buf;
+  if (attr == DESC_TRANSA)
+    d->transa = *(const int *)buf;
+  if (attr == DESC_TRANSB)
+    d->transb = *(const int *)buf;
   return 0;
 }
 int cublasLtMatrixLayoutCreate(void **layout, int type, uint64_t rows,
@@ -40,13 +55,18 @@ int cublasLtMatrixLayoutCreate(void **layout, int type, uint64_t rows,
   *layout = l;
   return 0;
 }
-int cublasLtMatrixLayoutDestroy(void *layout) { free(layout); return 0; }
+int cublasLtMatrixLayoutDestroy(void *layout) {
+  free(layout);
+  return 0;
+}
 int cublasLtMatrixLayoutSetAttribute(void *layout, int attr, const void *buf,
                                      size_t size) {
   (void)size;
   Layout *l = layout;
-  if (attr == LAYOUT_BATCH_COUNT) l->batch = *(const int32_t *)buf;
-  if (attr == LAYOUT_BATCH_STRIDE) l->stride = *(const int64_t *)buf;
+  if (attr == LAYOUT_BATCH_COUNT)
+    l->batch = *(const int32_t *)buf;
+  if (attr == LAYOUT_BATCH_STRIDE)
+    l->stride = *(const int64_t *)buf;
   return 0;
 }
 
@@ -61,8 +81,12 @@ int cublasLtMatmul(void *handle, void *desc, const void *alpha, const void *A,
                    const void *C, void *Cdesc, void *D, void *Ddesc,
                    const void *algo, void *workspace, size_t workspaceSize,
                    void *stream) {
-  (void)handle; (void)algo; (void)workspace; (void)workspaceSize;
-  (void)stream; (void)Ddesc;
+  (void)handle;
+  (void)algo;
+  (void)workspace;
+  (void)workspaceSize;
+  (void)stream;
+  (void)Ddesc;
   Desc *d = desc;
   Layout *la = Adesc, *lb = Bdesc, *lc = Cdesc;
   if (la->type != DATA_F32 || lb->type != DATA_F32 || lc->type != DATA_F32)
@@ -83,8 +107,8 @@ int cublasLtMatmul(void *handle, void *desc, const void *alpha, const void *A,
       for (int64_t i = 0; i < m; ++i) {
         double sum = 0;
         for (int64_t p = 0; p < k; ++p)
-          sum += (double)at(pa, la, d->transa, i, p) *
-                 at(pb, lb, d->transb, p, j);
+          sum +=
+              (double)at(pa, la, d->transa, i, p) * at(pb, lb, d->transb, p, j);
         pd[i + j * lc->ld] = a * (float)sum + b * pc[i + j * lc->ld];
       }
   }

@@ -21,8 +21,14 @@ CUresult cuInit(unsigned flags) {
   (void)flags;
   return strcmp(mode(), "nodevice") == 0 ? NO_DEVICE : OK;
 }
-CUresult cuDeviceGetCount(int *count) { *count = 1; return OK; }
-CUresult cuDeviceGet(int *device, int ordinal) { *device = ordinal; return OK; }
+CUresult cuDeviceGetCount(int *count) {
+  *count = 1;
+  return OK;
+}
+CUresult cuDeviceGet(int *device, int ordinal) {
+  *device = ordinal;
+  return OK;
+}
 CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
   (void)device;
   *value = attribute == 75 ? 8 : 0; /* compute capability 8.0 */
@@ -38,13 +44,19 @@ CUresult cuDevicePrimaryCtxRetain(void **context, int device) {
   *context = (void *)1;
   return OK;
 }
-CUresult cuCtxSetCurrent(void *context) { (void)context; return OK; }
+CUresult cuCtxSetCurrent(void *context) {
+  (void)context;
+  return OK;
+}
 CUresult cuStreamCreate(void **stream, unsigned flags) {
   (void)flags;
   *stream = (void *)1;
   return OK;
 }
-CUresult cuStreamSynchronize(void *stream) { (void)stream; return OK; }
+CUresult cuStreamSynchronize(void *stream) {
+  (void)stream;
+  return OK;
+}
 CUresult cuModuleLoadData(void **module, const void *image) {
   (void)image;
   *module = (void *)1;
@@ -58,8 +70,17 @@ CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned smem,
                         void *stream, void **params, void **extra) {
-  (void)f; (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz;
-  (void)smem; (void)stream; (void)params; (void)extra;
+  (void)f;
+  (void)gx;
+  (void)gy;
+  (void)gz;
+  (void)bx;
+  (void)by;
+  (void)bz;
+  (void)smem;
+  (void)stream;
+  (void)params;
+  (void)extra;
   return strcmp(mode(), "badlaunch") == 0 ? LAUNCH_FAILED : OK;
 }
 CUresult cuMemAlloc_v2(unsigned long long *pointer, size_t bytes) {
