@@ -6,6 +6,7 @@
 
 #include "passes/Precision/Adjoint.h"
 
+#include "dialects/Dsmp/IR/ConvGradient.h"
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/GraphBuilder.h"
 #include "passes/Precision/Formats.h"
@@ -30,6 +31,8 @@ Adjoint mlir::dsmp::buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
     }
     GraphBuilder g(builder, loc);
     slot = g.add(slot, grad);
+    if (Operation *sum = slot.getDefiningOp())
+      sum->setAttr(kGradientSumAttr, builder.getUnitAttr());
   };
   for (auto [value, seed] : seeds)
     accumulate(value, seed, value.getLoc());
@@ -107,101 +110,6 @@ Adjoint mlir::dsmp::buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
   return adjoint;
 }
 
-namespace {
-
-SmallVector<int64_t> intsOr(Operation *op, StringRef name, size_t n,
-                            int64_t otherwise) {
-  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>(name))
-    return SmallVector<int64_t>(a.asArrayRef());
-  return SmallVector<int64_t>(n, otherwise);
-}
-
-/// dW of Conv y = conv(x, W) (group g, W [M, C/g, k...]) as another Conv:
-/// per group, the images' C/g channels act as a batch and the gradient's
-/// M/g channels as filters over the N images, the window's strides and
-/// dilations swapped. Its output is cropped to the kernel and transposed to
-/// W's layout.
-Value convWeightGradient(GraphBuilder &g, Operation *op, Value G) {
-  auto xType = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
-  auto wType = dyn_cast<RankedTensorType>(op->getOperand(1).getType());
-  auto gType = dyn_cast<RankedTensorType>(G.getType());
-  if (!xType || !wType || !gType || !xType.hasStaticShape() ||
-      !wType.hasStaticShape() || !gType.hasStaticShape())
-    return {};
-  if (auto pad = op->getAttrOfType<StringAttr>("auto_pad"))
-    if (pad.getValue() != "NOTSET" && pad.getValue() != "VALID")
-      return {};
-  int64_t rank = xType.getRank(), n = rank - 2;
-  int64_t group = 1;
-  if (auto a = op->getAttrOfType<IntegerAttr>("group"))
-    group = a.getInt();
-  int64_t batch = xType.getDimSize(0), channels = xType.getDimSize(1);
-  int64_t filters = wType.getDimSize(0);
-  if (n < 1 || group < 1 || channels % group || filters % group)
-    return {};
-  int64_t perGroup = channels / group;
-  SmallVector<int64_t> strides = intsOr(op, "strides", n, 1),
-                       dilations = intsOr(op, "dilations", n, 1),
-                       pads = intsOr(op, "pads", 2 * n, 0);
-  if (static_cast<int64_t>(strides.size()) != n ||
-      static_cast<int64_t>(dilations.size()) != n ||
-      static_cast<int64_t>(pads.size()) != 2 * n)
-    return {};
-  ArrayRef<int64_t> spatial = xType.getShape().drop_front(2);
-  ArrayRef<int64_t> out = gType.getShape().drop_front(2);
-
-  // x [N, C, S...] -> [C/g, g * N, S...]: batch c', channel (group, image).
-  SmallVector<int64_t> split{batch, group, perGroup};
-  split.append(spatial.begin(), spatial.end());
-  SmallVector<int64_t> perm{2, 1, 0};
-  for (int64_t i = 0; i < n; ++i)
-    perm.push_back(3 + i);
-  SmallVector<int64_t> images{perGroup, group * batch};
-  images.append(spatial.begin(), spatial.end());
-  Value x =
-      g.reshape(g.transpose(g.reshape(op->getOperand(0), split), perm), images);
-  // G [N, M, O...] -> [M, N, O...]: filter m over the N images of its group.
-  SmallVector<int64_t> swap{1, 0};
-  for (int64_t i = 0; i < n; ++i)
-    swap.push_back(2 + i);
-  Value w = g.transpose(G, swap);
-  // The forward never read the last r = (S + pads - (k - 1) d - 1) mod s
-  // padded positions of a strided conv: trimmed from the end pad, the
-  // product has exactly the kernel's taps and needs no crop.
-  ArrayRef<int64_t> kernel = wType.getShape().drop_front(2);
-  for (int64_t i = 0; i < n; ++i) {
-    if (strides[i] < 1 || dilations[i] < 1)
-      return {};
-    int64_t span =
-        spatial[i] + pads[i] + pads[n + i] - (kernel[i] - 1) * dilations[i] - 1;
-    if (span < 0)
-      return {};
-    int64_t unread = span % strides[i];
-    int64_t trim = std::min(unread, pads[n + i]);
-    pads[n + i] -= trim;
-  }
-  Value full = g.value("dsmp.conv", {x, w, g.none()},
-                       {g.array("strides", dilations),
-                        g.array("dilations", strides), g.array("pads", pads),
-                        g.array("kernel_shape", out), g.i64("group", group)});
-  if (!full)
-    return {};
-  // [C/g, M, K'...] -> crop to the kernel -> [M, C/g, k...].
-  auto fullType = dyn_cast<RankedTensorType>(full.getType());
-  if (!fullType || !fullType.hasStaticShape())
-    return {};
-  Value cropped = full;
-  if (fullType.getShape().drop_front(2) != kernel) {
-    SmallVector<int64_t> zeros(n, 0), axes(n);
-    std::iota(axes.begin(), axes.end(), 2);
-    cropped = g.value("dsmp.slice", {full, g.i64s(zeros), g.i64s(kernel),
-                                     g.i64s(axes), g.none()});
-  }
-  return cropped ? g.transpose(cropped, swap) : Value();
-}
-
-} // namespace
-
 Value mlir::dsmp::weightGradient(OpBuilder &builder, Operation *op,
                                  Value resultGrad) {
   GraphBuilder g(builder, op->getLoc());
@@ -211,7 +119,7 @@ Value mlir::dsmp::weightGradient(OpBuilder &builder, Operation *op,
   if (!aType || !bType || !aType.hasStaticShape() || !bType.hasStaticShape())
     return {};
   if (isa<ConvOp>(op))
-    return convWeightGradient(g, op, resultGrad);
+    return convFilterGradient(g, op, resultGrad);
   if (isa<GemmOp>(op)) {
     float alpha = 1.0f;
     if (auto a = op->getAttrOfType<FloatAttr>("alpha"))

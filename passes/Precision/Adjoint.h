@@ -30,6 +30,10 @@ struct Adjoint {
   SmallVector<Operation *> stoppedAt;
 };
 
+/// Marks the adds that sum a value's gradient over its users (the
+/// training step keeps them in f32).
+inline constexpr llvm::StringLiteral kGradientSumAttr = "dsmp.gradient_sum";
+
 /// Builds, at `builder`'s insertion point, the reverse pass over `ops` (in
 /// program order, all before the insertion point) for the scalar
 /// sum_i <seed_i, value_i>, through VJPOpInterface. Gradients reach the

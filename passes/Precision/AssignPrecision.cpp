@@ -161,9 +161,11 @@ struct AssignPrecisionPass final
       only = Format::f16;
     else if (defaultFormat == "bf16")
       only = Format::bf16;
+    else if (defaultFormat == "tf32")
+      only = Format::tf32; // matmuls and convs only
     else if (defaultFormat != "auto") {
       module.emitError("dsmp-assign-precision: default-format must be auto, "
-                       "f16 or bf16, got '")
+                       "f16, bf16 or tf32, got '")
           << defaultFormat.getValue() << "'";
       return signalPassFailure();
     }
@@ -275,6 +277,17 @@ struct AssignPrecisionPass final
           mark(op, Format::f32, "overflow");
         else if (underflowed)
           mark(op, Format::f32, "underflow");
+        continue;
+      }
+      if (policyOnly) {
+        llvm::sort(choices, [](const Choice &a, const Choice &c) {
+          // f8 only when asked for (default-format); then 16 bits, tf32.
+          auto rank = [](Format f) { return isF8(f) ? 2 : f == Format::tf32; };
+          return rank(a.format) != rank(c.format)
+                     ? rank(a.format) < rank(c.format)
+                     : a.format < c.format;
+        });
+        accept(choices.front(), 0, b, "policy_only");
         continue;
       }
       if (!sensitivity) {

@@ -173,6 +173,13 @@ def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
     f32 with reason `bisection`: the precision flow's
     validation rounds say so through these options, so that the printed
     pipeline reproduces its final round.
+
+    With `policy-only` there is no budget and no sensitivity is needed:
+    every op the policy above lets through takes its best 16-bit format (or
+    tf32, or f8 when `default-format` names it), reason `policy_only`, as
+    PyTorch's autocast decides. The training step (passes/Training) uses it
+    for its forward and backward ops; its loss and optimizer ops carry
+    `dsmp.keep_f32`.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_80\"",
@@ -188,7 +195,8 @@ def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
            "validation showed the prediction to be pessimistic)">,
     Option<"defaultFormat", "default-format", "std::string",
            /*default=*/"\"auto\"",
-           "Preferred 16-bit format: auto (f16 unless overflow), f16, bf16">,
+           "Preferred 16-bit format: auto (f16 unless overflow), f16, bf16; "
+           "tf32: only matmuls and convs, on tf32">,
     ListOption<"denyOps", "deny-ops", "std::string",
                "Extra op types (ONNX names) that stay f32">,
     ListOption<"allowOps", "allow-ops", "std::string",
@@ -201,6 +209,10 @@ def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
     ListOption<"noF8Ops", "no-f8-ops", "int64_t",
                "Ops not given an f8 format (graph op indices): the ones "
                "validation rounds stepped back to 16 bits">,
+    Option<"policyOnly", "policy-only", "bool", /*default=*/"false",
+           "No budget: every op the policy lets compute in 16 bits (or "
+           "tf32) takes its best format, as autocast does; sensitivities "
+           "are not needed (the training step's forward and backward)">,
     ListOption<"carrierOps", "carrier-ops", "int64_t",
                "Ops kept in f32 with reason `bisection` (graph op indices): "
                "the ones a bisection found carrying an error the prediction "

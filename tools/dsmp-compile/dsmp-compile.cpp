@@ -26,6 +26,7 @@
 #include "dsmp/Driver/Artifact.h"
 #include "dsmp/Driver/MixedPrecision.h"
 #include "dsmp/Driver/Progress.h"
+#include "dsmp/Driver/Training.h"
 #include "dsmp/Execution/Evaluator.h"
 #include "dsmp/Export/ONNXExporter.h"
 #include "dsmp/InitAll.h"
@@ -216,6 +217,43 @@ llvm::cl::opt<int> bisectionRuns(
                    "carrying an error the prediction missed (0: none)"),
     llvm::cl::init(8), llvm::cl::cat(precision));
 
+llvm::cl::OptionCategory training("Training (--train)");
+llvm::cl::opt<bool>
+    train("train",
+          llvm::cl::desc("Compile a training step instead: ART/train_step, "
+                         "eval_step and predict, with the model's float "
+                         "initializers as FP32 master weights"),
+          llvm::cl::cat(training));
+llvm::cl::opt<std::string> lossName("loss",
+                                    llvm::cl::desc("cross_entropy or mse"),
+                                    llvm::cl::init("cross_entropy"),
+                                    llvm::cl::cat(training));
+llvm::cl::opt<std::string> optimizerName(
+    "optimizer",
+    llvm::cl::desc("adam, adamw, sgd or sgd,momentum (--momentum, 0.9)"),
+    llvm::cl::init("adam"), llvm::cl::cat(training));
+llvm::cl::opt<double> momentum("momentum",
+                               llvm::cl::desc("SGD's momentum (sgd,momentum)"),
+                               llvm::cl::init(0.9), llvm::cl::cat(training));
+llvm::cl::opt<double>
+    learningRate("learning-rate",
+                 llvm::cl::desc("The trainers' default learning rate"),
+                 llvm::cl::init(1e-3), llvm::cl::cat(training));
+llvm::cl::opt<double> weightDecay(
+    "weight-decay",
+    llvm::cl::desc("L2 (adam, sgd) or decoupled decay (adamw, 0.01)"),
+    llvm::cl::init(-1), llvm::cl::cat(training));
+llvm::cl::opt<int64_t> trainBatch("batch", llvm::cl::desc("Samples per step"),
+                                  llvm::cl::init(32), llvm::cl::cat(training));
+llvm::cl::opt<std::string> trainable(
+    "trainable",
+    llvm::cl::desc("Regex of the initializers to train (default: all)"),
+    llvm::cl::cat(training));
+llvm::cl::opt<std::string> optimizerPrecision(
+    "optimizer-precision",
+    llvm::cl::desc("fp32 or bf16: the optimizer state's format"),
+    llvm::cl::init("fp32"), llvm::cl::cat(training));
+
 /// How much slower a host artifact that emulates a GPU target's formats
 /// runs than the FP32 build of the same model on the same host: the median
 /// and range of bench/emulation.sh (sm_80; resnet18 7.7x, mobilenet_v2
@@ -227,6 +265,77 @@ int fail(const llvm::Twine &message) {
   return 1;
 }
 } // namespace
+
+/// dsmp-compile MODEL --train: the training artifact
+/// (include/dsmp/Driver/Training.h). --default-format is the precision
+/// config's default (fp32, tf32, fp16, bf16), --target names the format
+/// table; the code runs on this host's CPU.
+int trainMain(DialectRegistry &registry) {
+  mlir::dsmp::TrainingCompileOptions options;
+  options.loss = lossName;
+  llvm::StringRef optimizer = optimizerName.getValue();
+  if (optimizer.consume_back(",momentum"))
+    options.momentum = momentum;
+  options.optimizer = optimizer.str();
+  options.learningRate = learningRate;
+  options.weightDecay = weightDecay;
+  options.batch = trainBatch;
+  options.trainable = trainable;
+  options.defaultFormat =
+      defaultFormat == "auto" ? "fp32" : defaultFormat.getValue();
+  options.sensitiveLayers = sensitiveLayers;
+  options.optimizerPrecision = optimizerPrecision;
+  options.emitTrainStep = emitMlir;
+  // The code runs on this host; the formats are those of --target's table
+  // (sm_80 unless given), emulated exactly.
+  options.target =
+      targetName.getNumOccurrences() ? targetName.getValue() : "sm_80";
+  if (options.optimizer != "adam" && options.optimizer != "adamw" &&
+      options.optimizer != "sgd")
+    return fail("unknown optimizer '" + optimizerName +
+                "' (adam, adamw, sgd, sgd,momentum)");
+  if (options.loss != "cross_entropy" && options.loss != "mse")
+    return fail("unknown loss '" + lossName + "' (cross_entropy, mse)");
+  if (optimizerPrecision != "fp32" && optimizerPrecision != "bf16")
+    return fail("--optimizer-precision is fp32 or bf16, not '" +
+                optimizerPrecision + "'");
+  if (!mlir::dsmp::getTargetDescription(options.target))
+    return fail("unknown target '" + options.target + "'");
+  llvm::Triple host(llvm::sys::getProcessTriple());
+  auto cpuTarget = mlir::dsmp::lookupCPUTarget(
+      host.getArch() == llvm::Triple::aarch64 ? "aarch64" : "x86_64", cpu);
+  if (!cpuTarget)
+    return fail("no CPU target for this host");
+  options.artifact.target = *cpuTarget;
+  options.artifact.force = force;
+  for (const std::string &text : shapeOptions) {
+    auto [name, dims] = llvm::StringRef(text).rsplit('=');
+    SmallVector<int64_t> shape;
+    SmallVector<llvm::StringRef> parts;
+    dims.split(parts, 'x', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef part : parts) {
+      int64_t d;
+      if (part.getAsInteger(10, d) || d < 0)
+        return fail("--shape '" + text + "': expected NAME=D0xD1x...");
+      shape.push_back(d);
+    }
+    options.shapes[name] = shape;
+  }
+  std::vector<std::string> warnings;
+  options.warnings = &warnings;
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  mlir::dsmp::Progress progress("dsmp-compile", !quiet, progressAfter);
+  progress.attach(context);
+  progress.phase("compile the training step");
+  if (llvm::Error err = mlir::dsmp::compileTrainingArtifact(
+          modelPath, outputDir, options, context))
+    return fail(llvm::toString(std::move(err)));
+  progress.finish();
+  for (const std::string &warning : warnings)
+    llvm::errs() << "dsmp-compile: warning: " << warning << "\n";
+  return 0;
+}
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
@@ -241,7 +350,7 @@ int main(int argc, char **argv) {
   mlir::registerMLIRContextCLOptions();
   // --help lists dsmp's options; LLVM's and MLIR's (--mlir-print-ir-*, ...)
   // are still accepted (--help-hidden lists them).
-  llvm::cl::HideUnrelatedOptions({&compileCategory, &precision});
+  llvm::cl::HideUnrelatedOptions({&compileCategory, &precision, &training});
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "dsmp ahead-of-time compiler\n\n"
@@ -249,6 +358,8 @@ int main(int argc, char **argv) {
       "  --mlir-print-ir-after-all, --mlir-pass-statistics, --mlir-timing,\n"
       "  --mlir-disable-threading, ...\n");
 
+  if (train)
+    return trainMain(registry);
   // Before any work: -o must be a place an artifact may go, and an
   // interrupted compile leaves no partial folder behind.
   if (llvm::Error err = mlir::dsmp::checkArtifactOutput(outputDir, force))

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/Dsmp/IR/ConvGradient.h"
 #include "dialects/Dsmp/IR/DsmpDialect.h"
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/Einsum.h"
@@ -27,6 +28,97 @@
 
 using namespace mlir;
 using namespace mlir::dsmp;
+
+static SmallVector<int64_t> intsOr(Operation *op, StringRef name, size_t n,
+                                   int64_t otherwise) {
+  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>(name))
+    return SmallVector<int64_t>(a.asArrayRef());
+  return SmallVector<int64_t>(n, otherwise);
+}
+
+/// dW of Conv y = conv(x, W) (group g, W [M, C/g, k...]) as another Conv:
+/// per group, the images' C/g channels act as a batch and the gradient's
+/// M/g channels as filters over the N images, the window's strides and
+/// dilations swapped. Its output is cropped to the kernel and transposed to
+/// W's layout.
+Value mlir::dsmp::convFilterGradient(GraphBuilder &g, Operation *op, Value G) {
+  auto xType = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  auto wType = dyn_cast<RankedTensorType>(op->getOperand(1).getType());
+  auto gType = dyn_cast<RankedTensorType>(G.getType());
+  if (!xType || !wType || !gType || !xType.hasStaticShape() ||
+      !wType.hasStaticShape() || !gType.hasStaticShape())
+    return {};
+  if (auto pad = op->getAttrOfType<StringAttr>("auto_pad"))
+    if (pad.getValue() != "NOTSET" && pad.getValue() != "VALID")
+      return {};
+  int64_t rank = xType.getRank(), n = rank - 2;
+  int64_t group = 1;
+  if (auto a = op->getAttrOfType<IntegerAttr>("group"))
+    group = a.getInt();
+  int64_t batch = xType.getDimSize(0), channels = xType.getDimSize(1);
+  int64_t filters = wType.getDimSize(0);
+  if (n < 1 || group < 1 || channels % group || filters % group)
+    return {};
+  int64_t perGroup = channels / group;
+  SmallVector<int64_t> strides = intsOr(op, "strides", n, 1),
+                       dilations = intsOr(op, "dilations", n, 1),
+                       pads = intsOr(op, "pads", 2 * n, 0);
+  if (static_cast<int64_t>(strides.size()) != n ||
+      static_cast<int64_t>(dilations.size()) != n ||
+      static_cast<int64_t>(pads.size()) != 2 * n)
+    return {};
+  ArrayRef<int64_t> spatial = xType.getShape().drop_front(2);
+  ArrayRef<int64_t> out = gType.getShape().drop_front(2);
+
+  // x [N, C, S...] -> [C/g, g * N, S...]: batch c', channel (group, image).
+  SmallVector<int64_t> split{batch, group, perGroup};
+  split.append(spatial.begin(), spatial.end());
+  SmallVector<int64_t> perm{2, 1, 0};
+  for (int64_t i = 0; i < n; ++i)
+    perm.push_back(3 + i);
+  SmallVector<int64_t> images{perGroup, group * batch};
+  images.append(spatial.begin(), spatial.end());
+  Value x =
+      g.reshape(g.transpose(g.reshape(op->getOperand(0), split), perm), images);
+  // G [N, M, O...] -> [M, N, O...]: filter m over the N images of its group.
+  SmallVector<int64_t> swap{1, 0};
+  for (int64_t i = 0; i < n; ++i)
+    swap.push_back(2 + i);
+  Value w = g.transpose(G, swap);
+  // The forward never read the last r = (S + pads - (k - 1) d - 1) mod s
+  // padded positions of a strided conv: trimmed from the end pad, the
+  // product has exactly the kernel's taps and needs no crop.
+  ArrayRef<int64_t> kernel = wType.getShape().drop_front(2);
+  for (int64_t i = 0; i < n; ++i) {
+    if (strides[i] < 1 || dilations[i] < 1)
+      return {};
+    int64_t span =
+        spatial[i] + pads[i] + pads[n + i] - (kernel[i] - 1) * dilations[i] - 1;
+    if (span < 0)
+      return {};
+    int64_t unread = span % strides[i];
+    int64_t trim = std::min(unread, pads[n + i]);
+    pads[n + i] -= trim;
+  }
+  Value full = g.value("dsmp.conv", {x, w, g.none()},
+                       {g.array("strides", dilations),
+                        g.array("dilations", strides), g.array("pads", pads),
+                        g.array("kernel_shape", out), g.i64("group", group)});
+  if (!full)
+    return {};
+  // [C/g, M, K'...] -> crop to the kernel -> [M, C/g, k...].
+  auto fullType = dyn_cast<RankedTensorType>(full.getType());
+  if (!fullType || !fullType.hasStaticShape())
+    return {};
+  Value cropped = full;
+  if (fullType.getShape().drop_front(2) != kernel) {
+    SmallVector<int64_t> zeros(n, 0), axes(n);
+    std::iota(axes.begin(), axes.end(), 2);
+    cropped = g.value("dsmp.slice", {full, g.i64s(zeros), g.i64s(kernel),
+                                     g.i64s(axes), g.none()});
+  }
+  return cropped ? g.transpose(cropped, swap) : Value();
+}
 
 namespace {
 
@@ -330,7 +422,32 @@ SmallVector<int64_t> outputPadding(const Window &w, ArrayRef<int64_t> in,
   return padding;
 }
 
+/// A trainable Conv's filter and bias (operands that are not constants:
+/// the training step's weights).
+LogicalResult convParameterVJP(VJP &v) {
+  GraphBuilder &g = v.g;
+  if (v.wants(1)) {
+    if (v.op->getName().getStringRef() != "dsmp.conv")
+      return failure(); // ConvTranspose's filter gradient is not modelled
+    if (failed(v.set(1, convFilterGradient(g, v.op, v.grad()))))
+      return failure();
+  }
+  if (v.op->getNumOperands() > 2 && v.wants(2)) {
+    auto gType = v.typeOf(v.grad());
+    if (!gType)
+      return failure();
+    SmallVector<int64_t> axes{0};
+    for (int64_t i = 2; i < gType.getRank(); ++i)
+      axes.push_back(i);
+    return v.set(2, g.value("dsmp.reduce_sum", {v.grad(), g.i64s(axes)},
+                            {g.i64("keepdims", 0)}));
+  }
+  return success();
+}
+
 LogicalResult convVJP(VJP &v) {
+  if (failed(convParameterVJP(v)))
+    return failure();
   if (!v.wants(0))
     return success();
   auto xType = v.typeOf(v.operand(0)), wType = v.typeOf(v.operand(1));
@@ -555,6 +672,13 @@ LogicalResult layerNormVJP(VJP &v) {
   Value gn = g.mul(G, v.operand(1));
   Value inner = g.sub(g.sub(gn, mean(gn)),
                       g.mul(normalized, mean(g.mul(gn, normalized))));
+  // A trainable scale and bias: summed over the leading (normalized) rows.
+  if (v.wants(1) && failed(v.set(1, g.unbroadcast(g.mul(G, normalized),
+                                                  v.operand(1).getType()))))
+    return failure();
+  if (v.op->getNumOperands() > 2 && v.wants(2) &&
+      failed(v.set(2, g.unbroadcast(G, v.operand(2).getType()))))
+    return failure();
   return v.set(0, g.mul(inv, inner));
 }
 
@@ -708,15 +832,48 @@ LogicalResult maxPoolVJP(VJP &v) {
 /// the gradient with the one-hot matrix of the indices ([K, n], K indices
 /// into an axis of n). Indices computed at run time stop the gradient
 /// (the data then is an embedding table, a constant, in the models seen).
+/// Gather with indices known only at run time (token ids): the gradient of
+/// the table is onehot(indices)^T G, the one-hot built by comparing the
+/// indices with 0..n-1 (axis 0 only; n * k at most 2^22).
+LogicalResult gatherRuntimeIndicesVJP(VJP &v) {
+  auto dType = v.typeOf(v.operand(0));
+  auto iType = v.typeOf(v.operand(1));
+  if (!iType || !iType.hasStaticShape() || v.attrInt("axis", 0) != 0 ||
+      !isa<IntegerType>(iType.getElementType()))
+    return failure();
+  int64_t n = dType.getDimSize(0), k = iType.getNumElements();
+  if (k == 0 || n * k > (int64_t(1) << 22))
+    return failure();
+  int64_t post = dType.getNumElements() / n;
+  GraphBuilder &g = v.g;
+  SmallVector<int64_t> ids(n);
+  std::iota(ids.begin(), ids.end(), 0);
+  Value indices = v.operand(1);
+  if (!iType.getElementType().isInteger(64))
+    indices = g.convert(indices, g.builder().getI64Type());
+  // Negative indices count from the end.
+  Value wrapped = g.value(
+      "dsmp.where", {g.value("dsmp.less", {indices, g.i64s({0})}),
+                     g.value("dsmp.add", {indices, g.i64s({n})}), indices});
+  Value isRow =
+      g.value("dsmp.equal", {g.reshape(wrapped, {k, 1}), g.i64s(ids)});
+  Value oneHot = g.value("dsmp.where", {isRow, v.scalar(1), v.scalar(0)});
+  Value rows = g.reshape(v.grad(), {k, post});
+  Value table = g.value("dsmp.gemm", {oneHot, rows, g.none()},
+                        {g.i64("transA", 1)}); // [n, post]
+  return v.set(0, g.reshape(table, dType.getShape()));
+}
+
 LogicalResult gatherVJP(VJP &v) {
   if (!v.wants(0))
     return success();
   auto dType = v.typeOf(v.operand(0));
   auto gType = v.typeOf(v.grad());
   DenseIntElementsAttr indices;
-  if (!dType || !gType || !dType.hasStaticShape() || !gType.hasStaticShape() ||
-      !matchPattern(v.operand(1), m_Constant(&indices)))
+  if (!dType || !gType || !dType.hasStaticShape() || !gType.hasStaticShape())
     return failure();
+  if (!matchPattern(v.operand(1), m_Constant(&indices)))
+    return gatherRuntimeIndicesVJP(v);
   int64_t rank = dType.getRank(), axis = v.attrInt("axis", 0);
   if (axis < 0)
     axis += rank;

@@ -150,6 +150,20 @@ std::string mlir::dsmp::onnxNodeName(Location loc) {
   return "";
 }
 
+static constexpr llvm::StringLiteral kInitializerMarker = "onnx.initializer";
+
+Location mlir::dsmp::onnxInitializerLoc(MLIRContext *context, StringRef name) {
+  return NameLoc::get(
+      StringAttr::get(context, name),
+      NameLoc::get(StringAttr::get(context, kInitializerMarker)));
+}
+
+bool mlir::dsmp::isOnnxInitializer(Location loc) {
+  auto name = dyn_cast<NameLoc>(loc);
+  auto marker = name ? dyn_cast<NameLoc>(name.getChildLoc()) : NameLoc();
+  return marker && marker.getName() == kInitializerMarker;
+}
+
 std::string mlir::dsmp::describeDiagnostic(const Diagnostic &diag) {
   std::string node = onnxNodeName(diag.getLocation());
   return node.empty() ? diag.str() : "node '" + node + "': " + diag.str();

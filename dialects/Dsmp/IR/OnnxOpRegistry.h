@@ -50,6 +50,12 @@ bool isDsmpOnlyAttribute(llvm::StringRef name);
 /// the first one in a FusedLoc), or "" when it has none.
 std::string onnxNodeName(Location loc);
 
+/// The location the importer gives an initializer's constant: its name, over
+/// a marker that tells it from a Constant node's value (training lifts only
+/// initializers: a model's parameters).
+Location onnxInitializerLoc(MLIRContext *context, llvm::StringRef name);
+bool isOnnxInitializer(Location loc);
+
 /// A diagnostic's message, prefixed with "node 'NAME': " where its
 /// location names an ONNX node (a verifier message alone does not say
 /// which of thousands of ops failed).

@@ -599,7 +599,7 @@ Error ModelImporter::importSubgraph(const onnx::GraphProto &graph,
 
 Error ModelImporter::importGraphBody(const onnx::GraphProto &graph) {
   for (const auto &init : graph.initializer()) {
-    auto value = importTensor(init, NameLoc::get(b.getStringAttr(init.name())));
+    auto value = importTensor(init, onnxInitializerLoc(&ctx, init.name()));
     if (!value)
       return value.takeError();
     scopes.back().values[init.name()] = *value;

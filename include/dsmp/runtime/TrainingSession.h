@@ -1,0 +1,134 @@
+//===- TrainingSession.h - Run a compiled training step --------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A training artifact (dsmp-compile MODEL --train -o ART) loaded for
+// training: the state (FP32 master weights, the optimizer's moments) lives
+// in two sets of buffers the session owns; each step reads one set and
+// writes the other (train_step returns the new state as NAME:next), and the
+// two swap. A step whose gradients are not finite changes nothing (the
+// graph keeps the old values) and does not count.
+//
+//   std::string error;
+//   auto session = dsmp::TrainingSession::load("digits.train", error);
+//   session->initialize(/*seed=*/0);     // or keep the model's weights
+//   dsmp::StepResult r;
+//   session->trainStep({images}, labels, 1e-3f, 1024.f, r, error);
+//
+// Inputs are dense row-major buffers of the compiled batch's shapes, one
+// per model input in the manifest's order; labels are int64 class indices
+// (cross_entropy) or f32 targets shaped like the output (mse).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_RUNTIME_TRAININGSESSION_H
+#define DSMP_RUNTIME_TRAININGSESSION_H
+
+#include "dsmp/runtime/TrainingManifest.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+struct dsmp_model;
+
+namespace dsmp {
+
+struct StepResult {
+  float loss = 0;
+  /// The unscaled gradients' global L2 norm (inf or nan when they
+  /// overflowed: the step was skipped).
+  float gradNorm = 0;
+  bool applied = false;
+};
+
+struct EvalResult {
+  /// Per sample (cross entropy, or the mean squared error of its row).
+  std::vector<float> sampleLoss;
+  /// The model's first output for the batch (f32, row-major).
+  std::vector<float> output;
+};
+
+class TrainingSession {
+public:
+  /// Loads and checks ART (training.txt, state.bin, the three artifacts).
+  static std::unique_ptr<TrainingSession> load(const std::string &dir,
+                                               std::string &error);
+  ~TrainingSession();
+  TrainingSession(const TrainingSession &) = delete;
+  TrainingSession &operator=(const TrainingSession &) = delete;
+
+  const training::TrainingManifest &manifest() const { return manifest_; }
+  int64_t batch() const { return manifest_.batch; }
+  /// Bytes per sample of model input i (0 if out of range), and of the
+  /// labels.
+  int64_t inputSampleBytes(size_t i) const;
+  int64_t labelSampleBytes() const;
+  /// Elements per sample of the model's first output.
+  int64_t outputSampleElements() const { return outputSample_; }
+
+  /// Draws fresh weights as torch's layers would (uniform +-1/sqrt(fan-in)
+  /// for contractions and their biases, N(0, 1) for embeddings, ones and
+  /// zeros for normalizations; others keep the model's values), from
+  /// `seed`; zeroes the optimizer's state and the step count.
+  void initialize(uint64_t seed);
+
+  /// One optimizer step on one batch; `lossScale` multiplies the loss
+  /// before the backward pass (the gradients are unscaled before the
+  /// update).
+  bool trainStep(const std::vector<const void *> &inputs, const void *labels,
+                 float learningRate, float lossScale, StepResult &result,
+                 std::string &error);
+  /// Forward and per-sample loss, no update.
+  bool evalStep(const std::vector<const void *> &inputs, const void *labels,
+                EvalResult &result, std::string &error);
+  /// The model's first output for one batch.
+  bool predict(const std::vector<const void *> &inputs,
+               std::vector<float> &output, std::string &error);
+
+  /// Optimizer steps applied so far.
+  int64_t step() const { return step_; }
+  /// A weight's current values (f32), or nullptr for an unknown name.
+  const float *weight(const std::string &name, size_t *count = nullptr) const;
+  /// Replaces a weight's values (count must match).
+  bool setWeight(const std::string &name, const float *values, size_t count,
+                 std::string &error);
+
+  /// Takes the state and step of a session of the same state layout (the
+  /// FP32 step of a precision schedule handing over to the mixed one).
+  bool adoptState(const TrainingSession &other, std::string &error);
+
+  /// Writes weights, optimizer state, step and `config` (any text: the
+  /// trainer's precision config) to `path` atomically: a temporary file
+  /// beside it, flushed to disk, then renamed over it.
+  bool save(const std::string &path, const std::string &config,
+            std::string &error) const;
+  /// Reads a checkpoint written by save() for this artifact's state layout;
+  /// on any mismatch or damage, fails with the reason and changes nothing.
+  /// `config` receives the saved config text.
+  bool restore(const std::string &path, std::string *config,
+               std::string &error);
+
+private:
+  TrainingSession() = default;
+  bool bindState(dsmp_model *model, bool withOptimizer, std::string &error);
+  bool bindInputs(dsmp_model *model, const std::vector<const void *> &inputs,
+                  const void *labels, std::string &error);
+
+  std::string dir_;
+  training::TrainingManifest manifest_;
+  dsmp_model *train_ = nullptr, *eval_ = nullptr, *predict_ = nullptr;
+  /// Two sets of state buffers (8-byte aligned); current_ is the one read.
+  std::vector<std::vector<uint64_t>> state_[2];
+  int current_ = 0;
+  int64_t step_ = 0;
+  int64_t outputSample_ = 0;
+  std::string outputName_;
+};
+
+} // namespace dsmp
+
+#endif // DSMP_RUNTIME_TRAININGSESSION_H
