@@ -229,6 +229,7 @@ mlir::dsmp::compileTrainingArtifact(StringRef modelPath, StringRef outputDir,
                          ? options.weightDecay
                          : (options.optimizer == "adamw" ? 0.01 : 0.0);
   step.momentum = options.momentum;
+  step.exposeGradients = options.emitGradients;
   step.optimizerPrecision =
       options.optimizerPrecision == "fp32" ? "f32" : options.optimizerPrecision;
   auto modules = buildTrainingModules(model, *lifted, step);
@@ -240,6 +241,10 @@ mlir::dsmp::compileTrainingArtifact(StringRef modelPath, StringRef outputDir,
                                   "' from the loss: it stays as it is");
 
   // Stage everything beside the output; rename it into place at the end.
+  StringRef parent = llvm::sys::path::parent_path(outputDir);
+  if (!parent.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(parent))
+      return fail("cannot create '" + parent + "': " + ec.message());
   llvm::SmallString<256> prefix(outputDir.str() + ".partial"), staging;
   if (std::error_code ec = llvm::sys::fs::make_absolute(prefix))
     return fail("cannot create a folder beside '" + outputDir +

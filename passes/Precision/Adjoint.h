@@ -33,6 +33,10 @@ struct Adjoint {
 /// Marks the adds that sum a value's gradient over its users (the
 /// training step keeps them in f32).
 inline constexpr llvm::StringLiteral kGradientSumAttr = "dsmp.gradient_sum";
+/// Marks a training step's ops that stay f32 whatever the config says (the
+/// loss, the sums of gradients, the unscaling and the optimizer):
+/// dsmp-assign-precision gives them reason `training`.
+inline constexpr llvm::StringLiteral kTrainingF32Attr = "dsmp.training_f32";
 
 /// Builds, at `builder`'s insertion point, the reverse pass over `ops` (in
 /// program order, all before the insertion point) for the scalar

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Precision/Calibration.h"
+#include "passes/Precision/Adjoint.h"
 #include "passes/Precision/F8Scaling.h"
 #include "passes/Precision/Formats.h"
 #include "passes/Precision/Passes.h"
@@ -228,6 +229,10 @@ struct AssignPrecisionPass final
       }
       if (op->hasAttr("dsmp.error_carrier")) {
         mark(op, Format::f32, "bisection");
+        continue;
+      }
+      if (op->hasAttr(kTrainingF32Attr)) {
+        mark(op, Format::f32, "training");
         continue;
       }
       if (op->hasAttr("dsmp.keep_f32")) {

@@ -178,8 +178,8 @@ def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
     every op the policy above lets through takes its best 16-bit format (or
     tf32, or f8 when `default-format` names it), reason `policy_only`, as
     PyTorch's autocast decides. The training step (passes/Training) uses it
-    for its forward and backward ops; its loss and optimizer ops carry
-    `dsmp.keep_f32`.
+    for its forward and backward ops; its loss, gradient sums and optimizer
+    ops carry `dsmp.training_f32` and stay f32 (reason `training`).
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_80\"",

@@ -120,7 +120,7 @@ void keepF32After(Block &block, Operation *after) {
   auto it = after ? std::next(after->getIterator()) : block.begin();
   for (; it != block.end(); ++it)
     if (!it->hasTrait<mlir::OpTrait::IsTerminator>())
-      it->setAttr("dsmp.keep_f32",
+      it->setAttr(kTrainingF32Attr,
                   UnitAttr::get(block.getParentOp()->getContext()));
 }
 
@@ -455,7 +455,7 @@ mlir::dsmp::buildTrainingModules(ModuleOp lifted, const LiftedWeights &weights,
        op && !op->hasTrait<mlir::OpTrait::IsTerminator>();
        op = op->getNextNode())
     if (op->hasAttr(kGradientSumAttr))
-      op->setAttr("dsmp.keep_f32", UnitAttr::get(ctx));
+      op->setAttr(kTrainingF32Attr, UnitAttr::get(ctx));
   Operation *backwardEnd = lastBeforeTerminator(body);
 
   // Unscale; the global norm says whether every gradient is finite.
@@ -571,6 +571,12 @@ mlir::dsmp::buildTrainingModules(ModuleOp lifted, const LiftedWeights &weights,
     results.push_back(next);
     resultNames.push_back(s.name + kNextStateSuffix.str());
   }
+  if (options.exposeGradients)
+    for (unsigned i = 0; i < numWeights; ++i)
+      if (grads[i]) {
+        results.push_back(grads[i]);
+        resultNames.push_back(weights.names[i] + kGradientSuffix.str());
+      }
   keepF32After(body, backwardEnd);
   setResults(func, results, resultNames);
   eraseDeadOps(body);

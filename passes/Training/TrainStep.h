@@ -32,6 +32,8 @@ namespace mlir::dsmp {
 
 /// Suffix of a graph output that replaces state tensor NAME after a step.
 inline constexpr llvm::StringLiteral kNextStateSuffix = ":next";
+/// Suffix of the gradient outputs (TrainStepOptions::exposeGradients).
+inline constexpr llvm::StringLiteral kGradientSuffix = ":grad";
 
 /// The weights lifted out of a model's constants.
 struct LiftedWeights {
@@ -64,6 +66,9 @@ struct TrainStepOptions {
   /// Element type of the optimizer's state: f32 or bf16 (the update itself
   /// always computes in f32).
   std::string optimizerPrecision = "f32";
+  /// Also return each weight's unscaled gradient as NAME:grad (f32): what
+  /// the gradient checks compare with torch's autograd.
+  bool exposeGradients = false;
 };
 
 /// One tensor of the training state, in the order the graphs take them.
@@ -105,7 +110,7 @@ inline constexpr llvm::StringLiteral kSampleLoss = "sample_loss";
 
 /// Builds the three graphs from a model whose weights were lifted
 /// (liftTrainableWeights) and whose shapes are static. Loss and optimizer
-/// ops carry dsmp.keep_f32, and so do the adds that sum a gradient over a
+/// ops carry dsmp.training_f32, and so do the adds that sum a gradient over a
 /// value's users; the formats are assigned afterwards (dsmp-assign-precision
 /// with policy-only). Fails, naming the node, where an op between a
 /// trainable weight and the loss has no gradient model.

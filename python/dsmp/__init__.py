@@ -8,7 +8,16 @@
 `compile` builds an artifact folder (model.so, model.h, weights.bin,
 manifest.txt) with dsmp's compiler driver and returns a Module; `Module.run`
 runs it through the runtime (libdsmprt). `load` opens an artifact that
-dsmp-compile wrote.
+dsmp-compile wrote. `MixedPrecisionTrainer` trains a model's weights in
+mixed precision:
+
+    trainer = dsmp.MixedPrecisionTrainer(
+        "digits_cnn.onnx",
+        precision_config={"default": "fp16", "sensitive_layers": [],
+                          "optimizer_precision": "fp32"},
+        loss_scale=1024, fresh_init=True, seed=0)
+    trainer.train((images, labels), epochs=40, batch_size=64)
+    print(trainer.evaluate((test_images, test_labels))["accuracy"])
 """
 import collections
 import json
@@ -24,8 +33,10 @@ from ._dsmp import compile_artifact as _compile_artifact
 from ._dsmp import compile_with_precision as _compile_with_precision
 from ._dsmp import PrecisionOptions as _PrecisionOptions
 from ._dsmp import read_manifest as _read_manifest
+from ._dsmp import Trainer as _Trainer
 
-__all__ = ["compile", "load", "Module", "TensorSpec", "__version__"]
+__all__ = ["compile", "load", "Module", "MixedPrecisionTrainer", "TensorSpec",
+           "__version__"]
 
 
 # The manifest's element type names as numpy's (bf16 is ml_dtypes').
@@ -229,3 +240,140 @@ def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
 def load(artifact):
     """Opens an artifact folder written by dsmp-compile or dsmp.compile."""
     return Module(artifact)
+
+
+class MixedPrecisionTrainer:
+    """Trains an ONNX model's float initializers in mixed precision.
+
+    precision_config: {"default": "fp32" | "tf32" | "fp16" | "bf16",
+    "sensitive_layers": [node names or regexes kept in FP32],
+    "optimizer_precision": "fp32" | "bf16", "target": "sm_80" (whose format
+    table applies; the code runs on this CPU, formats emulated exactly),
+    "precision_schedule": K (FP32 for the first K steps; 0: off)}.
+
+    The step is compiled (dsmp-compile --train) for one batch size: the
+    first train() call's, or batch_size here; a later call with another
+    batch size recompiles and carries the weights and optimizer state over.
+    Data is (inputs, labels): inputs an array or a list of arrays (one per
+    model input), samples along the first dim.
+    """
+
+    def __init__(self, model, precision_config=None, loss="cross_entropy",
+                 optimizer="adam", learning_rate=1e-3, weight_decay=None,
+                 momentum=0.0, batch_size=None, trainable="", loss_scale=1.0,
+                 fresh_init=False, seed=0, shapes=None, verbose=True):
+        import warnings
+        self.model = os.fspath(model)
+        self.precision_config = dict(precision_config or {})
+        layers = self.precision_config.get("sensitive_layers", [])
+        if isinstance(layers, str):
+            layers = [layers]
+        self.precision_config["sensitive_layers"] = list(layers)
+        self._options = {"loss": loss, "optimizer": optimizer,
+                         "learning_rate": float(learning_rate),
+                         "momentum": float(momentum), "trainable": trainable,
+                         "loss_scale": float(loss_scale),
+                         "fresh_init": bool(fresh_init), "seed": int(seed),
+                         "verbose": bool(verbose),
+                         "shapes": {k: [int(d) for d in v]
+                                    for k, v in (shapes or {}).items()}}
+        if weight_decay is not None:
+            self._options["weight_decay"] = float(weight_decay)
+        self._warnings = warnings
+        self._native = None
+        if batch_size is not None:
+            self._build(int(batch_size))
+
+    def _build(self, batch_size):
+        carried = None
+        if self._native is not None:
+            if self._native.batch_size == batch_size:
+                return
+            # Another batch size: a new step, the state carried over.
+            fd, carried = tempfile.mkstemp(prefix="dsmp-carry-")
+            os.close(fd)
+            self._native.save(carried)
+        options = dict(self._options, batch_size=batch_size)
+        if carried:
+            options["fresh_init"] = False
+        try:
+            native = _Trainer(self.model, self.precision_config, options)
+            if carried:
+                native.load(carried)
+        finally:
+            if carried:
+                os.unlink(carried)
+        if self._native is None:
+            for message in native.warnings:
+                self._warnings.warn(message, stacklevel=3)
+        self._native = native
+
+    @staticmethod
+    def _split(data):
+        inputs, labels = data
+        if not isinstance(inputs, (list, tuple)):
+            inputs = [inputs]
+        return [np.asarray(x) for x in inputs], labels
+
+    def _prepare(self, inputs, labels):
+        # numpy's float64 and int defaults, as the step's f32 and i64.
+        def fit(a):
+            a = np.asarray(a)
+            if a.dtype == np.float64:
+                return a.astype(np.float32)
+            if a.dtype.kind in "iu" and a.dtype != np.int64:
+                return a.astype(np.int64)
+            return a
+        return [fit(x) for x in inputs], (None if labels is None else fit(labels))
+
+    def train(self, data, epochs=1, batch_size=None):
+        """Trains for `epochs` passes over (inputs, labels); returns one dict
+        per epoch (loss, samples_per_second, steps, skipped)."""
+        inputs, labels = self._prepare(*self._split(data))
+        if batch_size is not None:
+            self._build(int(batch_size))
+        elif self._native is None:
+            self._build(32)
+        return self._native.train(inputs, labels, int(epochs))
+
+    def _ready(self):
+        if self._native is None:
+            self._build(32)
+        return self._native
+
+    def evaluate(self, data):
+        """Mean loss and top-1 accuracy (cross entropy) over every sample."""
+        inputs, labels = self._prepare(*self._split(data))
+        return self._ready().evaluate(inputs, labels)
+
+    def predict(self, inputs):
+        """The model's first output for each sample, as [samples, ...]."""
+        if not isinstance(inputs, (list, tuple)):
+            inputs = [inputs]
+        inputs, _ = self._prepare(inputs, None)
+        return self._ready().predict(inputs)
+
+    def save(self, path):
+        """Weights, optimizer state, step and config in one file, written
+        atomically."""
+        self._ready().save(os.fspath(path))
+
+    def load(self, path):
+        """Restores a checkpoint of this model; refuses another model's or a
+        damaged one and leaves the weights as they were."""
+        self._ready().load(os.fspath(path))
+
+    def export_onnx(self, path):
+        """The inference model with the trained weights."""
+        self._ready().export_onnx(os.fspath(path))
+
+    @property
+    def step(self):
+        return self._ready().step
+
+    def weights(self):
+        """{initializer name: current FP32 values}."""
+        return self._ready().weights()
+
+    def set_weight(self, name, value):
+        self._ready().set_weight(name, value)

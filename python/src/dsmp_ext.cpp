@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dsmp/Driver/CompileAPI.h"
+#include "dsmp/Driver/Trainer.h"
 #include "dsmp/runtime/Manifest.h"
 #include "dsmp/runtime/dsmprt.h"
 
@@ -247,6 +248,205 @@ public:
 private:
   dsmp_model *model = nullptr;
 };
+/// dsmp.MixedPrecisionTrainer's native half: numpy arrays of samples in,
+/// dicts of figures out (python/dsmp/__init__.py adds the config handling).
+class Trainer {
+public:
+  Trainer(const std::string &model, const nb::dict &config,
+          const nb::dict &options) {
+    dsmp::PrecisionConfig c;
+    dsmp::TrainerOptions o;
+    for (auto [key, value] : config) {
+      std::string k = nb::cast<std::string>(key);
+      if (k == "default")
+        c.defaultFormat = nb::cast<std::string>(value);
+      else if (k == "sensitive_layers")
+        c.sensitiveLayers = nb::cast<std::vector<std::string>>(value);
+      else if (k == "optimizer_precision")
+        c.optimizerPrecision = nb::cast<std::string>(value);
+      else if (k == "target")
+        c.target = nb::cast<std::string>(value);
+      else if (k == "precision_schedule")
+        c.precisionSchedule = nb::cast<int64_t>(value);
+      else
+        throw std::invalid_argument("precision_config: unknown key '" + k +
+                                    "' (default, sensitive_layers, "
+                                    "optimizer_precision, target, "
+                                    "precision_schedule)");
+    }
+    for (auto [key, value] : options) {
+      std::string k = nb::cast<std::string>(key);
+      if (k == "loss")
+        o.loss = nb::cast<std::string>(value);
+      else if (k == "optimizer")
+        o.optimizer = nb::cast<std::string>(value);
+      else if (k == "learning_rate")
+        o.learningRate = nb::cast<double>(value);
+      else if (k == "weight_decay")
+        o.weightDecay = nb::cast<double>(value);
+      else if (k == "momentum")
+        o.momentum = nb::cast<double>(value);
+      else if (k == "batch_size")
+        o.batchSize = nb::cast<int64_t>(value);
+      else if (k == "trainable")
+        o.trainable = nb::cast<std::string>(value);
+      else if (k == "loss_scale")
+        o.lossScale = nb::cast<float>(value);
+      else if (k == "fresh_init")
+        o.freshInit = nb::cast<bool>(value);
+      else if (k == "seed")
+        o.seed = nb::cast<uint64_t>(value);
+      else if (k == "work_dir")
+        o.workDir = nb::cast<std::string>(value);
+      else if (k == "verbose")
+        o.verbose = nb::cast<bool>(value);
+      else if (k == "shapes")
+        o.shapes = nb::cast<std::map<std::string, std::vector<int64_t>>>(value);
+      else
+        throw std::invalid_argument("unknown trainer option '" + k + "'");
+    }
+    std::string error;
+    trainer = dsmp::MixedPrecisionTrainer::create(model, c, o, error);
+    if (!trainer)
+      throw std::runtime_error(error);
+  }
+
+  nb::list train(const nb::list &inputs, nb::object labels, int epochs) {
+    std::vector<nb::object> keep;
+    dsmp::DataView data = view(inputs, labels, keep);
+    std::vector<dsmp::EpochStats> history;
+    std::string error;
+    bool ok;
+    {
+      nb::gil_scoped_release release;
+      ok = trainer->train(data, epochs, &history, error);
+    }
+    if (!ok)
+      throw std::runtime_error(error);
+    nb::list out;
+    for (const dsmp::EpochStats &e : history) {
+      nb::dict d;
+      d["loss"] = e.loss;
+      d["samples_per_second"] = e.samplesPerSecond;
+      d["steps"] = e.steps;
+      d["skipped"] = e.skipped;
+      out.append(d);
+    }
+    return out;
+  }
+
+  nb::dict evaluate(const nb::list &inputs, nb::object labels) {
+    std::vector<nb::object> keep;
+    dsmp::DataView data = view(inputs, labels, keep);
+    dsmp::Evaluation e;
+    std::string error;
+    if (!trainer->evaluate(data, e, error))
+      throw std::runtime_error(error);
+    nb::dict d;
+    d["loss"] = e.loss;
+    d["accuracy"] = e.accuracy;
+    d["samples"] = e.samples;
+    return d;
+  }
+
+  nb::object predict(const nb::list &inputs) {
+    std::vector<nb::object> keep;
+    dsmp::DataView data = view(inputs, nb::none(), keep);
+    std::vector<float> out;
+    std::string error;
+    if (!trainer->predict(data, out, error))
+      throw std::runtime_error(error);
+    nb::module_ numpy = nb::module_::import_("numpy");
+    nb::object array = numpy.attr("empty")(out.size(), "float32");
+    auto v = nb::cast<nb::ndarray<nb::c_contig, nb::device::cpu>>(array);
+    std::memcpy(v.data(), out.data(), out.size() * sizeof(float));
+    int64_t per = trainer->session().outputSampleElements();
+    return array.attr("reshape")(data.size, per);
+  }
+
+  void save(const std::string &path) {
+    std::string error;
+    if (!trainer->save(path, error))
+      throw std::runtime_error(error);
+  }
+  void load(const std::string &path) {
+    std::string error;
+    if (!trainer->load(path, error))
+      throw std::runtime_error(error);
+  }
+  void exportOnnx(const std::string &path) {
+    std::string error;
+    if (!trainer->exportOnnx(path, error))
+      throw std::runtime_error(error);
+  }
+  std::vector<std::string> warnings() const { return trainer->warnings(); }
+  int64_t step() { return trainer->session().step(); }
+  int64_t batchSize() { return trainer->session().batch(); }
+  nb::dict weights() {
+    nb::module_ numpy = nb::module_::import_("numpy");
+    nb::dict out;
+    for (const auto &s : trainer->session().manifest().state) {
+      if (s.role != "weight")
+        continue;
+      size_t count = 0;
+      const float *w = trainer->session().weight(s.name, &count);
+      nb::object array = numpy.attr("empty")(count, "float32");
+      auto v = nb::cast<nb::ndarray<nb::c_contig, nb::device::cpu>>(array);
+      std::memcpy(v.data(), w, count * sizeof(float));
+      nb::list shape;
+      for (int64_t d : s.dims)
+        shape.append(d);
+      out[s.name.c_str()] = array.attr("reshape")(nb::tuple(shape));
+    }
+    return out;
+  }
+  void setWeight(const std::string &name, nb::object value) {
+    nb::module_ numpy = nb::module_::import_("numpy");
+    nb::object array = numpy.attr("ascontiguousarray")(value, "float32");
+    auto v = nb::cast<nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>>(array);
+    std::string error;
+    if (!trainer->session().setWeight(
+            name, static_cast<const float *>(v.data()), v.size(), error))
+      throw std::invalid_argument(error);
+  }
+
+private:
+  /// Checks each array's samples against the compiled step's.
+  dsmp::DataView view(const nb::list &inputs, nb::object labels,
+                      std::vector<nb::object> &keep) {
+    nb::module_ numpy = nb::module_::import_("numpy");
+    dsmp::DataView data;
+    dsmp::TrainingSession &s = trainer->session();
+    auto contiguous = [&](nb::object array, int64_t sampleBytes,
+                          const std::string &what) {
+      nb::object a = numpy.attr("ascontiguousarray")(array);
+      keep.push_back(a);
+      auto v = nb::cast<nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>>(a);
+      int64_t n = v.ndim() ? static_cast<int64_t>(v.shape(0)) : 0;
+      if (data.size && n != data.size)
+        throw std::invalid_argument(what + " has " + std::to_string(n) +
+                                    " samples, the inputs " +
+                                    std::to_string(data.size));
+      if (n == 0 || static_cast<int64_t>(v.nbytes()) != n * sampleBytes)
+        throw std::invalid_argument(
+            what + ": expected " + std::to_string(sampleBytes) +
+            " bytes per sample (the compiled step's shape and dtype), got " +
+            std::to_string(n ? v.nbytes() / n : 0) + " in " +
+            nb::cast<std::string>(nb::str(a.attr("dtype"))) + " of shape " +
+            nb::cast<std::string>(nb::str(a.attr("shape"))));
+      data.size = n;
+      return v.data();
+    };
+    for (size_t i = 0; i < inputs.size(); ++i)
+      data.inputs.push_back(contiguous(inputs[i], s.inputSampleBytes(i),
+                                       "input " + std::to_string(i)));
+    if (!labels.is_none())
+      data.labels = contiguous(labels, s.labelSampleBytes(), "labels");
+    return data;
+  }
+  std::unique_ptr<dsmp::MixedPrecisionTrainer> trainer;
+};
+
 /// Runs `compile` (a CompileAPI call given a cancel flag) on a worker
 /// thread without the GIL while this thread polls Python's signal handlers
 /// every 100 ms: Ctrl-C sets the flag, the compile stops after the step
@@ -348,6 +548,23 @@ NB_MODULE(_dsmp, m) {
       "--tolerance).");
   m.def("read_manifest", &readManifest, nb::arg("artifact"),
         "An artifact's manifest: target, source and each variant's tensors.");
+  nb::class_<Trainer>(m, "Trainer")
+      .def(nb::init<const std::string &, const nb::dict &, const nb::dict &>(),
+           nb::arg("model"), nb::arg("config"), nb::arg("options"))
+      .def("train", &Trainer::train, nb::arg("inputs"), nb::arg("labels"),
+           nb::arg("epochs"))
+      .def("evaluate", &Trainer::evaluate, nb::arg("inputs"),
+           nb::arg("labels"))
+      .def("predict", &Trainer::predict, nb::arg("inputs"))
+      .def("save", &Trainer::save, nb::arg("path"))
+      .def("load", &Trainer::load, nb::arg("path"))
+      .def("export_onnx", &Trainer::exportOnnx, nb::arg("path"))
+      .def("weights", &Trainer::weights)
+      .def("set_weight", &Trainer::setWeight, nb::arg("name"),
+           nb::arg("value"))
+      .def_prop_ro("warnings", &Trainer::warnings)
+      .def_prop_ro("step", &Trainer::step)
+      .def_prop_ro("batch_size", &Trainer::batchSize);
   nb::class_<Model>(m, "Model")
       .def(nb::init<const std::string &>(), nb::arg("artifact"))
       .def_prop_ro("input_names", &Model::inputNames)

@@ -249,6 +249,11 @@ llvm::cl::opt<std::string> trainable(
     "trainable",
     llvm::cl::desc("Regex of the initializers to train (default: all)"),
     llvm::cl::cat(training));
+llvm::cl::opt<bool> emitGradients(
+    "emit-gradients",
+    llvm::cl::desc("train_step also returns each weight's unscaled "
+                   "gradient as NAME:grad (for checking them)"),
+    llvm::cl::cat(training));
 llvm::cl::opt<std::string> optimizerPrecision(
     "optimizer-precision",
     llvm::cl::desc("fp32 or bf16: the optimizer state's format"),
@@ -286,6 +291,7 @@ int trainMain(DialectRegistry &registry) {
   options.sensitiveLayers = sensitiveLayers;
   options.optimizerPrecision = optimizerPrecision;
   options.emitTrainStep = emitMlir;
+  options.emitGradients = emitGradients;
   // The code runs on this host; the formats are those of --target's table
   // (sm_80 unless given), emulated exactly.
   options.target =

@@ -51,6 +51,8 @@ struct TrainingCompileOptions {
   std::string optimizerPrecision = "f32";
   /// The target whose format table applies (sm_80, gfx90a, aarch64, ...).
   std::string target = "sm_80";
+  /// train_step also returns each weight's unscaled gradient (NAME:grad).
+  bool emitGradients = false;
   /// Also write train_step's graph with its formats (dsmp IR) here.
   std::string emitTrainStep;
   /// Receives warnings (a sensitive-layer pattern that matches nothing,

@@ -78,9 +78,19 @@ struct TrainingManifest {
   artifact::FileSpec initial;
 };
 
+/// The shortest text that reads back as `v` exactly.
+inline std::string exactNumber(double v) {
+  char text[32];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, v);
+    if (std::strtod(text, nullptr) == v)
+      break;
+  }
+  return text;
+}
+
 inline std::string writeTrainingManifest(const TrainingManifest &m) {
   std::ostringstream os;
-  os.precision(17);
   auto dims = [&](const std::vector<int64_t> &d) {
     os << " " << d.size();
     for (int64_t x : d)
@@ -89,9 +99,10 @@ inline std::string writeTrainingManifest(const TrainingManifest &m) {
   os << "dsmp-training " << kTrainingVersion << "\n";
   os << "source " << artifact::encodeName(m.source) << "\n";
   os << "loss " << m.loss << "\n";
-  os << "optimizer " << m.optimizer << " " << m.beta1 << " " << m.beta2 << " "
-     << m.epsilon << " " << m.weightDecay << " " << m.momentum << "\n";
-  os << "learning_rate " << m.learningRate << "\n";
+  os << "optimizer " << m.optimizer << " " << exactNumber(m.beta1) << " "
+     << exactNumber(m.beta2) << " " << exactNumber(m.epsilon) << " "
+     << exactNumber(m.weightDecay) << " " << exactNumber(m.momentum) << "\n";
+  os << "learning_rate " << exactNumber(m.learningRate) << "\n";
   os << "formats " << m.defaultFormat << " " << m.target << " "
      << m.optimizerPrecision << "\n";
   os << "batch " << m.batch << "\n";

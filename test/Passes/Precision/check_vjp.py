@@ -80,6 +80,16 @@ CASES = [
     case("conv_transpose", [[1, 4, 3, 3]], const("w", WT) + "\n%n = dsmp.none\n"
          "%y = dsmp.conv_transpose %x0, %w, %n {group = 2 : i64, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x3x3xf32>, tensor<4x3x3x3xf32>, none) -> tensor<1x6x5x5xf32>",
          [1, 6, 5, 5]),
+    # Trainable parameters (the training step's weights are graph inputs).
+    case("conv parameters", [[2, 4, 7, 7], [6, 2, 3, 3], [6]],
+         "%y = dsmp.conv %x0, %x1, %x2 {group = 2 : i64, strides = array<i64: 2, 2>, pads = array<i64: 1, 0, 1, 1>} : (tensor<2x4x7x7xf32>, tensor<6x2x3x3xf32>, tensor<6xf32>) -> tensor<2x6x4x3xf32>",
+         [2, 6, 4, 3]),
+    case("gemm parameters", [[4, 3], [5, 4], [5]],
+         "%y = dsmp.gemm %x0, %x1, %x2 {transA = 1 : i64, transB = 1 : i64} : (tensor<4x3xf32>, tensor<5x4xf32>, tensor<5xf32>) -> tensor<3x5xf32>",
+         [3, 5]),
+    case("layer_normalization parameters", [[3, 4], [4], [4]],
+         "%y, %mean, %inv = dsmp.layer_normalization %x0, %x1, %x2 : (tensor<3x4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<3x4xf32>, none, none)",
+         [3, 4]),
     case("batch_normalization", [[2, 4, 3, 3]], const("s", S) + "\n" + const("b", S - 1) + "\n" + const("m", S / 3) + "\n" + const("v", S) +
          "\n%y = dsmp.batch_normalization %x0, %s, %b, %m, %v : (tensor<2x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3x3xf32>",
          [2, 4, 3, 3]),
