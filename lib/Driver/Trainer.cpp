@@ -47,14 +47,6 @@ std::string joinPath(const std::string &dir, const std::string &name) {
   return std::string(path);
 }
 
-/// One regex for a list of names or patterns, each matching whole names.
-std::string anyOf(const std::vector<std::string> &patterns) {
-  std::string joined;
-  for (const std::string &p : patterns)
-    joined += (joined.empty() ? "" : "|") + ("^(" + p + ")$");
-  return joined;
-}
-
 } // namespace
 
 TrainingSession *MixedPrecisionTrainer::active() const {
@@ -116,7 +108,7 @@ std::unique_ptr<MixedPrecisionTrainer> MixedPrecisionTrainer::create(
   for (const auto &[name, dims] : options.shapes)
     compile.shapes[name] = llvm::SmallVector<int64_t>(dims.begin(), dims.end());
   compile.defaultFormat = config.defaultFormat;
-  compile.sensitiveLayers = anyOf(config.sensitiveLayers);
+  compile.sensitiveLayers = config.sensitiveLayers;
   compile.optimizerPrecision = config.optimizerPrecision;
   compile.target = config.target;
   compile.warnings = &t->warnings_;

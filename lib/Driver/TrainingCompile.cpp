@@ -93,13 +93,14 @@ llvm::Expected<InputShapes> stepShapes(func::FuncOp graph, unsigned numInputs,
 /// Formats per the precision config, as autocast would choose them; the
 /// result is a plain (not budgeted) module for the artifact.
 llvm::Error assignFormats(ModuleOp module, StringRef format,
+                          StringRef sensitive,
                           const TrainingCompileOptions &options) {
   if (!format.empty()) {
     PassManager pm(module.getContext());
     AssignPrecisionPassOptions assign;
     assign.target = options.target;
     assign.defaultFormat = format.str();
-    assign.sensitiveLayers = options.sensitiveLayers;
+    assign.sensitiveLayers = sensitive.str();
     assign.policyOnly = true;
     pm.addPass(createAssignPrecisionPass(assign));
     addCastPasses(pm);
@@ -182,12 +183,13 @@ mlir::dsmp::compileTrainingArtifact(StringRef modelPath, StringRef outputDir,
                   " matmuls: its format table keeps them in f32 (sm_80, "
                   "sm_90, gfx90a, aarch64 have 16-bit formats)");
   }
-  if (!options.sensitiveLayers.empty()) {
-    llvm::Regex pattern(options.sensitiveLayers);
+  std::string sensitive; // one regex: any of the patterns, whole names
+  for (const std::string &layer : options.sensitiveLayers) {
+    llvm::Regex pattern("^(" + layer + ")$");
     std::string error;
     if (!pattern.isValid(error))
-      return fail("sensitive layers '" + options.sensitiveLayers +
-                  "': " + error);
+      return fail("sensitive layer '" + layer + "': " + error);
+    sensitive += (sensitive.empty() ? "^(" : "|^(") + layer + ")$";
   }
   if (llvm::Error err = checkOutput(outputDir, options.artifact.force))
     return err;
@@ -206,18 +208,18 @@ mlir::dsmp::compileTrainingArtifact(StringRef modelPath, StringRef outputDir,
   if (llvm::Error err = specializeGraph(model, *shapes, options.batch))
     return where(std::move(err));
 
-  if (!options.sensitiveLayers.empty() && options.warnings) {
-    llvm::Regex pattern(options.sensitiveLayers);
-    bool matched = false;
-    graph.walk([&](Operation *op) {
-      std::string node = onnxNodeName(op->getLoc());
-      matched |= !node.empty() && pattern.match(node);
-    });
-    if (!matched)
-      options.warnings->push_back("sensitive layers '" +
-                                  options.sensitiveLayers +
-                                  "' match no node of the model");
-  }
+  if (options.warnings)
+    for (const std::string &layer : options.sensitiveLayers) {
+      llvm::Regex pattern("^(" + layer + ")$");
+      bool matched = false;
+      graph.walk([&](Operation *op) {
+        std::string node = onnxNodeName(op->getLoc());
+        matched |= !node.empty() && pattern.match(node);
+      });
+      if (!matched)
+        options.warnings->push_back("sensitive layer '" + layer +
+                                    "' matches no node of the model");
+    }
 
   TrainStepOptions step;
   step.loss = options.loss;
@@ -268,7 +270,7 @@ mlir::dsmp::compileTrainingArtifact(StringRef modelPath, StringRef outputDir,
       {*modules->evalStep, trainfile::kEvalStepDir},
       {*modules->predict, trainfile::kPredictDir}};
   for (auto [module, dir] : parts) {
-    if (llvm::Error err = assignFormats(module, *format, options))
+    if (llvm::Error err = assignFormats(module, *format, sensitive, options))
       return where(std::move(err));
     if (dir == trainfile::kTrainStepDir && !options.emitTrainStep.empty()) {
       std::string text;

@@ -16,8 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Precision/Calibration.h"
 #include "passes/Precision/Adjoint.h"
+#include "passes/Precision/Calibration.h"
 #include "passes/Precision/F8Scaling.h"
 #include "passes/Precision/Formats.h"
 #include "passes/Precision/Passes.h"

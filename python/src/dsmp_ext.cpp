@@ -403,7 +403,8 @@ public:
   void setWeight(const std::string &name, nb::object value) {
     nb::module_ numpy = nb::module_::import_("numpy");
     nb::object array = numpy.attr("ascontiguousarray")(value, "float32");
-    auto v = nb::cast<nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>>(array);
+    auto v =
+        nb::cast<nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>>(array);
     std::string error;
     if (!trainer->session().setWeight(
             name, static_cast<const float *>(v.data()), v.size(), error))
@@ -431,9 +432,11 @@ private:
         throw std::invalid_argument(
             what + ": expected " + std::to_string(sampleBytes) +
             " bytes per sample (the compiled step's shape and dtype), got " +
-            std::to_string(n ? v.nbytes() / n : 0) + " in " +
-            nb::cast<std::string>(nb::str(a.attr("dtype"))) + " of shape " +
-            nb::cast<std::string>(nb::str(a.attr("shape"))));
+            std::to_string(n ? v.nbytes() / n : 0) + " (" +
+            nb::str("{} of shape {}")
+                .format(a.attr("dtype"), a.attr("shape"))
+                .c_str() +
+            ")");
       data.size = n;
       return v.data();
     };
@@ -553,15 +556,13 @@ NB_MODULE(_dsmp, m) {
            nb::arg("model"), nb::arg("config"), nb::arg("options"))
       .def("train", &Trainer::train, nb::arg("inputs"), nb::arg("labels"),
            nb::arg("epochs"))
-      .def("evaluate", &Trainer::evaluate, nb::arg("inputs"),
-           nb::arg("labels"))
+      .def("evaluate", &Trainer::evaluate, nb::arg("inputs"), nb::arg("labels"))
       .def("predict", &Trainer::predict, nb::arg("inputs"))
       .def("save", &Trainer::save, nb::arg("path"))
       .def("load", &Trainer::load, nb::arg("path"))
       .def("export_onnx", &Trainer::exportOnnx, nb::arg("path"))
       .def("weights", &Trainer::weights)
-      .def("set_weight", &Trainer::setWeight, nb::arg("name"),
-           nb::arg("value"))
+      .def("set_weight", &Trainer::setWeight, nb::arg("name"), nb::arg("value"))
       .def_prop_ro("warnings", &Trainer::warnings)
       .def_prop_ro("step", &Trainer::step)
       .def_prop_ro("batch_size", &Trainer::batchSize);

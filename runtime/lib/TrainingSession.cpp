@@ -477,8 +477,7 @@ bool TrainingSession::restore(const std::string &path, std::string *config,
     return refuse("has a damaged header");
   if (layout != hex(tr::stateLayoutHash(manifest_)))
     return refuse("belongs to another model or training setup (its state "
-                  "tensors differ from '" +
-                  dir_ + "')");
+                  "tensors differ from this one's)");
   size_t need = 0;
   for (const tr::StateSpec &spec : manifest_.state)
     need += spec.bytes();

@@ -288,7 +288,8 @@ int trainMain(DialectRegistry &registry) {
   options.trainable = trainable;
   options.defaultFormat =
       defaultFormat == "auto" ? "fp32" : defaultFormat.getValue();
-  options.sensitiveLayers = sensitiveLayers;
+  if (!sensitiveLayers.empty())
+    options.sensitiveLayers = {sensitiveLayers};
   options.optimizerPrecision = optimizerPrecision;
   options.emitTrainStep = emitMlir;
   options.emitGradients = emitGradients;

@@ -45,8 +45,9 @@ struct TrainingCompileOptions {
   /// Precision config: fp32, tf32, fp16 or bf16 for the forward and
   /// backward ops the policy lets through.
   std::string defaultFormat = "fp32";
-  /// Regex of node names kept in f32.
-  std::string sensitiveLayers;
+  /// Node names or regexes (each matching whole names) kept in f32; one
+  /// that matches no node gets a warning that names it.
+  std::vector<std::string> sensitiveLayers;
   /// f32 or bf16 for the optimizer's state.
   std::string optimizerPrecision = "f32";
   /// The target whose format table applies (sm_80, gfx90a, aarch64, ...).
