@@ -312,6 +312,13 @@ mlir::dsmp::liftTrainableWeights(ModuleOp model, StringRef trainable) {
     std::string name = onnxNodeName(op->getLoc());
     if (pattern && !pattern->match(name))
       continue;
+    // A BatchNormalization's running mean and variance are statistics, not
+    // parameters (the step keeps BatchNorm in its inference form).
+    if (llvm::all_of(op->getUses(), [](OpOperand &use) {
+          return isa<BatchNormalizationOp>(use.getOwner()) &&
+                 use.getOperandNumber() >= 3;
+        }))
+      continue;
     chosen.push_back(op);
   }
   if (chosen.empty())

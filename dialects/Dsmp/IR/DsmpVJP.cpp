@@ -632,19 +632,36 @@ LogicalResult logSoftmaxVJP(VJP &v) {
 }
 
 LogicalResult batchNormVJP(VJP &v) {
-  if (!v.wants(0))
-    return success();
   GraphBuilder &g = v.g;
   auto xType = v.typeOf(v.operand(0));
   if (!xType || xType.getRank() < 2)
     return failure();
-  // Inference form: y = (x - mean) * scale / sqrt(var + eps) + b.
-  Value factor = g.div(
-      v.operand(1),
-      g.value("dsmp.sqrt",
-              {g.add(v.operand(4), v.scalar(v.attrFloat("epsilon", 1e-5f)))}));
+  // Inference form: y = (x - mean) * scale / sqrt(var + eps) + b (the
+  // running statistics stay fixed: no gradient reaches them).
   SmallVector<int64_t> shape(xType.getRank(), 1);
   shape[1] = xType.getDimSize(1);
+  Value root = g.value(
+      "dsmp.sqrt",
+      {g.add(v.operand(4), v.scalar(v.attrFloat("epsilon", 1e-5f)))});
+  SmallVector<int64_t> perChannel{0};
+  for (int64_t i = 2; i < xType.getRank(); ++i)
+    perChannel.push_back(i);
+  auto sumPerChannel = [&](Value x) {
+    return g.value("dsmp.reduce_sum", {x, g.i64s(perChannel)},
+                   {g.i64("keepdims", 0)});
+  };
+  if (v.wants(1)) {
+    Value normalized =
+        g.div(g.sub(v.operand(0), g.reshape(v.operand(3), shape)),
+              g.reshape(root, shape));
+    if (failed(v.set(1, sumPerChannel(g.mul(v.grad(), normalized)))))
+      return failure();
+  }
+  if (v.wants(2) && failed(v.set(2, sumPerChannel(v.grad()))))
+    return failure();
+  if (!v.wants(0))
+    return success();
+  Value factor = g.div(v.operand(1), root);
   return v.set(0, g.mul(v.grad(), g.reshape(factor, shape)));
 }
 

@@ -90,6 +90,9 @@ CASES = [
     case("layer_normalization parameters", [[3, 4], [4], [4]],
          "%y, %mean, %inv = dsmp.layer_normalization %x0, %x1, %x2 : (tensor<3x4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<3x4xf32>, none, none)",
          [3, 4]),
+    case("batch_normalization parameters", [[2, 4, 3, 3], [4], [4]], const("m", S / 3) + "\n" + const("v", S) +
+         "\n%y = dsmp.batch_normalization %x0, %x1, %x2, %m, %v : (tensor<2x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3x3xf32>",
+         [2, 4, 3, 3]),
     case("batch_normalization", [[2, 4, 3, 3]], const("s", S) + "\n" + const("b", S - 1) + "\n" + const("m", S / 3) + "\n" + const("v", S) +
          "\n%y = dsmp.batch_normalization %x0, %s, %b, %m, %v : (tensor<2x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3x3xf32>",
          [2, 4, 3, 3]),
