@@ -72,7 +72,7 @@ int main(int argc, char **argv) {
     options.learningRate = 2e-3;
     options.freshInit = true;
     options.seed = 0;
-    options.lossScale = mode == "fp16" ? 1024 : 1;
+    options.scaler = dsmp::LossScalerConfig::fixed(mode == "fp16" ? 1024 : 1);
     options.verbose = std::getenv("TRAIN_DIGITS_VERBOSE") != nullptr;
     std::string error;
     auto trainer =
@@ -107,7 +107,7 @@ int main(int argc, char **argv) {
                 "%g\n",
                 mode.c_str(), 100.0 * test.accuracy, test.loss,
                 history.empty() ? 0.0 : history.back().loss, epochs, seconds,
-                static_cast<long long>(skipped), options.lossScale);
+                static_cast<long long>(skipped), trainer->scaler().scale());
     std::fflush(stdout);
   }
   return 0;

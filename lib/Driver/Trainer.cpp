@@ -64,10 +64,11 @@ std::unique_ptr<MixedPrecisionTrainer> MixedPrecisionTrainer::create(
     error = "batch_size must be at least 1";
     return nullptr;
   }
-  if (!(options.lossScale > 0) || !std::isfinite(options.lossScale)) {
-    error = "the loss scale must be positive and finite";
+  if (std::string why = options.scaler.check(); !why.empty()) {
+    error = why;
     return nullptr;
   }
+  t->scaler_ = LossScaler(options.scaler);
   t->workDir_ = options.workDir;
   if (t->workDir_.empty()) {
     llvm::SmallString<256> made;
@@ -112,6 +113,7 @@ std::unique_ptr<MixedPrecisionTrainer> MixedPrecisionTrainer::create(
   compile.optimizerPrecision = config.optimizerPrecision;
   compile.target = config.target;
   compile.warnings = &t->warnings_;
+  compile.faultInjection = options.faultInjection;
   auto build = [&](const std::string &format, const std::string &dir,
                    std::unique_ptr<TrainingSession> &session) {
     mlir::dsmp::TrainingCompileOptions o = compile;
@@ -255,10 +257,23 @@ bool MixedPrecisionTrainer::train(const DataView &data, int epochs,
       for (const auto &buffer : batchInputs_)
         inputs.push_back(buffer.data());
       StepResult r;
+      ++attempts_;
+      if (!faults_.empty()) {
+        std::vector<float> fault;
+        for (const Fault &f : faults_)
+          if (f.attempt == attempts_) {
+            if (fault.empty())
+              fault.assign(weightCount(), 0.0f);
+            fault[f.weight] += f.value;
+          }
+        if (!fault.empty())
+          active()->setGradientFault(std::move(fault));
+      }
       if (!active()->trainStep(inputs, batchLabels_.data(),
                                static_cast<float>(options_.learningRate),
-                               options_.lossScale, r, error))
+                               scaler_.scale(), r, error))
         return false;
+      scaler_.update(r.applied);
       if (r.applied) {
         lossSum += r.loss;
         ++stats.steps;
@@ -278,9 +293,9 @@ bool MixedPrecisionTrainer::train(const DataView &data, int epochs,
       stats.samplesPerSecond = seconds > 0 ? (s + 1) * batch / seconds : 0;
       stats.loss = stats.steps ? lossSum / stats.steps : NAN;
       progress.update(s + 1, stats.loss, stats.samplesPerSecond,
-                      options_.lossScale);
+                      scaler_.scale());
     }
-    progress.finish(stats, options_.lossScale);
+    progress.finish(stats, scaler_.scale());
     if (history)
       history->push_back(stats);
   }
@@ -365,19 +380,54 @@ bool MixedPrecisionTrainer::predict(const DataView &data,
 
 bool MixedPrecisionTrainer::save(const std::string &path,
                                  std::string &error) const {
-  return active()->save(path, config_.text(), error);
+  return active()->save(path, config_.text(), error, scaler_.toText());
 }
 
 bool MixedPrecisionTrainer::load(const std::string &path, std::string &error) {
-  std::string config;
-  if (!active()->restore(path, &config, error))
+  std::string config, scalerState;
+  // (restore checks the scaler's state before it changes anything)
+  if (!active()->restore(path, &config, error, &scalerState))
     return false;
+  if (!scalerState.empty())
+    (void)scaler_.fromText(scalerState);
   if (warmup_ && !switched_ && warmup_->step() >= config_.precisionSchedule) {
     if (!mixed_->adoptState(*warmup_, error))
       return false;
     switched_ = true;
   }
   return true;
+}
+
+size_t MixedPrecisionTrainer::weightCount() const {
+  size_t n = 0;
+  for (const auto &spec : active()->manifest().state)
+    n += spec.role == "weight";
+  return n;
+}
+
+bool MixedPrecisionTrainer::injectFault(int64_t attempt,
+                                        const std::string &name, float value,
+                                        std::string &error) {
+  if (!active()->hasGradientFault()) {
+    error = "the training step was compiled without fault injection";
+    return false;
+  }
+  if (attempt < 1) {
+    error = "a fault fires at step 1 from now or later";
+    return false;
+  }
+  size_t index = 0;
+  for (const auto &spec : active()->manifest().state) {
+    if (spec.role != "weight")
+      continue;
+    if (spec.name == name) {
+      faults_.push_back({attempts_ + attempt, index, value});
+      return true;
+    }
+    ++index;
+  }
+  error = "no weight '" + name + "'";
+  return false;
 }
 
 bool MixedPrecisionTrainer::exportOnnx(const std::string &path,

@@ -232,6 +232,7 @@ mlir::dsmp::compileTrainingArtifact(StringRef modelPath, StringRef outputDir,
                          : (options.optimizer == "adamw" ? 0.01 : 0.0);
   step.momentum = options.momentum;
   step.exposeGradients = options.emitGradients;
+  step.faultInjection = options.faultInjection;
   step.optimizerPrecision =
       options.optimizerPrecision == "fp32" ? "f32" : options.optimizerPrecision;
   auto modules = buildTrainingModules(model, *lifted, step);

@@ -461,12 +461,19 @@ mlir::dsmp::buildTrainingModules(ModuleOp lifted, const LiftedWeights &weights,
   for (Operation *op = lossEnd ? lossEnd->getNextNode() : &body.front();
        op && !op->hasTrait<mlir::OpTrait::IsTerminator>();
        op = op->getNextNode())
-    if (op->hasAttr(kGradientSumAttr))
+    // Sums of gradients stay f32: over a value's users, and a scatter that
+    // adds rows of a table's gradient.
+    if (op->hasAttr(kGradientSumAttr) || isa<ScatterNDOp>(op))
       op->setAttr(kTrainingF32Attr, UnitAttr::get(ctx));
   Operation *backwardEnd = lastBeforeTerminator(body);
 
   // Unscale; the global norm says whether every gradient is finite.
   Value inverse = g.value("dsmp.reciprocal", {scale});
+  Value fault;
+  if (options.faultInjection)
+    fault = addInput(
+        func, RankedTensorType::get({static_cast<int64_t>(numWeights)}, f32),
+        "gradient_fault");
   SmallVector<Value> grads(numWeights);
   Value sumSquares;
   for (unsigned i = 0; i < numWeights; ++i) {
@@ -476,6 +483,9 @@ mlir::dsmp::buildTrainingModules(ModuleOp lifted, const LiftedWeights &weights,
       continue;
     }
     grads[i] = g.mul(g.convert(grad, f32), inverse);
+    if (fault)
+      grads[i] = g.add(grads[i],
+                       g.value("dsmp.gather", {fault, g.i64s({int64_t(i)})}));
     Value squares = g.reduceAll("dsmp.reduce_sum", g.mul(grads[i], grads[i]));
     sumSquares = sumSquares ? g.add(sumSquares, squares) : squares;
   }

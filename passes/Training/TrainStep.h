@@ -69,6 +69,9 @@ struct TrainStepOptions {
   /// Also return each weight's unscaled gradient as NAME:grad (f32): what
   /// the gradient checks compare with torch's autograd.
   bool exposeGradients = false;
+  /// For fault-injection tests: an input `gradient_fault` (f32, one per
+  /// weight) added to each weight's gradient before the finiteness check.
+  bool faultInjection = false;
 };
 
 /// One tensor of the training state, in the order the graphs take them.

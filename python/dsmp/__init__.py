@@ -249,7 +249,15 @@ class MixedPrecisionTrainer:
     "sensitive_layers": [node names or regexes kept in FP32],
     "optimizer_precision": "fp32" | "bf16", "target": "sm_80" (whose format
     table applies; the code runs on this CPU, formats emulated exactly),
-    "precision_schedule": K (FP32 for the first K steps; 0: off)}.
+    "precision_schedule": K (FP32 for the first K steps; 0: off),
+    "loss_scale": "dynamic" or a number (default: dynamic for fp16, 1
+    otherwise; the `loss_scale` argument says the same)}.
+
+    The dynamic scale starts at 2^16, halves on a step whose gradients are
+    not finite (that step is skipped: weights and optimizer state stay as
+    they were) and doubles after 2000 clean steps; `scaler` overrides
+    init_scale, growth_factor, backoff_factor, growth_interval, min_scale,
+    max_scale and hysteresis.
 
     The step is compiled (dsmp-compile --train) for one batch size: the
     first train() call's, or batch_size here; a later call with another
@@ -260,8 +268,9 @@ class MixedPrecisionTrainer:
 
     def __init__(self, model, precision_config=None, loss="cross_entropy",
                  optimizer="adam", learning_rate=1e-3, weight_decay=None,
-                 momentum=0.0, batch_size=None, trainable="", loss_scale=1.0,
-                 fresh_init=False, seed=0, shapes=None, verbose=True):
+                 momentum=0.0, batch_size=None, trainable="", loss_scale=None,
+                 fresh_init=False, seed=0, shapes=None, verbose=True,
+                 scaler=None, fault_injection=False):
         import warnings
         self.model = os.fspath(model)
         self.precision_config = dict(precision_config or {})
@@ -269,10 +278,20 @@ class MixedPrecisionTrainer:
         if isinstance(layers, str):
             layers = [layers]
         self.precision_config["sensitive_layers"] = list(layers)
+        if loss_scale is None:
+            loss_scale = self.precision_config.pop("loss_scale", None)
+        else:
+            self.precision_config.pop("loss_scale", None)
+        if loss_scale is None:
+            fp16 = self.precision_config.get("default", "fp32") in ("fp16", "f16")
+            loss_scale = "dynamic" if fp16 else 1.0
         self._options = {"loss": loss, "optimizer": optimizer,
                          "learning_rate": float(learning_rate),
                          "momentum": float(momentum), "trainable": trainable,
-                         "loss_scale": float(loss_scale),
+                         "loss_scale": loss_scale if isinstance(loss_scale, str)
+                         else float(loss_scale),
+                         "scaler": dict(scaler or {}),
+                         "fault_injection": bool(fault_injection),
                          "fresh_init": bool(fresh_init), "seed": int(seed),
                          "verbose": bool(verbose),
                          "shapes": {k: [int(d) for d in v]
@@ -369,7 +388,21 @@ class MixedPrecisionTrainer:
 
     @property
     def step(self):
+        """Optimizer steps applied (skipped ones do not count)."""
         return self._ready().step
+
+    @property
+    def loss_scale(self):
+        return self._ready().loss_scale
+
+    @property
+    def skipped_steps(self):
+        return self._ready().skipped_steps
+
+    def inject_fault(self, step, weight, value):
+        """Adds `value` (inf, nan) to `weight`'s gradient in the step-th
+        training step from now; needs fault_injection=True."""
+        self._ready().inject_fault(int(step), weight, float(value))
 
     def weights(self):
         """{initializer name: current FP32 values}."""

@@ -290,8 +290,42 @@ public:
         o.batchSize = nb::cast<int64_t>(value);
       else if (k == "trainable")
         o.trainable = nb::cast<std::string>(value);
-      else if (k == "loss_scale")
-        o.lossScale = nb::cast<float>(value);
+      else if (k == "loss_scale") {
+        if (nb::isinstance<nb::str>(value)) {
+          if (nb::cast<std::string>(value) != "dynamic")
+            throw std::invalid_argument(
+                "loss_scale is 'dynamic' or a number, not '" +
+                nb::cast<std::string>(value) + "'");
+          o.scaler.dynamic = true;
+          o.scaler.initialScale = 65536;
+          o.scaler.minScale = 1.0 / (1 << 24);
+          o.scaler.maxScale = 16777216.0;
+        } else {
+          o.scaler = dsmp::LossScalerConfig::fixed(nb::cast<double>(value));
+        }
+      } else if (k == "scaler") {
+        for (auto [sk, sv] : nb::cast<nb::dict>(value)) {
+          std::string name = nb::cast<std::string>(sk);
+          if (name == "init_scale")
+            o.scaler.initialScale = nb::cast<double>(sv);
+          else if (name == "growth_factor")
+            o.scaler.growthFactor = nb::cast<double>(sv);
+          else if (name == "backoff_factor")
+            o.scaler.backoffFactor = nb::cast<double>(sv);
+          else if (name == "growth_interval")
+            o.scaler.growthInterval = nb::cast<int64_t>(sv);
+          else if (name == "min_scale")
+            o.scaler.minScale = nb::cast<double>(sv);
+          else if (name == "max_scale")
+            o.scaler.maxScale = nb::cast<double>(sv);
+          else if (name == "hysteresis")
+            o.scaler.hysteresis = nb::cast<int64_t>(sv);
+          else
+            throw std::invalid_argument("unknown loss scaler setting '" + name +
+                                        "'");
+        }
+      } else if (k == "fault_injection")
+        o.faultInjection = nb::cast<bool>(value);
       else if (k == "fresh_init")
         o.freshInit = nb::cast<bool>(value);
       else if (k == "seed")
@@ -380,6 +414,13 @@ public:
       throw std::runtime_error(error);
   }
   std::vector<std::string> warnings() const { return trainer->warnings(); }
+  double scale() const { return trainer->scaler().scale(); }
+  int64_t skipped() const { return trainer->scaler().skippedSteps(); }
+  void injectFault(int64_t attempt, const std::string &name, float value) {
+    std::string error;
+    if (!trainer->injectFault(attempt, name, value, error))
+      throw std::invalid_argument(error);
+  }
   int64_t step() { return trainer->session().step(); }
   int64_t batchSize() { return trainer->session().batch(); }
   nb::dict weights() {
@@ -564,6 +605,10 @@ NB_MODULE(_dsmp, m) {
       .def("weights", &Trainer::weights)
       .def("set_weight", &Trainer::setWeight, nb::arg("name"), nb::arg("value"))
       .def_prop_ro("warnings", &Trainer::warnings)
+      .def_prop_ro("loss_scale", &Trainer::scale)
+      .def_prop_ro("skipped_steps", &Trainer::skipped)
+      .def("inject_fault", &Trainer::injectFault, nb::arg("step"),
+           nb::arg("weight"), nb::arg("value"))
       .def_prop_ro("step", &Trainer::step)
       .def_prop_ro("batch_size", &Trainer::batchSize);
   nb::class_<Model>(m, "Model")

@@ -6,6 +6,7 @@
 
 #include "dsmp/runtime/TrainingSession.h"
 
+#include "dsmp/runtime/LossScaler.h"
 #include "dsmp/runtime/dsmprt.h"
 
 #include <cmath>
@@ -315,6 +316,21 @@ bool TrainingSession::trainStep(const std::vector<const void *> &inputs,
       error = dsmp_last_error();
       return false;
     }
+  std::vector<float> fault;
+  if (hasGradientFault()) {
+    size_t weights = 0;
+    for (const tr::StateSpec &spec : manifest_.state)
+      weights += spec.role == "weight";
+    fault = gradientFault_.empty() ? std::vector<float>(weights, 0.0f)
+                                   : std::move(gradientFault_);
+    gradientFault_.clear();
+    int64_t dims[1] = {static_cast<int64_t>(fault.size())};
+    if (dsmp_bind_input(train_, "gradient_fault", DSMP_F32, dims, 1,
+                        fault.data(), fault.size() * sizeof(float)) != 0) {
+      error = dsmp_last_error();
+      return false;
+    }
+  }
   if (dsmp_run(train_) != 0) {
     error = dsmp_last_error();
     return false;
@@ -367,6 +383,10 @@ bool TrainingSession::predict(const std::vector<const void *> &inputs,
   return true;
 }
 
+bool TrainingSession::hasGradientFault() const {
+  return inputIndex(train_, "gradient_fault") >= 0;
+}
+
 const float *TrainingSession::weight(const std::string &name,
                                      size_t *count) const {
   for (size_t k = 0; k < manifest_.state.size(); ++k)
@@ -401,10 +421,12 @@ bool TrainingSession::setWeight(const std::string &name, const float *values,
 //   layout <hash of the state's names, roles, dtypes, shapes>
 //   step <n>
 //   config <percent-encoded text>
+//   scaler <percent-encoded LossScaler state, or ->
 //   data <bytes> <contentHash>
 //   <blank line, then the bytes>
 bool TrainingSession::save(const std::string &path, const std::string &config,
-                           std::string &error) const {
+                           std::string &error,
+                           const std::string &scaler) const {
   std::string data;
   for (size_t k = 0; k < manifest_.state.size(); ++k)
     data.append(reinterpret_cast<const char *>(state_[current_][k].data()),
@@ -414,6 +436,7 @@ bool TrainingSession::save(const std::string &path, const std::string &config,
          << "layout " << hex(tr::stateLayoutHash(manifest_)) << "\n"
          << "step " << step_ << "\n"
          << "config " << art::encodeName(config.empty() ? "-" : config) << "\n"
+         << "scaler " << art::encodeName(scaler.empty() ? "-" : scaler) << "\n"
          << "data " << data.size() << " "
          << hex(art::contentHash(data.data(), data.size())) << "\n\n";
   std::string bytes = header.str() + data;
@@ -449,7 +472,7 @@ bool TrainingSession::save(const std::string &path, const std::string &config,
 }
 
 bool TrainingSession::restore(const std::string &path, std::string *config,
-                              std::string &error) {
+                              std::string &error, std::string *scaler) {
   std::string bytes;
   if (!readAll(path, bytes, error))
     return false;
@@ -461,7 +484,7 @@ bool TrainingSession::restore(const std::string &path, std::string *config,
   if (end == std::string::npos || end > 1 << 20)
     return refuse("has no header (not a dsmp checkpoint, or truncated)");
   std::istringstream header(bytes.substr(0, end));
-  std::string magic, key, savedConfig, layout, hash;
+  std::string magic, key, savedConfig, savedScaler, layout, hash;
   int version = 0;
   int64_t step = 0;
   size_t size = 0;
@@ -473,6 +496,7 @@ bool TrainingSession::restore(const std::string &path, std::string *config,
   if (!(header >> key >> layout) || key != "layout" ||
       !(header >> key >> step) || key != "step" || step < 0 ||
       !(header >> key >> savedConfig) || key != "config" ||
+      !(header >> key >> savedScaler) || key != "scaler" ||
       !(header >> key >> size >> hash) || key != "data")
     return refuse("has a damaged header");
   if (layout != hex(tr::stateLayoutHash(manifest_)))
@@ -488,9 +512,12 @@ bool TrainingSession::restore(const std::string &path, std::string *config,
                   std::to_string(need) + " expected (truncated?)");
   if (hex(art::contentHash(data, have)) != hash)
     return refuse("is damaged (its data does not match its hash)");
-  std::string decoded;
-  if (!art::decodeName(savedConfig, decoded))
+  std::string decoded, decodedScaler;
+  if (!art::decodeName(savedConfig, decoded) ||
+      !art::decodeName(savedScaler, decodedScaler))
     return refuse("has a damaged config");
+  if (LossScaler probe; decodedScaler != "-" && !probe.fromText(decodedScaler))
+    return refuse("has a damaged loss-scaler state");
   size_t offset = 0;
   for (size_t k = 0; k < manifest_.state.size(); ++k) {
     std::memcpy(state_[current_][k].data(), data + offset,
@@ -500,6 +527,8 @@ bool TrainingSession::restore(const std::string &path, std::string *config,
   step_ = step;
   if (config)
     *config = decoded == "-" ? "" : decoded;
+  if (scaler)
+    *scaler = decodedScaler == "-" ? "" : decodedScaler;
   return true;
 }
 

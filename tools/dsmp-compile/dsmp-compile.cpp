@@ -254,6 +254,11 @@ llvm::cl::opt<bool> emitGradients(
     llvm::cl::desc("train_step also returns each weight's unscaled "
                    "gradient as NAME:grad (for checking them)"),
     llvm::cl::cat(training));
+llvm::cl::opt<bool> faultInjection(
+    "fault-injection",
+    llvm::cl::desc("train_step also takes gradient_fault, one value per "
+                   "weight added to its gradient (tests of the loss scaler)"),
+    llvm::cl::cat(training));
 llvm::cl::opt<std::string> optimizerPrecision(
     "optimizer-precision",
     llvm::cl::desc("fp32 or bf16: the optimizer state's format"),
@@ -293,6 +298,7 @@ int trainMain(DialectRegistry &registry) {
   options.optimizerPrecision = optimizerPrecision;
   options.emitTrainStep = emitMlir;
   options.emitGradients = emitGradients;
+  options.faultInjection = faultInjection;
   // The code runs on this host; the formats are those of --target's table
   // (sm_80 unless given), emulated exactly.
   options.target =

@@ -640,9 +640,9 @@ LogicalResult batchNormVJP(VJP &v) {
   // running statistics stay fixed: no gradient reaches them).
   SmallVector<int64_t> shape(xType.getRank(), 1);
   shape[1] = xType.getDimSize(1);
-  Value root = g.value(
-      "dsmp.sqrt",
-      {g.add(v.operand(4), v.scalar(v.attrFloat("epsilon", 1e-5f)))});
+  Value root =
+      g.value("dsmp.sqrt",
+              {g.add(v.operand(4), v.scalar(v.attrFloat("epsilon", 1e-5f)))});
   SmallVector<int64_t> perChannel{0};
   for (int64_t i = 2; i < xType.getRank(); ++i)
     perChannel.push_back(i);
@@ -850,8 +850,8 @@ LogicalResult maxPoolVJP(VJP &v) {
 /// into an axis of n). Indices computed at run time stop the gradient
 /// (the data then is an embedding table, a constant, in the models seen).
 /// Gather with indices known only at run time (token ids): the gradient of
-/// the table is onehot(indices)^T G, the one-hot built by comparing the
-/// indices with 0..n-1 (axis 0 only; n * k at most 2^22).
+/// the table adds each index's row of G into a zero table (ScatterND with
+/// reduction add; axis 0 only).
 LogicalResult gatherRuntimeIndicesVJP(VJP &v) {
   auto dType = v.typeOf(v.operand(0));
   auto iType = v.typeOf(v.operand(1));
@@ -859,26 +859,23 @@ LogicalResult gatherRuntimeIndicesVJP(VJP &v) {
       !isa<IntegerType>(iType.getElementType()))
     return failure();
   int64_t n = dType.getDimSize(0), k = iType.getNumElements();
-  if (k == 0 || n * k > (int64_t(1) << 22))
+  if (k == 0 || n == 0)
     return failure();
   int64_t post = dType.getNumElements() / n;
   GraphBuilder &g = v.g;
-  SmallVector<int64_t> ids(n);
-  std::iota(ids.begin(), ids.end(), 0);
   Value indices = v.operand(1);
   if (!iType.getElementType().isInteger(64))
     indices = g.convert(indices, g.builder().getI64Type());
-  // Negative indices count from the end.
-  Value wrapped = g.value(
-      "dsmp.where", {g.value("dsmp.less", {indices, g.i64s({0})}),
-                     g.value("dsmp.add", {indices, g.i64s({n})}), indices});
-  Value isRow =
-      g.value("dsmp.equal", {g.reshape(wrapped, {k, 1}), g.i64s(ids)});
-  Value oneHot = g.value("dsmp.where", {isRow, v.scalar(1), v.scalar(0)});
-  Value rows = g.reshape(v.grad(), {k, post});
-  Value table = g.value("dsmp.gemm", {oneHot, rows, g.none()},
-                        {g.i64("transA", 1)}); // [n, post]
-  return v.set(0, g.reshape(table, dType.getShape()));
+  auto tableType = RankedTensorType::get({n, post}, dType.getElementType());
+  Value zeros = ConstantOp::create(
+      g.builder(), g.location(), tableType,
+      DenseElementsAttr::get(
+          tableType, g.builder().getFloatAttr(dType.getElementType(), 0)));
+  Value table = g.value(
+      "dsmp.scatter_nd",
+      {zeros, g.reshape(indices, {k, 1}), g.reshape(v.grad(), {k, post})},
+      {g.attr("reduction", g.builder().getStringAttr("add"))});
+  return v.set(0, table ? g.reshape(table, dType.getShape()) : Value());
 }
 
 LogicalResult gatherVJP(VJP &v) {

@@ -27,6 +27,7 @@
 #ifndef DSMP_DRIVER_TRAINER_H
 #define DSMP_DRIVER_TRAINER_H
 
+#include "dsmp/runtime/LossScaler.h"
 #include "dsmp/runtime/TrainingSession.h"
 
 #include <cstdint>
@@ -65,8 +66,11 @@ struct TrainerOptions {
   int64_t batchSize = 32;
   /// Regex of the initializers to train (empty: all).
   std::string trainable;
-  /// The static loss scale (dynamic scaling is the runtime's next step).
-  float lossScale = 1;
+  /// The loss scale: dynamic (LossScaler.h's defaults: 2^16, x2 after 2000
+  /// clean steps, x0.5 on an overflow) or LossScalerConfig::fixed(s).
+  LossScalerConfig scaler = LossScalerConfig::fixed(1);
+  /// Compile train_step with a gradient_fault input (injectFault).
+  bool faultInjection = false;
   /// Fresh weights (as torch's layers draw them) from `seed` instead of the
   /// model's; the data order is shuffled from `seed` too.
   bool freshInit = false;
@@ -123,6 +127,11 @@ public:
   bool exportOnnx(const std::string &path, std::string &error) const;
 
   TrainingSession &session() { return *active(); }
+  const LossScaler &scaler() const { return scaler_; }
+  /// Adds `value` (inf, nan, ...) to weight `name`'s gradient in the
+  /// `attempt`-th step from now (1: the next); needs faultInjection.
+  bool injectFault(int64_t attempt, const std::string &name, float value,
+                   std::string &error);
   const PrecisionConfig &config() const { return config_; }
   /// Warnings from the compile (a sensitive-layer pattern that matches
   /// nothing, weights no gradient reaches).
@@ -135,6 +144,7 @@ private:
                std::string &error);
   int64_t inputSampleBytes(size_t i) const;
   int64_t labelSampleBytes() const;
+  size_t weightCount() const;
 
   std::string modelPath_, workDir_;
   bool ownsWorkDir_ = false;
@@ -147,6 +157,15 @@ private:
   std::vector<std::vector<unsigned char>> batchInputs_;
   std::vector<unsigned char> batchLabels_;
   uint64_t shuffles_ = 0;
+  LossScaler scaler_;
+  /// Pending faults: the attempt they fire at, the weight's index, value.
+  struct Fault {
+    int64_t attempt;
+    size_t weight;
+    float value;
+  };
+  std::vector<Fault> faults_;
+  int64_t attempts_ = 0;
   bool switched_ = false;
 };
 

@@ -54,6 +54,9 @@ struct TrainingCompileOptions {
   std::string target = "sm_80";
   /// train_step also returns each weight's unscaled gradient (NAME:grad).
   bool emitGradients = false;
+  /// train_step takes `gradient_fault` (one f32 per weight, added to its
+  /// gradient): fault-injection tests of the loss scaler.
+  bool faultInjection = false;
   /// Also write train_step's graph with its formats (dsmp IR) here.
   std::string emitTrainStep;
   /// Receives warnings (a sensitive-layer pattern that matches nothing,

@@ -104,13 +104,22 @@ public:
   /// Writes weights, optimizer state, step and `config` (any text: the
   /// trainer's precision config) to `path` atomically: a temporary file
   /// beside it, flushed to disk, then renamed over it.
+  /// `scaler` (a LossScaler's toText) goes along.
   bool save(const std::string &path, const std::string &config,
-            std::string &error) const;
+            std::string &error, const std::string &scaler = "") const;
   /// Reads a checkpoint written by save() for this artifact's state layout;
   /// on any mismatch or damage, fails with the reason and changes nothing.
   /// `config` receives the saved config text.
-  bool restore(const std::string &path, std::string *config,
-               std::string &error);
+  bool restore(const std::string &path, std::string *config, std::string &error,
+               std::string *scaler = nullptr);
+
+  /// For fault-injection tests: a train_step compiled with
+  /// --fault-injection adds fault[i] to weight i's gradient (weights in
+  /// manifest order); the next trainStep uses `fault`, later ones zeros.
+  bool hasGradientFault() const;
+  void setGradientFault(std::vector<float> fault) {
+    gradientFault_ = std::move(fault);
+  }
 
 private:
   TrainingSession() = default;
@@ -126,6 +135,7 @@ private:
   int current_ = 0;
   int64_t step_ = 0;
   int64_t outputSample_ = 0;
+  std::vector<float> gradientFault_;
   std::string outputName_;
 };
 
