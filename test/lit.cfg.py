@@ -24,7 +24,7 @@ llvm_config.with_environment("PATH", config.dsmp_tools_dir, append_path=True)
 tools = ["dsmp-opt", "dsmp-translate", "dsmp-import-fuzzer", "dsmp-external-path-fuzzer",
          "dsmp-ir-fuzzer", "dsmp-manifest-fuzzer", "dsmp-tensor-fuzzer", "dsmp-artifact-fuzzer",
          "dsmp-format-convert", "dsmp-run",
-         "dsmp-compile", "dsmprt-run"]
+         "dsmp-compile", "dsmprt-run", "dsmprt-train"]
 llvm_config.add_tool_substitutions(tools, [config.dsmp_tools_dir])
 
 config.substitutions.append(("%dsmp_python", config.python_executable))
@@ -51,6 +51,7 @@ arm_runner = os.path.join(config.dsmp_obj_root, "aarch64", "bin", "dsmprt-run")
 if config.have_aarch64 == "1" and os.path.exists(arm_runner) and shutil.which("qemu-aarch64"):
     config.available_features.add("aarch64-qemu")
 config.substitutions.append(("%arm_runner", arm_runner))
+config.substitutions.append(("%arm_trainer", os.path.join(config.dsmp_obj_root, "aarch64", "bin", "dsmprt-train")))
 
 # The GPU toolkits the device code is made with: CUDA's ptxas and
 # fatbinary, and LLVM's ld.lld in the ROCm-layout folder the build lays out.

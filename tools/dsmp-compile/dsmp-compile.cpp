@@ -314,9 +314,14 @@ int trainMain(DialectRegistry &registry) {
                 optimizerPrecision + "'");
   if (!mlir::dsmp::getTargetDescription(options.target))
     return fail("unknown target '" + options.target + "'");
-  llvm::Triple host(llvm::sys::getProcessTriple());
-  auto cpuTarget = mlir::dsmp::lookupCPUTarget(
-      host.getArch() == llvm::Triple::aarch64 ? "aarch64" : "x86_64", cpu);
+  // A CPU target's code runs there (aarch64: under qemu here); a GPU's
+  // formats are emulated on this host.
+  auto cpuTarget = mlir::dsmp::lookupCPUTarget(options.target, cpu);
+  if (!cpuTarget) {
+    llvm::Triple host(llvm::sys::getProcessTriple());
+    cpuTarget = mlir::dsmp::lookupCPUTarget(
+        host.getArch() == llvm::Triple::aarch64 ? "aarch64" : "x86_64", cpu);
+  }
   if (!cpuTarget)
     return fail("no CPU target for this host");
   options.artifact.target = *cpuTarget;

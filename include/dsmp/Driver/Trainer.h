@@ -27,8 +27,7 @@
 #ifndef DSMP_DRIVER_TRAINER_H
 #define DSMP_DRIVER_TRAINER_H
 
-#include "dsmp/runtime/LossScaler.h"
-#include "dsmp/runtime/TrainingSession.h"
+#include "dsmp/runtime/TrainingLoop.h"
 
 #include <cstdint>
 #include <map>
@@ -83,27 +82,6 @@ struct TrainerOptions {
   bool verbose = true;
 };
 
-/// Samples along the first dim of each buffer: one per model input (its
-/// dtype, dense), and labels (int64 classes or f32 targets).
-struct DataView {
-  std::vector<const void *> inputs;
-  const void *labels = nullptr;
-  int64_t size = 0;
-};
-
-struct EpochStats {
-  double loss = 0; // mean over the applied steps
-  double samplesPerSecond = 0;
-  int64_t steps = 0, skipped = 0;
-};
-
-struct Evaluation {
-  double loss = 0;
-  /// Top-1 (cross entropy), else 0.
-  double accuracy = 0;
-  int64_t samples = 0;
-};
-
 class MixedPrecisionTrainer {
 public:
   static std::unique_ptr<MixedPrecisionTrainer>
@@ -111,27 +89,34 @@ public:
          const TrainerOptions &options, std::string &error);
   ~MixedPrecisionTrainer();
 
-  /// `epochs` passes over `data` in shuffled batches of the compiled size
-  /// (a last partial batch is left out).
+  /// The loop's (TrainingLoop.h), on the compiled steps.
   bool train(const DataView &data, int epochs, std::vector<EpochStats> *history,
-             std::string &error);
-  /// Every sample of `data` (the last batch padded, the padding ignored).
-  bool evaluate(const DataView &data, Evaluation &result, std::string &error);
-  /// The model's first output for every sample.
+             std::string &error) {
+    return loop_->train(data, epochs, history, error);
+  }
+  bool evaluate(const DataView &data, Evaluation &result, std::string &error) {
+    return loop_->evaluate(data, result, error);
+  }
   bool predict(const DataView &data, std::vector<float> &output,
-               std::string &error);
-
-  bool save(const std::string &path, std::string &error) const;
-  bool load(const std::string &path, std::string &error);
+               std::string &error) {
+    return loop_->predict(data, output, error);
+  }
+  /// A checkpoint with the precision config in it.
+  bool save(const std::string &path, std::string &error) const {
+    return loop_->save(path, config_.text(), error);
+  }
+  bool load(const std::string &path, std::string &error) {
+    return loop_->load(path, error);
+  }
+  bool injectFault(int64_t attempt, const std::string &name, float value,
+                   std::string &error) {
+    return loop_->injectFault(attempt, name, value, error);
+  }
   /// The inference model with the trained weights.
   bool exportOnnx(const std::string &path, std::string &error) const;
 
-  TrainingSession &session() { return *active(); }
-  const LossScaler &scaler() const { return scaler_; }
-  /// Adds `value` (inf, nan, ...) to weight `name`'s gradient in the
-  /// `attempt`-th step from now (1: the next); needs faultInjection.
-  bool injectFault(int64_t attempt, const std::string &name, float value,
-                   std::string &error);
+  TrainingSession &session() const { return loop_->session(); }
+  const LossScaler &scaler() const { return loop_->scaler(); }
   const PrecisionConfig &config() const { return config_; }
   /// Warnings from the compile (a sensitive-layer pattern that matches
   /// nothing, weights no gradient reaches).
@@ -139,34 +124,13 @@ public:
 
 private:
   MixedPrecisionTrainer() = default;
-  TrainingSession *active() const;
-  bool batchOf(const DataView &data, const std::vector<int64_t> &rows,
-               std::string &error);
-  int64_t inputSampleBytes(size_t i) const;
-  int64_t labelSampleBytes() const;
-  size_t weightCount() const;
 
   std::string modelPath_, workDir_;
   bool ownsWorkDir_ = false;
   PrecisionConfig config_;
   TrainerOptions options_;
-  /// The configured formats, and FP32 for a schedule's first steps.
-  std::unique_ptr<TrainingSession> mixed_, warmup_;
+  std::unique_ptr<TrainingLoop> loop_;
   std::vector<std::string> warnings_;
-  /// One batch gathered from a DataView.
-  std::vector<std::vector<unsigned char>> batchInputs_;
-  std::vector<unsigned char> batchLabels_;
-  uint64_t shuffles_ = 0;
-  LossScaler scaler_;
-  /// Pending faults: the attempt they fire at, the weight's index, value.
-  struct Fault {
-    int64_t attempt;
-    size_t weight;
-    float value;
-  };
-  std::vector<Fault> faults_;
-  int64_t attempts_ = 0;
-  bool switched_ = false;
 };
 
 } // namespace dsmp

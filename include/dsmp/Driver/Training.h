@@ -50,7 +50,8 @@ struct TrainingCompileOptions {
   std::vector<std::string> sensitiveLayers;
   /// f32 or bf16 for the optimizer's state.
   std::string optimizerPrecision = "f32";
-  /// The target whose format table applies (sm_80, gfx90a, aarch64, ...).
+  /// The target whose format table applies (sm_80, gfx90a, aarch64, ...;
+  /// `artifact.target` says which CPU runs the code).
   std::string target = "sm_80";
   /// train_step also returns each weight's unscaled gradient (NAME:grad).
   bool emitGradients = false;

@@ -1,0 +1,322 @@
+//===- TrainingLoop.cpp - Epochs of a compiled training step ---*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsmp/runtime/TrainingLoop.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <numeric>
+#include <random>
+
+#include <unistd.h>
+
+namespace dsmp {
+
+std::unique_ptr<TrainingLoop>
+TrainingLoop::create(std::unique_ptr<TrainingSession> session,
+                     std::unique_ptr<TrainingSession> warmup,
+                     const TrainingLoopOptions &options, std::string &error) {
+  if (!session) {
+    error = "no training session";
+    return nullptr;
+  }
+  if (std::string why = options.scaler.check(); !why.empty()) {
+    error = why;
+    return nullptr;
+  }
+  std::unique_ptr<TrainingLoop> loop(new TrainingLoop());
+  loop->options_ = options;
+  loop->session_ = std::move(session);
+  loop->warmup_ = std::move(warmup);
+  loop->switched_ = !loop->warmup_ || options.precisionSchedule <= 0;
+  loop->scaler_ = LossScaler(options.scaler);
+  return loop;
+}
+
+TrainingSession *TrainingLoop::active() const {
+  return switched_ ? session_.get() : warmup_.get();
+}
+
+/// A schedule's FP32 steps hand the state to the configured formats once
+/// they reach K.
+bool TrainingLoop::handOver(std::string &error) {
+  if (switched_ || warmup_->step() < options_.precisionSchedule)
+    return true;
+  if (!session_->adoptState(*warmup_, error))
+    return false;
+  switched_ = true;
+  return true;
+}
+
+size_t TrainingLoop::weightCount() const {
+  size_t n = 0;
+  for (const auto &spec : active()->manifest().state)
+    n += spec.role == "weight";
+  return n;
+}
+
+bool TrainingLoop::batchOf(const DataView &data,
+                           const std::vector<int64_t> &rows,
+                           std::string &error) {
+  const training::TrainingManifest &m = active()->manifest();
+  if (data.inputs.size() != m.inputs.size()) {
+    error = "the model takes " + std::to_string(m.inputs.size()) +
+            " inputs, the data has " + std::to_string(data.inputs.size());
+    return false;
+  }
+  batchInputs_.resize(data.inputs.size());
+  for (size_t i = 0; i < data.inputs.size(); ++i) {
+    int64_t bytes = active()->inputSampleBytes(i);
+    batchInputs_[i].resize(static_cast<size_t>(bytes) * rows.size());
+    const unsigned char *from =
+        static_cast<const unsigned char *>(data.inputs[i]);
+    for (size_t r = 0; r < rows.size(); ++r)
+      std::memcpy(batchInputs_[i].data() + r * bytes, from + rows[r] * bytes,
+                  bytes);
+  }
+  if (data.labels) {
+    int64_t bytes = active()->labelSampleBytes();
+    batchLabels_.resize(static_cast<size_t>(bytes) * rows.size());
+    const unsigned char *from = static_cast<const unsigned char *>(data.labels);
+    for (size_t r = 0; r < rows.size(); ++r)
+      std::memcpy(batchLabels_.data() + r * bytes, from + rows[r] * bytes,
+                  bytes);
+  }
+  return true;
+}
+
+namespace {
+
+/// A progress bar on a terminal, one line per epoch otherwise.
+class EpochProgress {
+public:
+  EpochProgress(bool enabled, int epoch, int epochs, int64_t steps)
+      : enabled(enabled), tty(isatty(fileno(stderr))), epoch(epoch),
+        epochs(epochs), steps(steps) {}
+  void update(int64_t done, double loss, double rate, float scale) {
+    if (!enabled || !tty)
+      return;
+    constexpr int kWidth = 24;
+    int filled = steps ? static_cast<int>(kWidth * done / steps) : kWidth;
+    std::fprintf(
+        stderr,
+        "\repoch %d/%d [%s%s] %lld/%lld loss %.4f %.0f samples/s scale %g ",
+        epoch, epochs, std::string(filled, '#').c_str(),
+        std::string(kWidth - filled, '.').c_str(), static_cast<long long>(done),
+        static_cast<long long>(steps), loss, rate, scale);
+    std::fflush(stderr);
+  }
+  void finish(const EpochStats &s, float scale) {
+    if (!enabled)
+      return;
+    std::fprintf(stderr,
+                 "%sepoch %d/%d: loss %.4f, %.0f samples/s, %lld steps, %lld "
+                 "skipped, scale %g\n",
+                 tty ? "\r\033[K" : "", epoch, epochs, s.loss,
+                 s.samplesPerSecond, static_cast<long long>(s.steps),
+                 static_cast<long long>(s.skipped), scale);
+  }
+
+private:
+  bool enabled, tty;
+  int epoch, epochs;
+  int64_t steps;
+};
+
+} // namespace
+
+bool TrainingLoop::train(const DataView &data, int epochs,
+                         std::vector<EpochStats> *history, std::string &error) {
+  int64_t batch = active()->batch();
+  if (data.size < batch) {
+    error = "the data holds " + std::to_string(data.size) +
+            " samples, fewer than one batch of " + std::to_string(batch);
+    return false;
+  }
+  if (!data.labels) {
+    error = "training needs labels";
+    return false;
+  }
+  std::vector<int64_t> order(static_cast<size_t>(data.size));
+  std::vector<int64_t> rows(static_cast<size_t>(batch));
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    std::iota(order.begin(), order.end(), 0);
+    std::mt19937_64 rng(options_.seed * 1000003u + shuffles_++);
+    std::shuffle(order.begin(), order.end(), rng);
+    int64_t steps = data.size / batch;
+    EpochProgress progress(options_.verbose, epoch + 1, epochs, steps);
+    EpochStats stats;
+    double lossSum = 0;
+    auto start = std::chrono::steady_clock::now();
+    for (int64_t s = 0; s < steps; ++s) {
+      std::copy(order.begin() + s * batch, order.begin() + (s + 1) * batch,
+                rows.begin());
+      if (!batchOf(data, rows, error))
+        return false;
+      std::vector<const void *> inputs;
+      for (const auto &buffer : batchInputs_)
+        inputs.push_back(buffer.data());
+      StepResult r;
+      ++attempts_;
+      if (!faults_.empty()) {
+        std::vector<float> fault;
+        for (const Fault &f : faults_)
+          if (f.attempt == attempts_) {
+            if (fault.empty())
+              fault.assign(weightCount(), 0.0f);
+            fault[f.weight] += f.value;
+          }
+        if (!fault.empty())
+          active()->setGradientFault(std::move(fault));
+      }
+      if (!active()->trainStep(inputs, batchLabels_.data(),
+                               static_cast<float>(options_.learningRate),
+                               scaler_.scale(), r, error))
+        return false;
+      scaler_.update(r.applied);
+      if (r.applied) {
+        lossSum += r.loss;
+        ++stats.steps;
+      } else {
+        ++stats.skipped;
+      }
+      // The schedule hands the state to the configured formats at step K.
+      if (!handOver(error))
+        return false;
+      double seconds = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - start)
+                           .count();
+      stats.samplesPerSecond = seconds > 0 ? (s + 1) * batch / seconds : 0;
+      stats.loss = stats.steps ? lossSum / stats.steps : NAN;
+      progress.update(s + 1, stats.loss, stats.samplesPerSecond,
+                      scaler_.scale());
+    }
+    stats.lossScale = scaler_.scale();
+    progress.finish(stats, scaler_.scale());
+    if (history)
+      history->push_back(stats);
+  }
+  return true;
+}
+
+bool TrainingLoop::evaluate(const DataView &data, Evaluation &result,
+                            std::string &error) {
+  TrainingSession *session = active();
+  int64_t batch = session->batch();
+  const training::TrainingManifest &m = session->manifest();
+  bool classes = m.loss == "cross_entropy";
+  int64_t positions = session->labelSampleBytes() / (classes ? 8 : 4);
+  int64_t perPosition =
+      classes && positions ? session->outputSampleElements() / positions : 0;
+  result = Evaluation();
+  double lossSum = 0;
+  int64_t correct = 0, counted = 0;
+  std::vector<int64_t> rows(static_cast<size_t>(batch));
+  for (int64_t first = 0; first < data.size; first += batch) {
+    int64_t valid = std::min(batch, data.size - first);
+    for (int64_t r = 0; r < batch; ++r)
+      rows[r] = r < valid ? first + r : first; // padding: ignored below
+    if (!batchOf(data, rows, error))
+      return false;
+    std::vector<const void *> inputs;
+    for (const auto &buffer : batchInputs_)
+      inputs.push_back(buffer.data());
+    EvalResult out;
+    if (!session->evalStep(inputs, batchLabels_.data(), out, error))
+      return false;
+    int64_t lossesPerSample =
+        static_cast<int64_t>(out.sampleLoss.size()) / batch;
+    for (int64_t r = 0; r < valid; ++r)
+      for (int64_t k = 0; k < lossesPerSample; ++k)
+        lossSum += out.sampleLoss[r * lossesPerSample + k];
+    counted += valid * lossesPerSample;
+    if (classes && perPosition > 0) {
+      const int64_t *labels =
+          reinterpret_cast<const int64_t *>(batchLabels_.data());
+      for (int64_t p = 0; p < valid * positions; ++p) {
+        const float *row = out.output.data() + p * perPosition;
+        int64_t best = std::max_element(row, row + perPosition) - row;
+        correct += best == labels[p];
+      }
+    }
+  }
+  result.samples = data.size;
+  result.loss = counted ? lossSum / counted : 0;
+  result.accuracy = classes && data.size
+                        ? double(correct) / double(data.size * positions)
+                        : 0;
+  return true;
+}
+
+bool TrainingLoop::predict(const DataView &data, std::vector<float> &output,
+                           std::string &error) {
+  TrainingSession *session = active();
+  int64_t batch = session->batch();
+  int64_t per = session->outputSampleElements();
+  output.clear();
+  std::vector<int64_t> rows(static_cast<size_t>(batch));
+  DataView unlabeled = data;
+  unlabeled.labels = nullptr;
+  for (int64_t first = 0; first < data.size; first += batch) {
+    int64_t valid = std::min(batch, data.size - first);
+    for (int64_t r = 0; r < batch; ++r)
+      rows[r] = r < valid ? first + r : first;
+    if (!batchOf(unlabeled, rows, error))
+      return false;
+    std::vector<const void *> inputs;
+    for (const auto &buffer : batchInputs_)
+      inputs.push_back(buffer.data());
+    std::vector<float> out;
+    if (!session->predict(inputs, out, error))
+      return false;
+    output.insert(output.end(), out.begin(), out.begin() + valid * per);
+  }
+  return true;
+}
+
+bool TrainingLoop::save(const std::string &path, const std::string &config,
+                        std::string &error) const {
+  return active()->save(path, config, error, scaler_.toText());
+}
+
+bool TrainingLoop::load(const std::string &path, std::string &error) {
+  std::string config, scalerState;
+  // (restore checks the scaler's state before it changes anything)
+  if (!active()->restore(path, &config, error, &scalerState))
+    return false;
+  if (!scalerState.empty())
+    (void)scaler_.fromText(scalerState);
+  return handOver(error);
+}
+
+bool TrainingLoop::injectFault(int64_t attempt, const std::string &name,
+                               float value, std::string &error) {
+  if (!active()->hasGradientFault()) {
+    error = "the training step was compiled without fault injection";
+    return false;
+  }
+  if (attempt < 1) {
+    error = "a fault fires at step 1 from now or later";
+    return false;
+  }
+  size_t index = 0;
+  for (const auto &spec : active()->manifest().state) {
+    if (spec.role != "weight")
+      continue;
+    if (spec.name == name) {
+      faults_.push_back({attempts_ + attempt, index, value});
+      return true;
+    }
+    ++index;
+  }
+  error = "no weight '" + name + "'";
+  return false;
+}
+
+} // namespace dsmp

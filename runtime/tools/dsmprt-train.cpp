@@ -1,0 +1,178 @@
+//===- dsmprt-train.cpp - Train from a training artifact --------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+//   dsmprt-train ART --inputs A.pb[,B.pb...] --labels L.pb [--epochs N]
+//                [--learning-rate R] [--loss-scale dynamic|S] [--seed S]
+//                [--fresh-init] [--test-inputs ... --test-labels L.pb]
+//                [--load CKPT] [--save CKPT]
+//
+// Trains a training artifact (dsmp-compile MODEL --train -o ART) with
+// libdsmprt alone: no MLIR, no LLVM, no protobuf, so it is also cross-built
+// for AArch64 and run under qemu-aarch64. Data are ONNX tensor files, the
+// samples along their first dim. Prints one line per epoch and, with test
+// data, one summary line.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsmp/runtime/TensorFile.h"
+#include "dsmp/runtime/TrainingLoop.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char *kUsage =
+    "usage: dsmprt-train ART --inputs A.pb[,B.pb] --labels L.pb [--epochs N]\n"
+    "         [--learning-rate R] [--loss-scale dynamic|S] [--seed S] "
+    "[--fresh-init]\n"
+    "         [--test-inputs A.pb[,B.pb] --test-labels L.pb] [--load CKPT] "
+    "[--save CKPT]\n";
+
+int fail(const std::string &message) {
+  std::fprintf(stderr, "dsmprt-train: error: %s\n", message.c_str());
+  return 1;
+}
+
+struct Data {
+  std::vector<dsmp::runtime::HostTensor> inputs;
+  dsmp::runtime::HostTensor labels;
+  dsmp::DataView view() const {
+    dsmp::DataView v;
+    for (const auto &t : inputs)
+      v.inputs.push_back(t.data.data());
+    v.labels = labels.data.data();
+    v.size = labels.dims.empty() ? 0 : labels.dims[0];
+    return v;
+  }
+};
+
+bool readData(const std::string &inputs, const std::string &labels, Data &data,
+              std::string &error) {
+  std::stringstream list(inputs);
+  std::string path;
+  while (std::getline(list, path, ',')) {
+    data.inputs.emplace_back();
+    if (!dsmp::runtime::readTensorFile(path, data.inputs.back(), error))
+      return false;
+  }
+  if (!dsmp::runtime::readTensorFile(labels, data.labels, error))
+    return false;
+  int64_t n = data.labels.dims.empty() ? -1 : data.labels.dims[0];
+  for (size_t i = 0; i < data.inputs.size(); ++i)
+    if (data.inputs[i].dims.empty() || data.inputs[i].dims[0] != n) {
+      error = "input " + std::to_string(i) + " and the labels hold " +
+              "different numbers of samples";
+      return false;
+    }
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help")) {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  std::string artifact = argv[1], inputs, labels, testInputs, testLabels, load,
+              save, scale = "1";
+  int epochs = 1;
+  bool fresh = false;
+  dsmp::TrainingLoopOptions options;
+  options.verbose = true;
+  for (int i = 2; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](std::string &into) {
+      if (i + 1 >= argc)
+        return false;
+      into = argv[++i];
+      return true;
+    };
+    std::string text;
+    bool ok = true;
+    if (arg == "--inputs")
+      ok = value(inputs);
+    else if (arg == "--labels")
+      ok = value(labels);
+    else if (arg == "--test-inputs")
+      ok = value(testInputs);
+    else if (arg == "--test-labels")
+      ok = value(testLabels);
+    else if (arg == "--load")
+      ok = value(load);
+    else if (arg == "--save")
+      ok = value(save);
+    else if (arg == "--loss-scale")
+      ok = value(scale);
+    else if (arg == "--fresh-init")
+      fresh = true;
+    else if (arg == "--epochs" && (ok = value(text)))
+      epochs = std::atoi(text.c_str());
+    else if (arg == "--learning-rate" && (ok = value(text)))
+      options.learningRate = std::strtod(text.c_str(), nullptr);
+    else if (arg == "--seed" && (ok = value(text)))
+      options.seed = std::strtoull(text.c_str(), nullptr, 10);
+    else if (arg != "--epochs" && arg != "--learning-rate" && arg != "--seed")
+      return fail("unknown option '" + arg + "'\n" + kUsage);
+    if (!ok)
+      return fail(arg + " needs a value");
+  }
+  if (inputs.empty() || labels.empty())
+    return fail(std::string("--inputs and --labels are required\n") + kUsage);
+  if (epochs < 0)
+    return fail("--epochs must be 0 or more");
+  if (scale == "dynamic") {
+    options.scaler = dsmp::LossScalerConfig();
+  } else {
+    char *end = nullptr;
+    double s = std::strtod(scale.c_str(), &end);
+    if (!end || *end)
+      return fail("--loss-scale is 'dynamic' or a number, not '" + scale + "'");
+    options.scaler = dsmp::LossScalerConfig::fixed(s);
+  }
+
+  std::string error;
+  Data train, test;
+  if (!readData(inputs, labels, train, error))
+    return fail(error);
+  bool haveTest = !testInputs.empty() || !testLabels.empty();
+  if (haveTest && !readData(testInputs, testLabels, test, error))
+    return fail(error);
+  auto session = dsmp::TrainingSession::load(artifact, error);
+  if (!session)
+    return fail(error);
+  if (fresh)
+    session->initialize(options.seed);
+  auto loop =
+      dsmp::TrainingLoop::create(std::move(session), nullptr, options, error);
+  if (!loop)
+    return fail(error);
+  if (!load.empty() && !loop->load(load, error))
+    return fail(error);
+  std::vector<dsmp::EpochStats> history;
+  if (!loop->train(train.view(), epochs, &history, error))
+    return fail(error);
+  if (!save.empty() && !loop->save(save, "dsmprt-train", error))
+    return fail(error);
+  if (haveTest) {
+    dsmp::Evaluation result;
+    if (!loop->evaluate(test.view(), result, error))
+      return fail(error);
+    std::printf("test: accuracy %.2f %%, loss %.4f, %lld samples; %lld steps, "
+                "%lld skipped, loss scale %g\n",
+                100.0 * result.accuracy, result.loss,
+                static_cast<long long>(result.samples),
+                static_cast<long long>(loop->session().step()),
+                static_cast<long long>(loop->scaler().skippedSteps()),
+                loop->scaler().scale());
+  }
+  return 0;
+}
