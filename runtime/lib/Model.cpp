@@ -7,6 +7,7 @@
 #include "dsmp/runtime/Manifest.h"
 #include "dsmp/runtime/dsmprt.h"
 #include "gpu/DeviceBackend.h"
+#include "runtime/lib/LastError.h"
 
 #include <algorithm>
 #include <cstring>
@@ -30,6 +31,11 @@ int fail(const std::string &message) {
   lastError = message;
   return -1;
 }
+} // namespace
+
+int dsmprt::setLastError(const std::string &message) { return fail(message); }
+
+namespace {
 
 #if defined(__x86_64__)
 constexpr const char *kHostTarget = "x86_64";
