@@ -109,6 +109,7 @@ std::unique_ptr<MixedPrecisionTrainer> MixedPrecisionTrainer::create(
   compile.target = config.target;
   compile.warnings = &t->warnings_;
   compile.faultInjection = options.faultInjection;
+  compile.monitor = options.monitorEvery > 0;
   auto build = [&](const std::string &format, const std::string &dir,
                    std::unique_ptr<TrainingSession> &session) {
     mlir::dsmp::TrainingCompileOptions o = compile;
@@ -140,6 +141,8 @@ std::unique_ptr<MixedPrecisionTrainer> MixedPrecisionTrainer::create(
   loop.seed = options.seed;
   loop.verbose = options.verbose;
   loop.precisionSchedule = schedule ? config.precisionSchedule : 0;
+  loop.monitorEvery = options.monitorEvery;
+  loop.monitorLog = options.monitorLog;
   t->loop_ =
       TrainingLoop::create(std::move(mixed), std::move(warmup), loop, error);
   if (!t->loop_)

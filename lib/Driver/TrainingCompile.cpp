@@ -233,6 +233,7 @@ mlir::dsmp::compileTrainingArtifact(StringRef modelPath, StringRef outputDir,
   step.momentum = options.momentum;
   step.exposeGradients = options.emitGradients;
   step.faultInjection = options.faultInjection;
+  step.monitor = options.monitor;
   step.optimizerPrecision =
       options.optimizerPrecision == "fp32" ? "f32" : options.optimizerPrecision;
   auto modules = buildTrainingModules(model, *lifted, step);
@@ -266,10 +267,13 @@ mlir::dsmp::compileTrainingArtifact(StringRef modelPath, StringRef outputDir,
   sub.batchNote = nullptr;
   sub.force = false;
   std::string source = llvm::sys::path::filename(modelPath).str();
-  std::pair<ModuleOp, const char *> parts[] = {
+  std::vector<std::pair<ModuleOp, const char *>> parts = {
       {*modules->trainStep, trainfile::kTrainStepDir},
       {*modules->evalStep, trainfile::kEvalStepDir},
       {*modules->predict, trainfile::kPredictDir}};
+  if (modules->trainStepMonitor)
+    parts.push_back(
+        {*modules->trainStepMonitor, trainfile::kTrainStepMonitorDir});
   for (auto [module, dir] : parts) {
     if (llvm::Error err = assignFormats(module, *format, sensitive, options))
       return where(std::move(err));
@@ -300,6 +304,7 @@ mlir::dsmp::compileTrainingArtifact(StringRef modelPath, StringRef outputDir,
   manifest.target = options.target;
   manifest.optimizerPrecision = step.optimizerPrecision;
   manifest.batch = options.batch;
+  manifest.hasMonitor = static_cast<bool>(modules->trainStepMonitor);
   for (unsigned i = 0; i < lifted->numInputs; ++i)
     manifest.inputs.push_back(
         graph.getArgAttrOfType<StringAttr>(i, "dsmp.name").str());

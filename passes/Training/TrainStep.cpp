@@ -588,6 +588,41 @@ mlir::dsmp::buildTrainingModules(ModuleOp lifted, const LiftedWeights &weights,
     results.push_back(next);
     resultNames.push_back(s.name + kNextStateSuffix.str());
   }
+  if (options.gradientStats) {
+    // Per weight: amax, zero fraction, inf count, NaN count (f32 [w, 4]).
+    SmallVector<Value> rows;
+    for (unsigned i = 0; i < numWeights; ++i) {
+      Value raw = adjoint.grads.lookup(weightArgs[i]);
+      if (!raw) {
+        rows.push_back(g.floats(RankedTensorType::get({1, 4}, f32),
+                                {0.0f, 0.0f, 0.0f, 0.0f}));
+        continue;
+      }
+      raw = g.convert(raw, f32);
+      auto count = [&](Value flags) {
+        return g.reduceAll("dsmp.reduce_sum",
+                           g.value("dsmp.where", {flags, one(1), one(0)}));
+      };
+      Value amax =
+          g.reduceAll("dsmp.reduce_max", g.value("dsmp.abs", {grads[i]}));
+      double n = static_cast<double>(
+          cast<RankedTensorType>(raw.getType()).getNumElements());
+      Value zeros =
+          g.mul(count(g.value("dsmp.equal", {raw, one(0)})), one(1.0 / n));
+      auto flags =
+          cast<RankedTensorType>(raw.getType()).clone(IntegerType::get(ctx, 1));
+      Value infs = count(g.typed("dsmp.is_inf", {raw}, flags));
+      Value nans = count(g.typed("dsmp.is_nan", {raw}, flags));
+      SmallVector<Value> parts;
+      for (Value v : {amax, zeros, infs, nans})
+        parts.push_back(g.reshape(v, {1, 1}));
+      rows.push_back(g.value("dsmp.concat", parts, {g.i64("axis", 1)}));
+    }
+    results.push_back(rows.size() == 1
+                          ? rows.front()
+                          : g.value("dsmp.concat", rows, {g.i64("axis", 0)}));
+    resultNames.push_back(names::kGradStats.str());
+  }
   if (options.exposeGradients)
     for (unsigned i = 0; i < numWeights; ++i)
       if (grads[i]) {
@@ -597,5 +632,14 @@ mlir::dsmp::buildTrainingModules(ModuleOp lifted, const LiftedWeights &weights,
   keepF32After(body, backwardEnd);
   setResults(func, results, resultNames);
   eraseDeadOps(body);
+  if (options.monitor) {
+    TrainStepOptions monitored = options;
+    monitored.monitor = false;
+    monitored.gradientStats = true;
+    auto twin = buildTrainingModules(lifted, weights, monitored);
+    if (!twin)
+      return twin.takeError();
+    out.trainStepMonitor = std::move(twin->trainStep);
+  }
   return out;
 }

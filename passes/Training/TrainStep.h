@@ -72,6 +72,13 @@ struct TrainStepOptions {
   /// For fault-injection tests: an input `gradient_fault` (f32, one per
   /// weight) added to each weight's gradient before the finiteness check.
   bool faultInjection = false;
+  /// Also build train_step's monitored twin (TrainingModules::
+  /// trainStepMonitor), which returns `grad_stats` too.
+  bool monitor = false;
+  /// train_step returns `grad_stats` [weights, 4]: per weight, the largest
+  /// |unscaled gradient|, the fraction of its (scaled) values that are zero
+  /// in the format it was computed in, and its inf and NaN counts.
+  bool gradientStats = false;
 };
 
 /// One tensor of the training state, in the order the graphs take them.
@@ -90,6 +97,9 @@ struct StateTensor {
 
 struct TrainingModules {
   OwningOpRef<ModuleOp> trainStep, evalStep, predict;
+  /// With TrainStepOptions::monitor: train_step that also returns
+  /// grad_stats (run every N steps by the runtime's monitor).
+  OwningOpRef<ModuleOp> trainStepMonitor;
   std::vector<StateTensor> state;
   /// The label input of train_step and eval_step: its dtype (i64 or f32) and
   /// shape.
@@ -108,6 +118,7 @@ inline constexpr llvm::StringLiteral kLearningRate = "learning_rate";
 inline constexpr llvm::StringLiteral kStep = "step";
 inline constexpr llvm::StringLiteral kLoss = "loss";
 inline constexpr llvm::StringLiteral kGradNorm = "grad_norm";
+inline constexpr llvm::StringLiteral kGradStats = "grad_stats";
 inline constexpr llvm::StringLiteral kSampleLoss = "sample_loss";
 } // namespace train_names
 

@@ -257,7 +257,9 @@ class MixedPrecisionTrainer:
     not finite (that step is skipped: weights and optimizer state stay as
     they were) and doubles after 2000 clean steps; `scaler` overrides
     init_scale, growth_factor, backoff_factor, growth_interval, min_scale,
-    max_scale and hysteresis.
+    max_scale and hysteresis. monitor={"every": N, "log": PATH} samples
+    each weight's gradient (amax, the fraction that is zero in its format,
+    inf and NaN counts) every N steps into a JSON-lines log.
 
     The step is compiled (dsmp-compile --train) for one batch size: the
     first train() call's, or batch_size here; a later call with another
@@ -270,7 +272,7 @@ class MixedPrecisionTrainer:
                  optimizer="adam", learning_rate=1e-3, weight_decay=None,
                  momentum=0.0, batch_size=None, trainable="", loss_scale=None,
                  fresh_init=False, seed=0, shapes=None, verbose=True,
-                 scaler=None, fault_injection=False):
+                 scaler=None, fault_injection=False, monitor=None):
         import warnings
         self.model = os.fspath(model)
         self.precision_config = dict(precision_config or {})
@@ -292,6 +294,8 @@ class MixedPrecisionTrainer:
                          else float(loss_scale),
                          "scaler": dict(scaler or {}),
                          "fault_injection": bool(fault_injection),
+                         "monitor_every": int((monitor or {}).get("every", 0)),
+                         "monitor_log": os.fspath((monitor or {}).get("log", "")),
                          "fresh_init": bool(fresh_init), "seed": int(seed),
                          "verbose": bool(verbose),
                          "shapes": {k: [int(d) for d in v]
@@ -398,6 +402,11 @@ class MixedPrecisionTrainer:
     @property
     def skipped_steps(self):
         return self._ready().skipped_steps
+
+    def gradient_stats(self):
+        """The last monitored step's gradients, {weight: {amax,
+        zero_fraction, inf, nan}} (monitor={"every": N, "log": path})."""
+        return self._ready().gradient_stats()
 
     def inject_fault(self, step, weight, value):
         """Adds `value` (inf, nan) to `weight`'s gradient in the step-th

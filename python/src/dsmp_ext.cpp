@@ -326,6 +326,10 @@ public:
         }
       } else if (k == "fault_injection")
         o.faultInjection = nb::cast<bool>(value);
+      else if (k == "monitor_every")
+        o.monitorEvery = nb::cast<int64_t>(value);
+      else if (k == "monitor_log")
+        o.monitorLog = nb::cast<std::string>(value);
       else if (k == "fresh_init")
         o.freshInit = nb::cast<bool>(value);
       else if (k == "seed")
@@ -415,6 +419,18 @@ public:
   }
   std::vector<std::string> warnings() const { return trainer->warnings(); }
   double scale() const { return trainer->scaler().scale(); }
+  nb::dict gradientStats() const {
+    nb::dict out;
+    for (const dsmp::GradientStats &g : trainer->loop().gradientStats()) {
+      nb::dict d;
+      d["amax"] = g.amax;
+      d["zero_fraction"] = g.zeroFraction;
+      d["inf"] = g.infCount;
+      d["nan"] = g.nanCount;
+      out[g.name.c_str()] = d;
+    }
+    return out;
+  }
   int64_t skipped() const { return trainer->scaler().skippedSteps(); }
   void injectFault(int64_t attempt, const std::string &name, float value) {
     std::string error;
@@ -606,6 +622,7 @@ NB_MODULE(_dsmp, m) {
       .def("set_weight", &Trainer::setWeight, nb::arg("name"), nb::arg("value"))
       .def_prop_ro("warnings", &Trainer::warnings)
       .def_prop_ro("loss_scale", &Trainer::scale)
+      .def("gradient_stats", &Trainer::gradientStats)
       .def_prop_ro("skipped_steps", &Trainer::skipped)
       .def("inject_fault", &Trainer::injectFault, nb::arg("step"),
            nb::arg("weight"), nb::arg("value"))

@@ -7,6 +7,7 @@
 #include "dsmp/runtime/TrainingLoop.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -30,13 +31,110 @@ TrainingLoop::create(std::unique_ptr<TrainingSession> session,
     error = why;
     return nullptr;
   }
+  if (options.monitorEvery < 0) {
+    error = "the monitor's interval must be 0 (off) or more steps";
+    return nullptr;
+  }
+  if (options.monitorEvery > 0 && !session->hasMonitor()) {
+    error = "the training artifact has no monitored step (dsmp-compile "
+            "--train --monitor)";
+    return nullptr;
+  }
   std::unique_ptr<TrainingLoop> loop(new TrainingLoop());
+  // A log that cannot be written fails now, not in the middle of a run.
+  if (!options.monitorLog.empty()) {
+    loop->log_ = std::fopen(options.monitorLog.c_str(), "a");
+    if (!loop->log_) {
+      error = "cannot write the monitor log '" + options.monitorLog +
+              "': " + std::strerror(errno);
+      return nullptr;
+    }
+  }
   loop->options_ = options;
   loop->session_ = std::move(session);
   loop->warmup_ = std::move(warmup);
   loop->switched_ = !loop->warmup_ || options.precisionSchedule <= 0;
   loop->scaler_ = LossScaler(options.scaler);
   return loop;
+}
+
+TrainingLoop::~TrainingLoop() {
+  if (log_)
+    std::fclose(log_);
+}
+
+namespace {
+
+/// A JSON number, or null for what JSON cannot say (inf, NaN).
+std::string jsonNumber(double v) {
+  if (!std::isfinite(v))
+    return "null";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", v);
+  return text;
+}
+
+/// A JSON string (names are ONNX initializer names: escape what JSON
+/// needs).
+std::string jsonString(const std::string &s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\')
+      out += '\\', out += static_cast<char>(c);
+    else if (c < 0x20) {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, "\\u%04x", c);
+      out += esc;
+    } else
+      out += static_cast<char>(c);
+  }
+  return out + "\"";
+}
+
+} // namespace
+
+bool TrainingLoop::record(const StepResult &r, float scale,
+                          const std::vector<float> &stats, std::string &error) {
+  lastStats_.clear();
+  size_t k = 0;
+  for (const auto &spec : active()->manifest().state) {
+    if (spec.role != "weight")
+      continue;
+    GradientStats g;
+    g.name = spec.name;
+    g.amax = stats[4 * k];
+    g.zeroFraction = stats[4 * k + 1];
+    g.infCount = static_cast<int64_t>(stats[4 * k + 2]);
+    g.nanCount = static_cast<int64_t>(stats[4 * k + 3]);
+    lastStats_.push_back(g);
+    ++k;
+  }
+  lastStatsStep_ = attempts_;
+  if (!log_)
+    return true;
+  std::string line = "{\"attempt\": " + std::to_string(attempts_) +
+                     ", \"step\": " + std::to_string(active()->step()) +
+                     ", \"applied\": " + (r.applied ? "true" : "false") +
+                     ", \"loss\": " + jsonNumber(r.loss) +
+                     ", \"grad_norm\": " + jsonNumber(r.gradNorm) +
+                     ", \"loss_scale\": " + jsonNumber(scale) +
+                     ", \"next_loss_scale\": " + jsonNumber(scaler_.scale()) +
+                     ", \"tensors\": {";
+  for (size_t i = 0; i < lastStats_.size(); ++i) {
+    const GradientStats &g = lastStats_[i];
+    line += (i ? ", " : "") + jsonString(g.name) +
+            ": {\"amax\": " + jsonNumber(g.amax) +
+            ", \"zero_fraction\": " + jsonNumber(g.zeroFraction) +
+            ", \"inf\": " + std::to_string(g.infCount) +
+            ", \"nan\": " + std::to_string(g.nanCount) + "}";
+  }
+  line += "}}\n";
+  if (std::fputs(line.c_str(), log_) < 0 || std::fflush(log_) != 0) {
+    error = "cannot write the monitor log '" + options_.monitorLog +
+            "': " + std::strerror(errno);
+    return false;
+  }
+  return true;
 }
 
 TrainingSession *TrainingLoop::active() const {
@@ -175,11 +273,19 @@ bool TrainingLoop::train(const DataView &data, int epochs,
         if (!fault.empty())
           active()->setGradientFault(std::move(fault));
       }
+      // The monitor samples every N-th attempted step (its twin step).
+      bool sample = options_.monitorEvery > 0 && active()->hasMonitor() &&
+                    attempts_ % options_.monitorEvery == 0;
+      float scaleUsed = scaler_.scale();
+      std::vector<float> gradStats;
       if (!active()->trainStep(inputs, batchLabels_.data(),
                                static_cast<float>(options_.learningRate),
-                               scaler_.scale(), r, error))
+                               scaleUsed, r, error,
+                               sample ? &gradStats : nullptr))
         return false;
       scaler_.update(r.applied);
+      if (sample && !record(r, scaleUsed, gradStats, error))
+        return false;
       if (r.applied) {
         lossSum += r.loss;
         ++stats.steps;

@@ -136,6 +136,12 @@ std::unique_ptr<TrainingSession> TrainingSession::load(const std::string &dir,
       error = dsmp_last_error();
       return nullptr;
     }
+  if (s->manifest_.hasMonitor &&
+      dsmp_model_load(joinPath(dir, tr::kTrainStepMonitorDir).c_str(),
+                      &s->monitor_) != 0) {
+    error = dsmp_last_error();
+    return nullptr;
+  }
   if (dsmp_num_outputs(s->predict_) < 1) {
     error = "'" + dir + "': predict has no outputs";
     return nullptr;
@@ -150,7 +156,7 @@ std::unique_ptr<TrainingSession> TrainingSession::load(const std::string &dir,
 }
 
 TrainingSession::~TrainingSession() {
-  for (dsmp_model *m : {train_, eval_, predict_})
+  for (dsmp_model *m : {train_, eval_, predict_, monitor_})
     if (m)
       dsmp_model_free(m);
 }
@@ -291,7 +297,8 @@ bool TrainingSession::bindInputs(dsmp_model *model,
 bool TrainingSession::trainStep(const std::vector<const void *> &inputs,
                                 const void *labels, float learningRate,
                                 float lossScale, StepResult &result,
-                                std::string &error) {
+                                std::string &error,
+                                std::vector<float> *gradStats) {
   if (!labels) {
     error = "train_step needs labels";
     return false;
@@ -300,9 +307,16 @@ bool TrainingSession::trainStep(const std::vector<const void *> &inputs,
     error = "the loss scale must be positive and finite";
     return false;
   }
+  if (gradStats && !monitor_) {
+    error = "'" + dir_ +
+            "' has no monitored train step (compile it with "
+            "--monitor)";
+    return false;
+  }
+  dsmp_model *model = gradStats ? monitor_ : train_;
   float step = static_cast<float>(step_ + 1);
-  if (!bindInputs(train_, inputs, labels, error) ||
-      !bindState(train_, /*withOptimizer=*/true, error))
+  if (!bindInputs(model, inputs, labels, error) ||
+      !bindState(model, /*withOptimizer=*/true, error))
     return false;
   struct Scalar {
     const char *name;
@@ -311,7 +325,7 @@ bool TrainingSession::trainStep(const std::vector<const void *> &inputs,
                  {"learning_rate", &learningRate},
                  {"step", &step}};
   for (const Scalar &s : scalars)
-    if (dsmp_bind_input(train_, s.name, DSMP_F32, nullptr, 0, s.value,
+    if (dsmp_bind_input(model, s.name, DSMP_F32, nullptr, 0, s.value,
                         sizeof(float)) != 0) {
       error = dsmp_last_error();
       return false;
@@ -325,20 +339,28 @@ bool TrainingSession::trainStep(const std::vector<const void *> &inputs,
                                    : std::move(gradientFault_);
     gradientFault_.clear();
     int64_t dims[1] = {static_cast<int64_t>(fault.size())};
-    if (dsmp_bind_input(train_, "gradient_fault", DSMP_F32, dims, 1,
+    if (dsmp_bind_input(model, "gradient_fault", DSMP_F32, dims, 1,
                         fault.data(), fault.size() * sizeof(float)) != 0) {
       error = dsmp_last_error();
       return false;
     }
   }
-  if (dsmp_run(train_) != 0) {
+  if (dsmp_run(model) != 0) {
     error = dsmp_last_error();
     return false;
   }
-  result.loss = *static_cast<const float *>(dsmp_output_data(train_, "loss"));
+  result.loss = *static_cast<const float *>(dsmp_output_data(model, "loss"));
   result.gradNorm =
-      *static_cast<const float *>(dsmp_output_data(train_, "grad_norm"));
+      *static_cast<const float *>(dsmp_output_data(model, "grad_norm"));
   result.applied = std::isfinite(result.gradNorm);
+  if (gradStats) {
+    const float *stats =
+        static_cast<const float *>(dsmp_output_data(model, "grad_stats"));
+    size_t weights = 0;
+    for (const tr::StateSpec &spec : manifest_.state)
+      weights += spec.role == "weight";
+    gradStats->assign(stats, stats + 4 * weights);
+  }
   if (result.applied) {
     current_ ^= 1;
     ++step_;

@@ -34,7 +34,8 @@ const char *kUsage =
     "         [--learning-rate R] [--loss-scale dynamic|S] [--seed S] "
     "[--fresh-init]\n"
     "         [--test-inputs A.pb[,B.pb] --test-labels L.pb] [--load CKPT] "
-    "[--save CKPT]\n";
+    "[--save CKPT]\n"
+    "         [--monitor-every N [--monitor-log LOG.jsonl]]\n";
 
 int fail(const std::string &message) {
   std::fprintf(stderr, "dsmprt-train: error: %s\n", message.c_str());
@@ -112,6 +113,10 @@ int main(int argc, char **argv) {
       ok = value(save);
     else if (arg == "--loss-scale")
       ok = value(scale);
+    else if (arg == "--monitor-log")
+      ok = value(options.monitorLog);
+    else if (arg == "--monitor-every" && (ok = value(text)))
+      options.monitorEvery = std::atoll(text.c_str());
     else if (arg == "--fresh-init")
       fresh = true;
     else if (arg == "--epochs" && (ok = value(text)))
@@ -120,7 +125,8 @@ int main(int argc, char **argv) {
       options.learningRate = std::strtod(text.c_str(), nullptr);
     else if (arg == "--seed" && (ok = value(text)))
       options.seed = std::strtoull(text.c_str(), nullptr, 10);
-    else if (arg != "--epochs" && arg != "--learning-rate" && arg != "--seed")
+    else if (arg != "--epochs" && arg != "--learning-rate" && arg != "--seed" &&
+             arg != "--monitor-every")
       return fail("unknown option '" + arg + "'\n" + kUsage);
     if (!ok)
       return fail(arg + " needs a value");

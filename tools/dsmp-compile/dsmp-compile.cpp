@@ -259,6 +259,11 @@ llvm::cl::opt<bool> faultInjection(
     llvm::cl::desc("train_step also takes gradient_fault, one value per "
                    "weight added to its gradient (tests of the loss scaler)"),
     llvm::cl::cat(training));
+llvm::cl::opt<bool> monitorStep(
+    "monitor",
+    llvm::cl::desc("Also compile train_step_monitor, which returns each "
+                   "weight's gradient statistics (the runtime's monitor)"),
+    llvm::cl::cat(training));
 llvm::cl::opt<std::string> optimizerPrecision(
     "optimizer-precision",
     llvm::cl::desc("fp32 or bf16: the optimizer state's format"),
@@ -299,6 +304,7 @@ int trainMain(DialectRegistry &registry) {
   options.emitTrainStep = emitMlir;
   options.emitGradients = emitGradients;
   options.faultInjection = faultInjection;
+  options.monitor = monitorStep;
   // The code runs on this host; the formats are those of --target's table
   // (sm_80 unless given), emulated exactly.
   options.target =

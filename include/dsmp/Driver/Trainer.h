@@ -70,6 +70,10 @@ struct TrainerOptions {
   LossScalerConfig scaler = LossScalerConfig::fixed(1);
   /// Compile train_step with a gradient_fault input (injectFault).
   bool faultInjection = false;
+  /// The gradient monitor (TrainingLoop.h): every N-th step, 0: off; its
+  /// JSON-lines log (empty: in memory only).
+  int64_t monitorEvery = 0;
+  std::string monitorLog;
   /// Fresh weights (as torch's layers draw them) from `seed` instead of the
   /// model's; the data order is shuffled from `seed` too.
   bool freshInit = false;
@@ -117,6 +121,7 @@ public:
 
   TrainingSession &session() const { return loop_->session(); }
   const LossScaler &scaler() const { return loop_->scaler(); }
+  const TrainingLoop &loop() const { return *loop_; }
   const PrecisionConfig &config() const { return config_; }
   /// Warnings from the compile (a sensitive-layer pattern that matches
   /// nothing, weights no gradient reaches).

@@ -58,6 +58,9 @@ struct TrainingCompileOptions {
   /// train_step takes `gradient_fault` (one f32 per weight, added to its
   /// gradient): fault-injection tests of the loss scaler.
   bool faultInjection = false;
+  /// Also compile train_step_monitor (train_step returning grad_stats), the
+  /// runtime's gradient monitor's sampled steps.
+  bool monitor = false;
   /// Also write train_step's graph with its formats (dsmp IR) here.
   std::string emitTrainStep;
   /// Receives warnings (a sensitive-layer pattern that matches nothing,

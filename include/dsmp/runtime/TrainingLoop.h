@@ -21,6 +21,7 @@
 #include "dsmp/runtime/TrainingSession.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,6 +59,21 @@ struct TrainingLoopOptions {
   bool verbose = true;
   /// With a warm-up session: its optimizer steps before handing over.
   int64_t precisionSchedule = 0;
+  /// The gradient monitor: every N-th step runs the monitored twin
+  /// (train_step_monitor) and records each weight's gradient statistics;
+  /// 0: off.
+  int64_t monitorEvery = 0;
+  /// Where the records go as JSON lines (appended; opened at create, so an
+  /// unwritable path fails before any step); empty: kept in memory only.
+  std::string monitorLog;
+};
+
+/// One weight's gradient in a monitored step.
+struct GradientStats {
+  std::string name;
+  float amax = 0;         // largest |unscaled gradient|
+  float zeroFraction = 0; // values zero in the format it was computed in
+  int64_t infCount = 0, nanCount = 0;
 };
 
 class TrainingLoop {
@@ -68,6 +84,9 @@ public:
   create(std::unique_ptr<TrainingSession> session,
          std::unique_ptr<TrainingSession> warmup,
          const TrainingLoopOptions &options, std::string &error);
+  ~TrainingLoop();
+  TrainingLoop(const TrainingLoop &) = delete;
+  TrainingLoop &operator=(const TrainingLoop &) = delete;
 
   /// `epochs` passes over `data` in shuffled batches of the compiled size
   /// (a last partial batch is left out).
@@ -94,6 +113,10 @@ public:
   /// steps).
   TrainingSession &session() const { return *active(); }
   const LossScaler &scaler() const { return scaler_; }
+  /// The last monitored step's statistics (empty before one), and the
+  /// attempt it was.
+  const std::vector<GradientStats> &gradientStats() const { return lastStats_; }
+  int64_t gradientStatsStep() const { return lastStatsStep_; }
 
 private:
   TrainingLoop() = default;
@@ -102,6 +125,8 @@ private:
                std::string &error);
   size_t weightCount() const;
   bool handOver(std::string &error);
+  bool record(const StepResult &r, float scale, const std::vector<float> &stats,
+              std::string &error);
 
   TrainingLoopOptions options_;
   std::unique_ptr<TrainingSession> session_, warmup_;
@@ -119,6 +144,9 @@ private:
   };
   std::vector<Fault> faults_;
   int64_t attempts_ = 0;
+  std::FILE *log_ = nullptr;
+  std::vector<GradientStats> lastStats_;
+  int64_t lastStatsStep_ = 0;
 };
 
 } // namespace dsmp

@@ -19,6 +19,7 @@
 //   inputs <count> <name...>
 //   labels <dtype> <rank> <dims...>
 //   state <name> <role> <weight> <dtype> <rank> <dims...> [init <how> <fan-in>]
+//   monitor train_step_monitor          (optional: the monitored twin)
 //   initial state.bin <bytes> <contentHash hex>
 //
 // Roles: weight (the f32 master weights), adam_m, adam_v, momentum. Each
@@ -45,6 +46,7 @@ inline constexpr const char *kInitialStateName = "state.bin";
 inline constexpr const char *kTrainStepDir = "train_step";
 inline constexpr const char *kEvalStepDir = "eval_step";
 inline constexpr const char *kPredictDir = "predict";
+inline constexpr const char *kTrainStepMonitorDir = "train_step_monitor";
 inline constexpr int kTrainingVersion = 1;
 
 struct StateSpec {
@@ -76,6 +78,8 @@ struct TrainingManifest {
   std::vector<int64_t> labelsDims;
   std::vector<StateSpec> state;
   artifact::FileSpec initial;
+  /// train_step_monitor/ is there (train_step that returns grad_stats).
+  bool hasMonitor = false;
 };
 
 /// The shortest text that reads back as `v` exactly.
@@ -121,6 +125,8 @@ inline std::string writeTrainingManifest(const TrainingManifest &m) {
       os << " init " << s.init << " " << s.fanIn;
     os << "\n";
   }
+  if (m.hasMonitor)
+    os << "monitor " << kTrainStepMonitorDir << "\n";
   char hash[17];
   std::snprintf(hash, sizeof hash, "%016llx",
                 static_cast<unsigned long long>(m.initial.hash));
@@ -221,6 +227,11 @@ inline bool parseTrainingManifest(const std::string &text, TrainingManifest &m,
           s.role != "momentum")
         return fail("unknown state role '" + s.role + "'");
       m.state.push_back(std::move(s));
+    } else if (kind == "monitor") {
+      std::string dir;
+      if (!(fields >> dir) || dir != kTrainStepMonitorDir)
+        return fail("bad monitor entry");
+      m.hasMonitor = true;
     } else if (kind == "initial") {
       std::string hash;
       if (!(fields >> m.initial.name >> m.initial.size >> hash) ||

@@ -79,9 +79,14 @@ public:
   /// One optimizer step on one batch; `lossScale` multiplies the loss
   /// before the backward pass (the gradients are unscaled before the
   /// update).
+  /// With `gradStats`, runs the monitored twin (train_step_monitor) and
+  /// fills it with 4 values per weight (manifest order): the largest
+  /// |unscaled gradient|, the fraction of the scaled gradient's values that
+  /// are zero in the format it was computed in, its inf and NaN counts.
   bool trainStep(const std::vector<const void *> &inputs, const void *labels,
                  float learningRate, float lossScale, StepResult &result,
-                 std::string &error);
+                 std::string &error, std::vector<float> *gradStats = nullptr);
+  bool hasMonitor() const { return monitor_ != nullptr; }
   /// Forward and per-sample loss, no update.
   bool evalStep(const std::vector<const void *> &inputs, const void *labels,
                 EvalResult &result, std::string &error);
@@ -129,7 +134,8 @@ private:
 
   std::string dir_;
   training::TrainingManifest manifest_;
-  dsmp_model *train_ = nullptr, *eval_ = nullptr, *predict_ = nullptr;
+  dsmp_model *train_ = nullptr, *eval_ = nullptr, *predict_ = nullptr,
+             *monitor_ = nullptr;
   /// Two sets of state buffers (8-byte aligned); current_ is the one read.
   std::vector<std::vector<uint64_t>> state_[2];
   int current_ = 0;

@@ -74,3 +74,25 @@ refused("bounds", scaler={"min_scale": 8.0, "max_scale": 4.0, "init_scale": 4.0}
 refused("unknown setting", scaler={"growth": 2})
 refused("scale text", loss_scale="auto")
 refused("scale value", loss_scale=0.0)
+
+# The gradient monitor: every 2nd step into a JSON-lines log; the faulted
+# step shows the inf (amax null: JSON has no inf) and is not applied.
+import json  # noqa: E402
+
+log = os.path.join(out, "monitor.jsonl")
+m = dsmp.MixedPrecisionTrainer(mlp, precision_config={"default": "fp16"},
+                               batch_size=16, fresh_init=True, verbose=False,
+                               fault_injection=True,
+                               monitor={"every": 2, "log": log})
+m.inject_fault(2, "f.3.weight", float("inf"))
+m.train((X, y), epochs=2)
+records = [json.loads(line) for line in open(log)]
+faulted = records[0]
+print(f"monitor: {len(records)} records, attempts {[r['attempt'] for r in records]}; "
+      f"attempt 2 applied {faulted['applied']}, f.3.weight amax "
+      f"{faulted['tensors']['f.3.weight']['amax']}, scale "
+      f"{faulted['loss_scale']:g} -> {faulted['next_loss_scale']:g}")
+last = m.gradient_stats()
+print(f"monitor query: {sorted(last)}, finite amax "
+      f"{all(v['amax'] is not None and v['amax'] > 0 for v in last.values())}")
+refused("monitor log", monitor={"every": 2, "log": os.path.join(out, "missing", "m.jsonl")})
