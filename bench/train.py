@@ -7,6 +7,8 @@ entropy) and thread count:
   dsmp BF16 step            vs torch eager under autocast(bfloat16)
   dsmp FP16 step (scale 1024) vs torch eager under autocast(bfloat16)
     (torch's CPU autocast has no float16 GEMMs worth timing)
+Then the runtime's own cost: the fp16 step with the dynamic scaler and the
+gradient monitor (every 100th step) against a static scale.
 Models: digits_cnn at batch 64; tiny_bert's architecture (2 encoder layers,
 d 128, 4 heads, FF 512, GELU) at batch 16, sequence 32. dsmp's 16-bit
 formats are sm_80's, emulated exactly on this CPU (each rounding is extra
@@ -54,9 +56,14 @@ def torch_tiny_bert(torch):
     return TinyBert()
 
 
-def time_steps(step, warmup, steps):
+def time_steps(step, warmup, steps, mean=False):
     for _ in range(warmup):
         step()
+    if mean:  # a cost paid every N-th step shows in the mean only
+        start = time.perf_counter()
+        for _ in range(steps):
+            step()
+        return (time.perf_counter() - start) / steps
     times = []
     for _ in range(steps):
         start = time.perf_counter()
@@ -82,13 +89,16 @@ def torch_step_time(torch, model, inputs, labels, bf16, warmup, steps):
     return time_steps(step, warmup, steps)
 
 
-def dsmp_step_time(dsmp, model_path, mode, data, batch, shapes, warmup, steps):
+def dsmp_step_time(dsmp, model_path, mode, data, batch, shapes, warmup, steps,
+                   loss_scale=None, monitor=None, mean=False):
+    if loss_scale is None:
+        loss_scale = 1024 if mode == "fp16" else 1
     trainer = dsmp.MixedPrecisionTrainer(
         model_path, precision_config={"default": mode}, batch_size=batch,
-        loss_scale=1024 if mode == "fp16" else 1, shapes=shapes, verbose=False)
+        loss_scale=loss_scale, shapes=shapes, verbose=False, monitor=monitor)
     inputs, labels = data
     one = ([x[:batch] for x in inputs], labels[:batch])
-    return time_steps(lambda: trainer.train(one, epochs=1), warmup, steps)
+    return time_steps(lambda: trainer.train(one, epochs=1), warmup, steps, mean)
 
 
 def main():
@@ -129,6 +139,17 @@ def main():
                                   args.warmup, args.steps)
             print(f"{name} batch {batch}: dsmp {mode} {mine * 1e3:.2f} ms vs {label} "
                   f"{reference * 1e3:.2f} ms: ratio {mine / reference:.2f}")
+        # The runtime's own cost: the dynamic scaler and the gradient
+        # monitor (its twin step every 100th step) against a static scale,
+        # mean step times over 200 steps.
+        fp16_static = dsmp_step_time(dsmp, path, "fp16", data, batch, shapes,
+                                     args.warmup, 200, mean=True)
+        watched = dsmp_step_time(dsmp, path, "fp16", data, batch, shapes,
+                                 args.warmup, 200, loss_scale="dynamic",
+                                 monitor={"every": 100}, mean=True)
+        print(f"{name} batch {batch}: dsmp fp16 with dynamic scale + monitor/100 "
+              f"{watched * 1e3:.2f} ms vs static scale {fp16_static * 1e3:.2f} ms: "
+              f"overhead {100 * (watched / fp16_static - 1):+.1f} %")
 
 
 if __name__ == "__main__":

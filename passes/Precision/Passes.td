@@ -175,9 +175,10 @@ def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
     pipeline reproduces its final round.
 
     With `policy-only` there is no budget and no sensitivity is needed:
-    every op the policy above lets through takes its best 16-bit format (or
-    tf32, or f8 when `default-format` names it), reason `policy_only`, as
-    PyTorch's autocast decides. The training step (passes/Training) uses it
+    every op the policy above lets through takes `default-format` (16 bits
+    first; a matmul or conv that may not takes tf32 where the target has
+    it; `default-format=tf32`: tf32 contractions only), reason
+    `policy_only`, as PyTorch's autocast decides. The training step (passes/Training) uses it
     for its forward and backward ops; its loss, gradient sums and optimizer
     ops carry `dsmp.training_f32` and stay f32 (reason `training`).
   }];
