@@ -281,6 +281,28 @@ int fail(const llvm::Twine &message) {
 }
 } // namespace
 
+/// --shape NAME=D0xD1x... (each occurrence) into `shapes`; the error, or
+/// "".
+std::string parseShapes(mlir::dsmp::InputShapes &shapes) {
+  for (const std::string &text : shapeOptions) {
+    auto [name, dims] = llvm::StringRef(text).rsplit('=');
+    if (dims.empty() && !llvm::StringRef(text).contains('='))
+      return "--shape '" + text + "': expected NAME=D0xD1x...";
+    SmallVector<int64_t> shape;
+    SmallVector<llvm::StringRef> parts;
+    dims.split(parts, 'x', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef part : parts) {
+      int64_t d;
+      if (part.getAsInteger(10, d) || d < 0)
+        return "--shape '" + text + "': '" + part.str() +
+               "' is not a dimension";
+      shape.push_back(d);
+    }
+    shapes[name] = shape;
+  }
+  return "";
+}
+
 /// dsmp-compile MODEL --train: the training artifact
 /// (include/dsmp/Driver/Training.h). --default-format is the precision
 /// config's default (fp32, tf32, fp16, bf16), --target names the format
@@ -332,19 +354,8 @@ int trainMain(DialectRegistry &registry) {
     return fail("no CPU target for this host");
   options.artifact.target = *cpuTarget;
   options.artifact.force = force;
-  for (const std::string &text : shapeOptions) {
-    auto [name, dims] = llvm::StringRef(text).rsplit('=');
-    SmallVector<int64_t> shape;
-    SmallVector<llvm::StringRef> parts;
-    dims.split(parts, 'x', -1, /*KeepEmpty=*/false);
-    for (llvm::StringRef part : parts) {
-      int64_t d;
-      if (part.getAsInteger(10, d) || d < 0)
-        return fail("--shape '" + text + "': expected NAME=D0xD1x...");
-      shape.push_back(d);
-    }
-    options.shapes[name] = shape;
-  }
+  if (std::string error = parseShapes(options.shapes); !error.empty())
+    return fail(error);
   std::vector<std::string> warnings;
   options.warnings = &warnings;
   MLIRContext context(registry);
@@ -473,22 +484,8 @@ int main(int argc, char **argv) {
     options.variants.push_back(std::move(*shapes));
   }
   mlir::dsmp::InputShapes given;
-  for (const std::string &text : shapeOptions) {
-    auto [name, dims] = llvm::StringRef(text).rsplit('=');
-    if (dims.empty() && !llvm::StringRef(text).contains('='))
-      return fail("--shape '" + text + "': expected NAME=D0xD1x...");
-    SmallVector<int64_t> shape;
-    SmallVector<llvm::StringRef> parts;
-    dims.split(parts, 'x', -1, /*KeepEmpty=*/false);
-    for (llvm::StringRef part : parts) {
-      int64_t d;
-      if (part.getAsInteger(10, d) || d < 0)
-        return fail("--shape '" + text + "': '" + part +
-                    "' is not a dimension");
-      shape.push_back(d);
-    }
-    given[name] = shape;
-  }
+  if (std::string error = parseShapes(given); !error.empty())
+    return fail(error);
   if (!given.empty())
     options.variants.push_back(std::move(given));
   for (const std::string &text : fixInputs)
