@@ -427,9 +427,27 @@ SmallVector<int64_t> outputPadding(const Window &w, ArrayRef<int64_t> in,
 LogicalResult convParameterVJP(VJP &v) {
   GraphBuilder &g = v.g;
   if (v.wants(1)) {
-    if (v.op->getName().getStringRef() != "dsmp.conv")
-      return failure(); // ConvTranspose's filter gradient is not modelled
-    if (failed(v.set(1, convFilterGradient(g, v.op, v.grad()))))
+    Operation *conv = v.op;
+    Value outputGrad = v.grad();
+    if (v.op->getName().getStringRef() == "dsmp.conv_transpose") {
+      // y = convT(x, W) is the adjoint of x' = conv(y', W) (same window):
+      // dW is that conv's filter gradient with G as its input and x as
+      // its output's gradient. The conv is built only to carry the window
+      // (nothing reads it; the adjoint's dead ops are erased).
+      if (auto pad = v.op->getAttrOfType<StringAttr>("auto_pad"))
+        if (pad.getValue() != "NOTSET")
+          return failure();
+      SmallVector<NamedAttribute> window;
+      for (StringRef name :
+           {"strides", "pads", "dilations", "group", "kernel_shape"})
+        if (Attribute a = v.op->getAttr(name))
+          window.push_back(g.attr(name, a));
+      conv = g.create("dsmp.conv", {v.grad(), v.operand(1), g.none()}, window);
+      if (!conv)
+        return failure();
+      outputGrad = v.operand(0);
+    }
+    if (failed(v.set(1, convFilterGradient(g, conv, outputGrad))))
       return failure();
   }
   if (v.op->getNumOperands() > 2 && v.wants(2)) {
