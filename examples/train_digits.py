@@ -14,25 +14,11 @@ import os
 import sys
 import time
 
-import numpy as np
-import onnx
-from onnx import numpy_helper
-from sklearn.datasets import load_digits
-
 import dsmp
 
-
-def digits(shared):
-    model_dir = os.path.join(shared, "digits_cnn")
-    test = numpy_helper.to_array(onnx.load_tensor(
-        os.path.join(model_dir, "test_data_set_0", "input_0.pb")))
-    test_labels = np.load(os.path.join(model_dir, "test_labels.npy"))
-    data = load_digits()
-    images = (data.images / 16.0).astype(np.float32)[:, None, :, :]
-    index = {image.tobytes(): i for i, image in enumerate(images)}
-    held_out = {index[t.tobytes()] for t in test}
-    train = sorted(set(range(len(images))) - held_out)
-    return (images[train], data.target[train]), (test, test_labels)
+# The data split the C++ example's data files come from.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "train_digits"))
+from make_data import split  # noqa: E402
 
 
 def main():
@@ -42,7 +28,7 @@ def main():
     parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--modes", default="fp32,bf16,fp16")
     args = parser.parse_args()
-    train, test = digits(args.shared)
+    train, test = split(args.shared)
     model = os.path.join(args.shared, "digits_cnn", "model.onnx")
     for mode in args.modes.split(","):
         trainer = dsmp.MixedPrecisionTrainer(

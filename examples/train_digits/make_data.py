@@ -17,8 +17,9 @@ from onnx import numpy_helper
 from sklearn.datasets import load_digits
 
 
-def main():
-    shared, out = sys.argv[1], sys.argv[2]
+def split(shared):
+    """((train images, labels), (test images, labels)) as float32 [N, 1, 8, 8]
+    and int64 [N]; exits when the shared test digits do not match."""
     model_dir = os.path.join(shared, "digits_cnn")
     test = numpy_helper.to_array(onnx.load_tensor(
         os.path.join(model_dir, "test_data_set_0", "input_0.pb")))
@@ -32,18 +33,21 @@ def main():
     if not np.array_equal(digits.target[test_rows], test_labels):
         sys.exit("make_data.py: test_labels.npy disagrees with scikit-learn")
     train_rows = sorted(set(range(len(images))) - set(test_rows))
+    return ((images[train_rows], digits.target[train_rows].astype(np.int64)),
+            (test.astype(np.float32), test_labels.astype(np.int64)))
+
+
+def main():
+    shared, out = sys.argv[1], sys.argv[2]
+    (train_x, train_y), (test_x, test_y) = split(shared)
     os.makedirs(out, exist_ok=True)
-    tensors = {
-        "train_images": images[train_rows],
-        "train_labels": digits.target[train_rows].astype(np.int64),
-        "test_images": test.astype(np.float32),
-        "test_labels": test_labels.astype(np.int64),
-    }
+    tensors = {"train_images": train_x, "train_labels": train_y,
+               "test_images": test_x, "test_labels": test_y}
     for name, array in tensors.items():
         tensor = numpy_helper.from_array(array, name)
         with open(os.path.join(out, name + ".pb"), "wb") as f:
             f.write(tensor.SerializeToString())
-    print(f"{len(train_rows)} training and {len(test)} test digits in {out}")
+    print(f"{len(train_y)} training and {len(test_y)} test digits in {out}")
 
 
 if __name__ == "__main__":
