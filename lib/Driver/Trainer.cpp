@@ -64,6 +64,15 @@ std::unique_ptr<MixedPrecisionTrainer> MixedPrecisionTrainer::create(
     error = why;
     return nullptr;
   }
+  if (std::string why = options.fallback.check(); !why.empty()) {
+    error = why;
+    return nullptr;
+  }
+  if (options.fallback.enabled() && config.defaultFormat == "fp32") {
+    error = "fallback_threshold switches layers to FP32 from a 16-bit or "
+            "tf32 default; the default is fp32 already";
+    return nullptr;
+  }
   t->workDir_ = options.workDir;
   if (t->workDir_.empty()) {
     llvm::SmallString<256> made;
@@ -114,6 +123,7 @@ std::unique_ptr<MixedPrecisionTrainer> MixedPrecisionTrainer::create(
                    std::unique_ptr<TrainingSession> &session) {
     mlir::dsmp::TrainingCompileOptions o = compile;
     o.defaultFormat = format;
+    o.fallback = options.fallback.enabled() && format != "fp32";
     if (llvm::Error err = mlir::dsmp::compileTrainingArtifact(
             modelPath, joinPath(t->workDir_, dir), o, context)) {
       error = llvm::toString(std::move(err));
@@ -143,6 +153,7 @@ std::unique_ptr<MixedPrecisionTrainer> MixedPrecisionTrainer::create(
   loop.precisionSchedule = schedule ? config.precisionSchedule : 0;
   loop.monitorEvery = options.monitorEvery;
   loop.monitorLog = options.monitorLog;
+  loop.fallback = options.fallback;
   t->loop_ =
       TrainingLoop::create(std::move(mixed), std::move(warmup), loop, error);
   if (!t->loop_)

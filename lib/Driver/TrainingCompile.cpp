@@ -191,6 +191,9 @@ mlir::dsmp::compileTrainingArtifact(StringRef modelPath, StringRef outputDir,
       return fail("sensitive layer '" + layer + "': " + error);
     sensitive += (sensitive.empty() ? "^(" : "|^(") + layer + ")$";
   }
+  if (options.fallback && format->empty())
+    return fail("--fallback switches layers from a 16-bit or tf32 format to "
+                "fp32; the default format is already fp32");
   if (llvm::Error err = checkOutput(outputDir, options.artifact.force))
     return err;
 
@@ -233,7 +236,9 @@ mlir::dsmp::compileTrainingArtifact(StringRef modelPath, StringRef outputDir,
   step.momentum = options.momentum;
   step.exposeGradients = options.emitGradients;
   step.faultInjection = options.faultInjection;
-  step.monitor = options.monitor;
+  step.monitor = options.monitor || options.fallback;
+  step.fallback = options.fallback;
+  step.fallbackFormat = *format == "bf16" || *format == "tf32" ? "bf16" : "f16";
   step.optimizerPrecision =
       options.optimizerPrecision == "fp32" ? "f32" : options.optimizerPrecision;
   auto modules = buildTrainingModules(model, *lifted, step);
@@ -305,6 +310,7 @@ mlir::dsmp::compileTrainingArtifact(StringRef modelPath, StringRef outputDir,
   manifest.optimizerPrecision = step.optimizerPrecision;
   manifest.batch = options.batch;
   manifest.hasMonitor = static_cast<bool>(modules->trainStepMonitor);
+  manifest.layers = modules->layers;
   for (unsigned i = 0; i < lifted->numInputs; ++i)
     manifest.inputs.push_back(
         graph.getArgAttrOfType<StringAttr>(i, "dsmp.name").str());

@@ -13,16 +13,45 @@
 #include "passes/Precision/ForwardEstimate.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/ScopeExit.h"
 
 #include <numeric>
 
 using namespace mlir;
 using namespace mlir::dsmp;
 
+namespace {
+/// Records which forward op the ops being inserted were built for.
+struct RecordOrigin final : OpBuilder::Listener {
+  RecordOrigin(llvm::DenseMap<Operation *, Operation *> &origin,
+               OpBuilder::Listener *next)
+      : origin(origin), next(next) {}
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint previous) override {
+    if (current)
+      origin[op] = current;
+    if (next)
+      next->notifyOperationInserted(op, previous);
+  }
+  void notifyBlockInserted(Block *block, Region *previous,
+                           Region::iterator previousIt) override {
+    if (next)
+      next->notifyBlockInserted(block, previous, previousIt);
+  }
+  llvm::DenseMap<Operation *, Operation *> &origin;
+  OpBuilder::Listener *next;
+  Operation *current = nullptr;
+};
+} // namespace
+
 Adjoint mlir::dsmp::buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
                                  ArrayRef<std::pair<Value, Value>> seeds,
                                  ValueRange alsoFor) {
   Adjoint adjoint;
+  RecordOrigin recorder(adjoint.origin, builder.getListener());
+  builder.setListener(&recorder);
+  auto restore = llvm::make_scope_exit(
+      [&] { builder.setListener(recorder.next); });
   auto accumulate = [&](Value value, Value grad, Location loc) {
     Value &slot = adjoint.grads[value];
     if (!slot) {
@@ -73,6 +102,7 @@ Adjoint mlir::dsmp::buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
     }
     if (!any)
       continue;
+    recorder.current = op;
     auto precision = dyn_cast<PrecisionOpInterface>(op);
     bool contraction =
         precision && (precision.getOpClass() == OpClass::matmul ||

@@ -28,6 +28,9 @@ struct Adjoint {
   /// Ops with gradients at their results where neither a VJP nor the
   /// forward estimate holds (an op with regions): the gradient stops there.
   SmallVector<Operation *> stoppedAt;
+  /// The forward op each op of the reverse pass was built for (its VJP and
+  /// the sums of the gradients it produced).
+  llvm::DenseMap<Operation *, Operation *> origin;
 };
 
 /// Marks the adds that sum a value's gradient over its users (the
@@ -37,6 +40,10 @@ inline constexpr llvm::StringLiteral kGradientSumAttr = "dsmp.gradient_sum";
 /// loss, the sums of gradients, the unscaling and the optimizer):
 /// dsmp-assign-precision gives them reason `training`.
 inline constexpr llvm::StringLiteral kTrainingF32Attr = "dsmp.training_f32";
+/// Marks the ops of a layer's FP32 variant in a training step
+/// (LayerFallback.h): dsmp-assign-precision keeps them f32, reason
+/// `fallback`.
+inline constexpr llvm::StringLiteral kFallbackF32Attr = "dsmp.fallback_f32";
 
 /// Builds, at `builder`'s insertion point, the reverse pass over `ops` (in
 /// program order, all before the insertion point) for the scalar

@@ -235,6 +235,10 @@ struct AssignPrecisionPass final
         mark(op, Format::f32, "training");
         continue;
       }
+      if (op->hasAttr(kFallbackF32Attr)) {
+        mark(op, Format::f32, "fallback");
+        continue;
+      }
       if (op->hasAttr("dsmp.keep_f32")) {
         mark(op, Format::f32, "validation");
         continue;
@@ -503,7 +507,8 @@ struct AssignPrecisionPass final
       if (!precision ||
           (precision.getOpClass() != OpClass::data_movement &&
            !selectsInput(op)) ||
-          !hasF32Result(op) || isa<CastOp>(op) || op->hasAttr(kTrainingF32Attr))
+          !hasF32Result(op) || isa<CastOp>(op) || op->hasAttr(kTrainingF32Attr) ||
+          op->hasAttr(kFallbackF32Attr))
         continue;
       // The format of the data operand: the first non-constant f32 one.
       std::optional<Format> common;

@@ -180,7 +180,9 @@ def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
     it; `default-format=tf32`: tf32 contractions only), reason
     `policy_only`, as PyTorch's autocast decides. The training step (passes/Training) uses it
     for its forward and backward ops; its loss, gradient sums and optimizer
-    ops carry `dsmp.training_f32` and stay f32 (reason `training`).
+    ops carry `dsmp.training_f32` and stay f32 (reason `training`); the
+    FP32 variants of a training step's layers carry `dsmp.fallback_f32`
+    (reason `fallback`).
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_80\"",

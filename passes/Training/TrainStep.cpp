@@ -6,6 +6,8 @@
 
 #include "passes/Training/TrainStep.h"
 
+#include "passes/Training/LayerFallback.h"
+
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/GraphBuilder.h"
 #include "dialects/Dsmp/IR/OnnxOpRegistry.h"
@@ -80,6 +82,47 @@ void setResults(func::FuncOp func, ArrayRef<Value> results,
     attrs.push_back(b.getDictionaryAttr(
         {b.getNamedAttr("dsmp.name", b.getStringAttr(name))}));
   func.setAllResultAttrs(attrs);
+}
+
+/// Appends a result named `name` to a function.
+void appendResult(func::FuncOp func, Value value, StringRef name) {
+  Operation *terminator = func.getBody().front().getTerminator();
+  terminator->insertOperands(terminator->getNumOperands(), value);
+  SmallVector<Type> types(func.getResultTypes());
+  types.push_back(value.getType());
+  func.setType(
+      FunctionType::get(func.getContext(), func.getArgumentTypes(), types));
+  OpBuilder b(func.getContext());
+  func.setResultAttrs(func.getNumResults() - 1,
+                      b.getDictionaryAttr({b.getNamedAttr(
+                          "dsmp.name", b.getStringAttr(name))}));
+}
+
+/// Tags the layers of a forward-only graph (eval_step, predict): the ops
+/// before `end` (exclusive; null: all of them). The layers are the train
+/// step's (the same forward ops).
+std::vector<std::string> markForwardLayers(func::FuncOp func,
+                                           unsigned firstWeight,
+                                           unsigned numWeights,
+                                           Operation *end) {
+  SmallVector<Operation *> forward;
+  for (Operation &op : func.getBody().front().without_terminator()) {
+    if (&op == end)
+      break;
+    forward.push_back(&op);
+  }
+  SmallVector<BlockArgument> weights;
+  for (unsigned i = 0; i < numWeights; ++i)
+    weights.push_back(func.getArgument(firstWeight + i));
+  llvm::DenseMap<Operation *, Operation *> noReversePass;
+  return markFallbackLayers(forward, noReversePass, weights);
+}
+
+void addForwardVariants(func::FuncOp func, ArrayRef<std::string> layers,
+                        const TrainStepOptions &options) {
+  LayerFallbackOptions lf;
+  lf.format = options.fallbackFormat;
+  (void)addFallbackVariants(func, layers, lf);
 }
 
 /// Appends a named argument to a function.
@@ -376,6 +419,13 @@ mlir::dsmp::buildTrainingModules(ModuleOp lifted, const LiftedWeights &weights,
 
   // predict: the model as lifted.
   out.predict = cast<ModuleOp>(lifted->clone());
+  {
+    func::FuncOp func = mainGraph(*out.predict);
+    if (options.fallback)
+      addForwardVariants(
+          func, markForwardLayers(func, firstWeight, numWeights, nullptr),
+          options);
+  }
 
   // eval_step: the outputs and the per-sample loss.
   {
@@ -394,6 +444,11 @@ mlir::dsmp::buildTrainingModules(ModuleOp lifted, const LiftedWeights &weights,
         buildLoss(g, options.loss, output, labels, g.scalar(1, b.getF32Type()));
     if (!loss)
       return loss.takeError();
+    std::vector<std::string> layers;
+    if (options.fallback)
+      layers = markForwardLayers(
+          func, firstWeight, numWeights,
+          forwardEnd ? forwardEnd->getNextNode() : &body.front());
     keepF32After(body, forwardEnd);
     SmallVector<Value> results(body.getTerminator()->getOperands());
     SmallVector<std::string> resultNames;
@@ -403,6 +458,8 @@ mlir::dsmp::buildTrainingModules(ModuleOp lifted, const LiftedWeights &weights,
     resultNames.push_back(names::kSampleLoss.str());
     setResults(func, results, resultNames);
     eraseDeadOps(body);
+    if (options.fallback)
+      addForwardVariants(func, layers, options);
     auto labelsType = cast<RankedTensorType>(labels.getType());
     out.labelsDtype = labelsType.getElementType().isF32() ? "f32" : "i64";
     out.labelsShape.assign(labelsType.getShape().begin(),
@@ -445,6 +502,8 @@ mlir::dsmp::buildTrainingModules(ModuleOp lifted, const LiftedWeights &weights,
   Adjoint adjoint =
       buildAdjoint(b, forward, {{loss->prediction, loss->gradient}},
                    ValueRange(ArrayRef<BlockArgument>(weightArgs)));
+  if (options.fallback)
+    out.layers = markFallbackLayers(forward, adjoint.origin, weightArgs);
   llvm::DenseSet<Value> downstream = dependsOnWeights(body, weightArgs);
   for (ArrayRef<Operation *> list : {ArrayRef<Operation *>(adjoint.estimatedAt),
                                      ArrayRef<Operation *>(adjoint.stoppedAt)})
@@ -632,6 +691,15 @@ mlir::dsmp::buildTrainingModules(ModuleOp lifted, const LiftedWeights &weights,
   keepF32After(body, backwardEnd);
   setResults(func, results, resultNames);
   eraseDeadOps(body);
+  if (options.fallback) {
+    LayerFallbackOptions lf;
+    lf.format = options.fallbackFormat;
+    lf.faultInjection = options.faultInjection;
+    lf.layerStats = options.gradientStats;
+    FallbackLayers layers = addFallbackVariants(func, out.layers, lf);
+    if (layers.stats)
+      appendResult(func, layers.stats, fallback_names::kLayerStats);
+  }
   if (options.monitor) {
     TrainStepOptions monitored = options;
     monitored.monitor = false;

@@ -79,6 +79,13 @@ struct TrainStepOptions {
   /// |unscaled gradient|, the fraction of its (scaled) values that are zero
   /// in the format it was computed in, and its inf and NaN counts.
   bool gradientStats = false;
+  /// Carry an FP32 variant of every layer beside the configured one,
+  /// chosen per step by the input `layer_fallback` (LayerFallback.h), in
+  /// all three graphs; the monitored twin also returns `layer_stats`.
+  bool fallback = false;
+  /// The step's 16-bit format (f16, bf16): what the layer stats count as
+  /// underflow.
+  std::string fallbackFormat = "f16";
 };
 
 /// One tensor of the training state, in the order the graphs take them.
@@ -107,6 +114,9 @@ struct TrainingModules {
   std::vector<int64_t> labelsShape;
   /// Weights no gradient reaches (they stay as they are), by name.
   std::vector<std::string> frozen;
+  /// With TrainStepOptions::fallback: the layers that may fall back to
+  /// FP32, in forward order (element k of `layer_fallback`).
+  std::vector<std::string> layers;
 };
 
 /// The graph input and output names the three graphs use besides the

@@ -259,7 +259,19 @@ class MixedPrecisionTrainer:
     init_scale, growth_factor, backoff_factor, growth_interval, min_scale,
     max_scale and hysteresis. monitor={"every": N, "log": PATH} samples
     each weight's gradient (amax, the fraction that is zero in its format,
-    inf and NaN counts) every N steps into a JSON-lines log.
+    inf and NaN counts) every N steps into a JSON-lines log; the
+    precision_config's "monitor" key says the same.
+
+    "fallback_threshold": t in (0, 1] turns on the per-layer FP32 fallback:
+    every layer (a weight's contraction and the ops after it) is compiled
+    in its format and in FP32; a layer that caused at least t of the last
+    `fallback={"window": 20}` steps' overflows (its forward pass, which no
+    loss scale fixes, or its gradients with the scale at its minimum), or
+    whose format rounds at least t of its incoming gradient to zero with
+    the scale at its maximum, runs FP32 from then on (or for
+    fallback={"probation": N} steps). layer_formats(), fallback_events()
+    and layer_stats() say what happened; the switches go to the monitor's
+    log.
 
     The step is compiled (dsmp-compile --train) for one batch size: the
     first train() call's, or batch_size here; a later call with another
@@ -272,7 +284,8 @@ class MixedPrecisionTrainer:
                  optimizer="adam", learning_rate=1e-3, weight_decay=None,
                  momentum=0.0, batch_size=None, trainable="", loss_scale=None,
                  fresh_init=False, seed=0, shapes=None, verbose=True,
-                 scaler=None, fault_injection=False, monitor=None):
+                 scaler=None, fault_injection=False, monitor=None,
+                 fallback=None):
         import warnings
         self.model = os.fspath(model)
         self.precision_config = dict(precision_config or {})
@@ -284,6 +297,16 @@ class MixedPrecisionTrainer:
             loss_scale = self.precision_config.pop("loss_scale", None)
         else:
             self.precision_config.pop("loss_scale", None)
+        monitor = self.precision_config.pop("monitor", None) or monitor
+        threshold = self.precision_config.pop("fallback_threshold", None)
+        if threshold is not None and not 0 < float(threshold) <= 1:
+            raise ValueError("fallback_threshold must be in (0, 1], got %r"
+                             % (threshold,))
+        fallback = dict(fallback or {})
+        unknown = set(fallback) - {"window", "probation"}
+        if unknown:
+            raise ValueError("fallback: unknown setting(s) %s (window, "
+                             "probation)" % ", ".join(sorted(unknown)))
         if loss_scale is None:
             fp16 = self.precision_config.get("default", "fp32") in ("fp16", "f16")
             loss_scale = "dynamic" if fp16 else 1.0
@@ -296,6 +319,9 @@ class MixedPrecisionTrainer:
                          "fault_injection": bool(fault_injection),
                          "monitor_every": int((monitor or {}).get("every", 0)),
                          "monitor_log": os.fspath((monitor or {}).get("log", "")),
+                         "fallback_threshold": float(threshold or 0.0),
+                         "fallback_window": int(fallback.get("window", 20)),
+                         "fallback_probation": int(fallback.get("probation", 0)),
                          "fresh_init": bool(fresh_init), "seed": int(seed),
                          "verbose": bool(verbose),
                          "shapes": {k: [int(d) for d in v]
@@ -407,6 +433,27 @@ class MixedPrecisionTrainer:
         """The last monitored step's gradients, {weight: {amax,
         zero_fraction, inf, nan}} (monitor={"every": N, "log": path})."""
         return self._ready().gradient_stats()
+
+    def layer_stats(self):
+        """The last monitored or diagnosed step's layers: {layer: {format,
+        amax, forward_nonfinite, gradient_nonfinite, underflow}}."""
+        return self._ready().layer_stats()
+
+    def layer_formats(self):
+        """{layer: "16-bit" | "f32"}: which variant each layer runs now."""
+        return self._ready().layer_formats()
+
+    def fallback_events(self):
+        """Every fallback and return so far: [{attempt, step, layer, action,
+        reason, rate}]."""
+        return self._ready().fallback_events()
+
+    def force_layer_overflow(self, layer, factor=float("inf")):
+        """Makes `layer`'s 16-bit variant overflow in every step (its
+        contraction's result times `factor`, divided again: inf makes every
+        value non-finite, 65504 those above 1) until called with factor 1;
+        needs fault_injection=True and fallback_threshold."""
+        self._ready().force_layer_overflow(layer, float(factor))
 
     def inject_fault(self, step, weight, value):
         """Adds `value` (inf, nan) to `weight`'s gradient in the step-th

@@ -330,6 +330,12 @@ public:
         o.monitorEvery = nb::cast<int64_t>(value);
       else if (k == "monitor_log")
         o.monitorLog = nb::cast<std::string>(value);
+      else if (k == "fallback_threshold")
+        o.fallback.threshold = nb::cast<double>(value);
+      else if (k == "fallback_window")
+        o.fallback.window = nb::cast<int64_t>(value);
+      else if (k == "fallback_probation")
+        o.fallback.probation = nb::cast<int64_t>(value);
       else if (k == "fresh_init")
         o.freshInit = nb::cast<bool>(value);
       else if (k == "seed")
@@ -432,6 +438,45 @@ public:
     return out;
   }
   int64_t skipped() const { return trainer->scaler().skippedSteps(); }
+  nb::dict layerStats() const {
+    nb::dict out;
+    for (const dsmp::LayerStats &l : trainer->loop().layerStats()) {
+      nb::dict d;
+      d["format"] = l.fp32 ? "f32" : "16-bit";
+      d["amax"] = l.amax;
+      d["forward_nonfinite"] = l.forwardNonFinite;
+      d["gradient_nonfinite"] = l.reverseNonFinite;
+      d["underflow"] = l.underflow;
+      out[l.name.c_str()] = d;
+    }
+    return out;
+  }
+  nb::list fallbackEvents() const {
+    nb::list out;
+    for (const dsmp::FallbackEvent &e : trainer->loop().fallbackEvents()) {
+      nb::dict d;
+      d["attempt"] = e.attempt;
+      d["step"] = e.step;
+      d["layer"] = e.layer;
+      d["action"] = e.action;
+      d["reason"] = e.reason;
+      d["rate"] = e.rate;
+      out.append(d);
+    }
+    return out;
+  }
+  nb::dict layerFormats() const {
+    nb::dict out;
+    const dsmp::FallbackPolicy &p = trainer->loop().fallback();
+    for (size_t k = 0; k < p.layers().size(); ++k)
+      out[p.layers()[k].c_str()] = p.selector()[k] != 0 ? "f32" : "16-bit";
+    return out;
+  }
+  void forceLayerOverflow(const std::string &layer, float factor) {
+    std::string error;
+    if (!trainer->forceLayerOverflow(layer, factor, error))
+      throw std::invalid_argument(error);
+  }
   void injectFault(int64_t attempt, const std::string &name, float value) {
     std::string error;
     if (!trainer->injectFault(attempt, name, value, error))
@@ -624,6 +669,11 @@ NB_MODULE(_dsmp, m) {
       .def_prop_ro("loss_scale", &Trainer::scale)
       .def("gradient_stats", &Trainer::gradientStats)
       .def_prop_ro("skipped_steps", &Trainer::skipped)
+      .def("layer_stats", &Trainer::layerStats)
+      .def("fallback_events", &Trainer::fallbackEvents)
+      .def("layer_formats", &Trainer::layerFormats)
+      .def("force_layer_overflow", &Trainer::forceLayerOverflow,
+           nb::arg("layer"), nb::arg("factor"))
       .def("inject_fault", &Trainer::injectFault, nb::arg("step"),
            nb::arg("weight"), nb::arg("value"))
       .def_prop_ro("step", &Trainer::step)

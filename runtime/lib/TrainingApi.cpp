@@ -48,6 +48,12 @@ void dsmp_trainer_default_options(dsmp_trainer_options *o) {
   o->min_scale = dynamic.minScale;
   o->max_scale = dynamic.maxScale;
   o->hysteresis = dynamic.hysteresis;
+  o->monitor_every = 0;
+  o->monitor_log = nullptr;
+  dsmp::FallbackConfig fallback;
+  o->fallback_threshold = fallback.threshold;
+  o->fallback_window = fallback.window;
+  o->fallback_probation = fallback.probation;
 }
 
 int dsmp_trainer_load(const char *artifactDir,
@@ -76,8 +82,15 @@ int dsmp_trainer_load(const char *artifactDir,
   } else {
     loop.scaler = dsmp::LossScalerConfig::fixed(o.initial_scale);
   }
+  loop.monitorEvery = o.monitor_every;
+  loop.monitorLog = o.monitor_log ? o.monitor_log : "";
+  loop.fallback.threshold = o.fallback_threshold;
+  loop.fallback.window = o.fallback_window;
+  loop.fallback.probation = o.fallback_probation;
   std::string error;
   if (std::string why = loop.scaler.check(); !why.empty())
+    return dsmprt::setLastError(why);
+  if (std::string why = loop.fallback.check(); !why.empty())
     return dsmprt::setLastError(why);
   auto session = dsmp::TrainingSession::load(artifactDir, error);
   if (!session)
@@ -163,4 +176,64 @@ int dsmp_trainer_load_checkpoint(dsmp_trainer *trainer, const char *path) {
   if (!trainer->loop->load(path, error))
     return dsmprt::setLastError(error);
   return 0;
+}
+
+size_t dsmp_trainer_num_gradient_stats(const dsmp_trainer *trainer) {
+  return trainer ? trainer->loop->gradientStats().size() : 0;
+}
+
+int dsmp_trainer_gradient_stats(const dsmp_trainer *trainer, size_t i,
+                                const char **name, float stats[4]) {
+  if (!trainer || !stats)
+    return dsmprt::setLastError("dsmp_trainer_gradient_stats: NULL argument");
+  const auto &all = trainer->loop->gradientStats();
+  if (i >= all.size())
+    return dsmprt::setLastError(
+        "dsmp_trainer_gradient_stats: no weight " + std::to_string(i) +
+        " in the last sample (" + std::to_string(all.size()) + " weights)");
+  const dsmp::GradientStats &g = all[i];
+  if (name)
+    *name = g.name.c_str();
+  stats[0] = g.amax;
+  stats[1] = g.zeroFraction;
+  stats[2] = static_cast<float>(g.infCount);
+  stats[3] = static_cast<float>(g.nanCount);
+  return 0;
+}
+
+size_t dsmp_trainer_num_layers(const dsmp_trainer *trainer) {
+  return trainer ? trainer->loop->session().layers().size() : 0;
+}
+
+const char *dsmp_trainer_layer_name(const dsmp_trainer *trainer, size_t k) {
+  if (!trainer || k >= trainer->loop->session().layers().size())
+    return nullptr;
+  return trainer->loop->session().layers()[k].c_str();
+}
+
+int dsmp_trainer_layer_is_fp32(const dsmp_trainer *trainer, size_t k) {
+  if (!trainer)
+    return 0;
+  const std::vector<float> &selector = trainer->loop->fallback().selector();
+  return k < selector.size() && selector[k] != 0;
+}
+
+int dsmp_trainer_layer_stats(const dsmp_trainer *trainer, size_t k,
+                             float stats[4]) {
+  if (!trainer || !stats)
+    return dsmprt::setLastError("dsmp_trainer_layer_stats: NULL argument");
+  const auto &layers = trainer->loop->layerStats();
+  if (k >= layers.size())
+    return dsmprt::setLastError(
+        "dsmp_trainer_layer_stats: no statistics for layer " +
+        std::to_string(k) + " (none sampled yet, or no such layer)");
+  stats[0] = layers[k].amax;
+  stats[1] = layers[k].forwardNonFinite;
+  stats[2] = layers[k].reverseNonFinite;
+  stats[3] = layers[k].underflow;
+  return 0;
+}
+
+int64_t dsmp_trainer_fallbacks(const dsmp_trainer *trainer) {
+  return trainer ? trainer->loop->fallback().fallbacks() : 0;
 }

@@ -40,6 +40,16 @@ TrainingLoop::create(std::unique_ptr<TrainingSession> session,
             "--train --monitor)";
     return nullptr;
   }
+  if (std::string why = options.fallback.check(); !why.empty()) {
+    error = why;
+    return nullptr;
+  }
+  if (options.fallback.enabled() &&
+      (session->layers().empty() || !session->hasMonitor())) {
+    error = "the training artifact has no FP32 layer variants (dsmp-compile "
+            "--train --fallback)";
+    return nullptr;
+  }
   std::unique_ptr<TrainingLoop> loop(new TrainingLoop());
   // A log that cannot be written fails now, not in the middle of a run.
   if (!options.monitorLog.empty()) {
@@ -55,6 +65,8 @@ TrainingLoop::create(std::unique_ptr<TrainingSession> session,
   loop->warmup_ = std::move(warmup);
   loop->switched_ = !loop->warmup_ || options.precisionSchedule <= 0;
   loop->scaler_ = LossScaler(options.scaler);
+  loop->fallback_ =
+      FallbackPolicy(options.fallback, loop->session_->layers());
   return loop;
 }
 
@@ -128,13 +140,91 @@ bool TrainingLoop::record(const StepResult &r, float scale,
             ", \"inf\": " + std::to_string(g.infCount) +
             ", \"nan\": " + std::to_string(g.nanCount) + "}";
   }
-  line += "}}\n";
+  line += "}";
+  if (!lastLayers_.empty()) {
+    line += ", \"layers\": {";
+    for (size_t i = 0; i < lastLayers_.size(); ++i) {
+      const LayerStats &l = lastLayers_[i];
+      line += (i ? ", " : "") + jsonString(l.name) +
+              ": {\"format\": " + (l.fp32 ? "\"f32\"" : "\"16-bit\"") +
+              ", \"amax\": " + jsonNumber(l.amax) +
+              ", \"forward_nonfinite\": " + jsonNumber(l.forwardNonFinite) +
+              ", \"gradient_nonfinite\": " + jsonNumber(l.reverseNonFinite) +
+              ", \"underflow\": " + jsonNumber(l.underflow) + "}";
+    }
+    line += "}";
+  }
+  return writeLog(line + "}\n", error);
+}
+
+bool TrainingLoop::writeLog(const std::string &line, std::string &error) {
+  if (!log_)
+    return true;
   if (std::fputs(line.c_str(), log_) < 0 || std::fflush(log_) != 0) {
     error = "cannot write the monitor log '" + options_.monitorLog +
             "': " + std::strerror(errno);
     return false;
   }
   return true;
+}
+
+void TrainingLoop::readLayerStats(const std::vector<float> &values) {
+  const std::vector<std::string> &layers = active()->layers();
+  const std::vector<float> &selector = active()->layerSelector();
+  lastLayers_.clear();
+  for (size_t k = 0; k < layers.size() && 4 * k + 3 < values.size(); ++k) {
+    LayerStats l;
+    l.name = layers[k];
+    l.amax = values[4 * k];
+    l.forwardNonFinite = values[4 * k + 1];
+    l.reverseNonFinite = values[4 * k + 2];
+    l.underflow = values[4 * k + 3];
+    l.fp32 = k < selector.size() && selector[k] != 0;
+    lastLayers_.push_back(l);
+  }
+}
+
+bool TrainingLoop::logEvents(const std::vector<FallbackEvent> &events,
+                             std::string &error) {
+  for (const FallbackEvent &e : events) {
+    events_.push_back(e);
+    if (options_.verbose)
+      std::fprintf(stderr,
+                   e.action == "fallback"
+                       ? "%sdsmp: layer '%s' falls back to FP32 at step %lld "
+                         "(%s rate %.2f >= %.2f)\n"
+                       : "%sdsmp: layer '%s' returns to its format at step "
+                         "%lld (%s)\n",
+                   isatty(fileno(stderr)) ? "\r\033[K" : "", e.layer.c_str(),
+                   static_cast<long long>(e.step), e.reason.c_str(), e.rate,
+                   options_.fallback.threshold);
+    if (!writeLog("{\"event\": " + jsonString(e.action) +
+                      ", \"attempt\": " + std::to_string(e.attempt) +
+                      ", \"step\": " + std::to_string(e.step) +
+                      ", \"layer\": " + jsonString(e.layer) +
+                      ", \"reason\": " + jsonString(e.reason) +
+                      ", \"rate\": " + jsonNumber(e.rate) +
+                      ", \"threshold\": " +
+                      jsonNumber(options_.fallback.threshold) + "}\n",
+                  error))
+      return false;
+  }
+  return true;
+}
+
+bool TrainingLoop::forceLayerOverflow(const std::string &layer, float factor,
+                                      std::string &error) {
+  bool any = false;
+  for (TrainingSession *s : {session_.get(), warmup_.get()})
+    if (s && !s->layers().empty()) {
+      if (!s->setLayerFault(layer, factor, error))
+        return false;
+      any = true;
+    }
+  if (!any)
+    error = "the training artifact has no FP32 layer variants (dsmp-compile "
+            "--train --fallback --fault-injection)";
+  return any;
 }
 
 TrainingSession *TrainingLoop::active() const {
@@ -197,28 +287,32 @@ public:
   EpochProgress(bool enabled, int epoch, int epochs, int64_t steps)
       : enabled(enabled), tty(isatty(fileno(stderr))), epoch(epoch),
         epochs(epochs), steps(steps) {}
-  void update(int64_t done, double loss, double rate, float scale) {
+  void update(int64_t done, double loss, double rate, float scale,
+              int64_t fallbacks) {
     if (!enabled || !tty)
       return;
     constexpr int kWidth = 24;
     int filled = steps ? static_cast<int>(kWidth * done / steps) : kWidth;
     std::fprintf(
         stderr,
-        "\repoch %d/%d [%s%s] %lld/%lld loss %.4f %.0f samples/s scale %g ",
+        "\repoch %d/%d [%s%s] %lld/%lld loss %.4f %.0f samples/s scale %g "
+        "fallbacks %lld ",
         epoch, epochs, std::string(filled, '#').c_str(),
         std::string(kWidth - filled, '.').c_str(), static_cast<long long>(done),
-        static_cast<long long>(steps), loss, rate, scale);
+        static_cast<long long>(steps), loss, rate, scale,
+        static_cast<long long>(fallbacks));
     std::fflush(stderr);
   }
-  void finish(const EpochStats &s, float scale) {
+  void finish(const EpochStats &s, float scale, int64_t fallbacks) {
     if (!enabled)
       return;
     std::fprintf(stderr,
                  "%sepoch %d/%d: loss %.4f, %.0f samples/s, %lld steps, %lld "
-                 "skipped, scale %g\n",
+                 "skipped, scale %g, %lld fallbacks\n",
                  tty ? "\r\033[K" : "", epoch, epochs, s.loss,
                  s.samplesPerSecond, static_cast<long long>(s.steps),
-                 static_cast<long long>(s.skipped), scale);
+                 static_cast<long long>(s.skipped), scale,
+                 static_cast<long long>(fallbacks));
   }
 
 private:
@@ -277,14 +371,42 @@ bool TrainingLoop::train(const DataView &data, int epochs,
       bool sample = options_.monitorEvery > 0 && active()->hasMonitor() &&
                     attempts_ % options_.monitorEvery == 0;
       float scaleUsed = scaler_.scale();
-      std::vector<float> gradStats;
+      bool layered = fallback_.config().enabled() && switched_;
+      if (layered && !active()->setLayerSelector(fallback_.selector(), error))
+        return false;
+      std::vector<float> gradStats, layerValues;
       if (!active()->trainStep(inputs, batchLabels_.data(),
                                static_cast<float>(options_.learningRate),
                                scaleUsed, r, error,
-                               sample ? &gradStats : nullptr))
+                               sample ? &gradStats : nullptr,
+                               sample ? &layerValues : nullptr))
         return false;
-      scaler_.update(r.applied);
+      // A skipped step changed nothing: its monitored twin reruns the batch
+      // to say which layer overflowed.
+      if (layered && !r.applied && !sample &&
+          !active()->trainStep(inputs, batchLabels_.data(),
+                               static_cast<float>(options_.learningRate),
+                               scaleUsed, r, error, &gradStats, &layerValues))
+        return false;
+      if (!layerValues.empty())
+        readLayerStats(layerValues);
+      int culprit = -1;
+      bool forwardOverflow = false;
+      if (layered && !r.applied)
+        culprit = fallback_.culprit(lastLayers_, scaler_.atMin(),
+                                    forwardOverflow);
+      if (forwardOverflow)
+        scaler_.skipHeld(); // no scale makes a forward pass finite
+      else
+        scaler_.update(r.applied);
       if (sample && !record(r, scaleUsed, gradStats, error))
+        return false;
+      if (layered &&
+          !logEvents(fallback_.observe(
+                         attempts_, active()->step(), culprit,
+                         sample ? lastLayers_ : std::vector<LayerStats>(),
+                         r.applied, scaler_.atMax()),
+                     error))
         return false;
       if (r.applied) {
         lossSum += r.loss;
@@ -301,10 +423,10 @@ bool TrainingLoop::train(const DataView &data, int epochs,
       stats.samplesPerSecond = seconds > 0 ? (s + 1) * batch / seconds : 0;
       stats.loss = stats.steps ? lossSum / stats.steps : NAN;
       progress.update(s + 1, stats.loss, stats.samplesPerSecond,
-                      scaler_.scale());
+                      scaler_.scale(), fallback_.fallbacks());
     }
     stats.lossScale = scaler_.scale();
-    progress.finish(stats, scaler_.scale());
+    progress.finish(stats, scaler_.scale(), fallback_.fallbacks());
     if (history)
       history->push_back(stats);
   }
@@ -388,16 +510,20 @@ bool TrainingLoop::predict(const DataView &data, std::vector<float> &output,
 
 bool TrainingLoop::save(const std::string &path, const std::string &config,
                         std::string &error) const {
-  return active()->save(path, config, error, scaler_.toText());
+  return active()->save(
+      path, config, error, scaler_.toText(),
+      fallback_.layers().empty() ? std::string() : fallback_.toText());
 }
 
 bool TrainingLoop::load(const std::string &path, std::string &error) {
-  std::string config, scalerState;
-  // (restore checks the scaler's state before it changes anything)
-  if (!active()->restore(path, &config, error, &scalerState))
+  std::string config, scalerState, fallbackState;
+  // (restore checks both states before it changes anything)
+  if (!active()->restore(path, &config, error, &scalerState, &fallbackState))
     return false;
   if (!scalerState.empty())
     (void)scaler_.fromText(scalerState);
+  if (!fallbackState.empty())
+    (void)fallback_.fromText(fallbackState);
   return handOver(error);
 }
 

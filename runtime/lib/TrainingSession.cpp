@@ -6,6 +6,8 @@
 
 #include "dsmp/runtime/TrainingSession.h"
 
+#include "dsmp/runtime/LayerFallback.h"
+
 #include "dsmp/runtime/LossScaler.h"
 #include "dsmp/runtime/dsmprt.h"
 
@@ -239,7 +241,54 @@ bool TrainingSession::bindState(dsmp_model *model, bool withOptimizer,
       return false;
     }
   }
+  // The layers' variants (an artifact compiled with --fallback).
+  if (!manifest_.layers.empty()) {
+    int64_t dims[1] = {static_cast<int64_t>(manifest_.layers.size())};
+    size_t bytes = manifest_.layers.size() * sizeof(float);
+    if (layerSelector_.size() != manifest_.layers.size())
+      layerSelector_.assign(manifest_.layers.size(), 0.0f);
+    if (layerFault_.size() != manifest_.layers.size())
+      layerFault_.assign(manifest_.layers.size(), 1.0f);
+    if (dsmp_bind_input(model, "layer_fallback", DSMP_F32, dims, 1,
+                        layerSelector_.data(), bytes) != 0 ||
+        (inputIndex(model, "layer_fault") >= 0 &&
+         dsmp_bind_input(model, "layer_fault", DSMP_F32, dims, 1,
+                         layerFault_.data(), bytes) != 0)) {
+      error = dsmp_last_error();
+      return false;
+    }
+  }
   return true;
+}
+
+bool TrainingSession::setLayerSelector(const std::vector<float> &fp32,
+                                       std::string &error) {
+  if (fp32.size() != manifest_.layers.size()) {
+    error = "the artifact has " + std::to_string(manifest_.layers.size()) +
+            " layers with an FP32 variant, got " + std::to_string(fp32.size()) +
+            " choices";
+    return false;
+  }
+  layerSelector_ = fp32;
+  return true;
+}
+
+bool TrainingSession::setLayerFault(const std::string &layer, float factor,
+                                    std::string &error) {
+  if (inputIndex(train_, "layer_fault") < 0) {
+    error = "the training step was compiled without --fallback and "
+            "--fault-injection";
+    return false;
+  }
+  for (size_t k = 0; k < manifest_.layers.size(); ++k)
+    if (manifest_.layers[k] == layer) {
+      if (layerFault_.size() != manifest_.layers.size())
+        layerFault_.assign(manifest_.layers.size(), 1.0f);
+      layerFault_[k] = factor;
+      return true;
+    }
+  error = "no layer '" + layer + "' with an FP32 variant";
+  return false;
 }
 
 bool TrainingSession::bindInputs(dsmp_model *model,
@@ -298,7 +347,8 @@ bool TrainingSession::trainStep(const std::vector<const void *> &inputs,
                                 const void *labels, float learningRate,
                                 float lossScale, StepResult &result,
                                 std::string &error,
-                                std::vector<float> *gradStats) {
+                                std::vector<float> *gradStats,
+                                std::vector<float> *layerStats) {
   if (!labels) {
     error = "train_step needs labels";
     return false;
@@ -360,6 +410,15 @@ bool TrainingSession::trainStep(const std::vector<const void *> &inputs,
     for (const tr::StateSpec &spec : manifest_.state)
       weights += spec.role == "weight";
     gradStats->assign(stats, stats + 4 * weights);
+    if (layerStats && !manifest_.layers.empty()) {
+      const float *layers =
+          static_cast<const float *>(dsmp_output_data(model, "layer_stats"));
+      if (!layers) {
+        error = "'" + dir_ + "': the monitored step has no layer_stats";
+        return false;
+      }
+      layerStats->assign(layers, layers + 4 * manifest_.layers.size());
+    }
   }
   if (result.applied) {
     current_ ^= 1;
@@ -444,11 +503,12 @@ bool TrainingSession::setWeight(const std::string &name, const float *values,
 //   step <n>
 //   config <percent-encoded text>
 //   scaler <percent-encoded LossScaler state, or ->
+//   fallback <percent-encoded FallbackPolicy state>   (optional)
 //   data <bytes> <contentHash>
 //   <blank line, then the bytes>
 bool TrainingSession::save(const std::string &path, const std::string &config,
-                           std::string &error,
-                           const std::string &scaler) const {
+                           std::string &error, const std::string &scaler,
+                           const std::string &fallback) const {
   std::string data;
   for (size_t k = 0; k < manifest_.state.size(); ++k)
     data.append(reinterpret_cast<const char *>(state_[current_][k].data()),
@@ -458,8 +518,10 @@ bool TrainingSession::save(const std::string &path, const std::string &config,
          << "layout " << hex(tr::stateLayoutHash(manifest_)) << "\n"
          << "step " << step_ << "\n"
          << "config " << art::encodeName(config.empty() ? "-" : config) << "\n"
-         << "scaler " << art::encodeName(scaler.empty() ? "-" : scaler) << "\n"
-         << "data " << data.size() << " "
+         << "scaler " << art::encodeName(scaler.empty() ? "-" : scaler) << "\n";
+  if (!fallback.empty())
+    header << "fallback " << art::encodeName(fallback) << "\n";
+  header << "data " << data.size() << " "
          << hex(art::contentHash(data.data(), data.size())) << "\n\n";
   std::string bytes = header.str() + data;
   // Beside the target (same file system, so the rename is atomic).
@@ -494,7 +556,8 @@ bool TrainingSession::save(const std::string &path, const std::string &config,
 }
 
 bool TrainingSession::restore(const std::string &path, std::string *config,
-                              std::string &error, std::string *scaler) {
+                              std::string &error, std::string *scaler,
+                              std::string *fallback) {
   std::string bytes;
   if (!readAll(path, bytes, error))
     return false;
@@ -506,7 +569,8 @@ bool TrainingSession::restore(const std::string &path, std::string *config,
   if (end == std::string::npos || end > 1 << 20)
     return refuse("has no header (not a dsmp checkpoint, or truncated)");
   std::istringstream header(bytes.substr(0, end));
-  std::string magic, key, savedConfig, savedScaler, layout, hash;
+  std::string magic, key, savedConfig, savedScaler, savedFallback, layout,
+      hash;
   int version = 0;
   int64_t step = 0;
   size_t size = 0;
@@ -518,8 +582,11 @@ bool TrainingSession::restore(const std::string &path, std::string *config,
   if (!(header >> key >> layout) || key != "layout" ||
       !(header >> key >> step) || key != "step" || step < 0 ||
       !(header >> key >> savedConfig) || key != "config" ||
-      !(header >> key >> savedScaler) || key != "scaler" ||
-      !(header >> key >> size >> hash) || key != "data")
+      !(header >> key >> savedScaler) || key != "scaler" || !(header >> key))
+    return refuse("has a damaged header");
+  if (key == "fallback" && !(header >> savedFallback >> key))
+    return refuse("has a damaged header");
+  if (key != "data" || !(header >> size >> hash))
     return refuse("has a damaged header");
   if (layout != hex(tr::stateLayoutHash(manifest_)))
     return refuse("belongs to another model or training setup (its state "
@@ -540,6 +607,12 @@ bool TrainingSession::restore(const std::string &path, std::string *config,
     return refuse("has a damaged config");
   if (LossScaler probe; decodedScaler != "-" && !probe.fromText(decodedScaler))
     return refuse("has a damaged loss-scaler state");
+  std::string decodedFallback;
+  if (!savedFallback.empty() &&
+      (!art::decodeName(savedFallback, decodedFallback) ||
+       !FallbackPolicy(FallbackConfig(), manifest_.layers)
+            .fromText(decodedFallback)))
+    return refuse("has a damaged layer-fallback state");
   size_t offset = 0;
   for (size_t k = 0; k < manifest_.state.size(); ++k) {
     std::memcpy(state_[current_][k].data(), data + offset,
@@ -551,6 +624,8 @@ bool TrainingSession::restore(const std::string &path, std::string *config,
     *config = decoded == "-" ? "" : decoded;
   if (scaler)
     *scaler = decodedScaler == "-" ? "" : decodedScaler;
+  if (fallback)
+    *fallback = decodedFallback;
   return true;
 }
 

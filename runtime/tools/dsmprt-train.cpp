@@ -35,7 +35,9 @@ const char *kUsage =
     "[--fresh-init]\n"
     "         [--test-inputs A.pb[,B.pb] --test-labels L.pb] [--load CKPT] "
     "[--save CKPT]\n"
-    "         [--monitor-every N [--monitor-log LOG.jsonl]]\n";
+    "         [--monitor-every N [--monitor-log LOG.jsonl]]\n"
+    "         [--fallback-threshold T [--fallback-window N] "
+    "[--fallback-probation N]]\n";
 
 int fail(const std::string &message) {
   std::fprintf(stderr, "dsmprt-train: error: %s\n", message.c_str());
@@ -117,6 +119,12 @@ int main(int argc, char **argv) {
       ok = value(options.monitorLog);
     else if (arg == "--monitor-every" && (ok = value(text)))
       options.monitorEvery = std::atoll(text.c_str());
+    else if (arg == "--fallback-threshold" && (ok = value(text)))
+      options.fallback.threshold = std::strtod(text.c_str(), nullptr);
+    else if (arg == "--fallback-window" && (ok = value(text)))
+      options.fallback.window = std::atoll(text.c_str());
+    else if (arg == "--fallback-probation" && (ok = value(text)))
+      options.fallback.probation = std::atoll(text.c_str());
     else if (arg == "--fresh-init")
       fresh = true;
     else if (arg == "--epochs" && (ok = value(text)))
@@ -126,7 +134,8 @@ int main(int argc, char **argv) {
     else if (arg == "--seed" && (ok = value(text)))
       options.seed = std::strtoull(text.c_str(), nullptr, 10);
     else if (arg != "--epochs" && arg != "--learning-rate" && arg != "--seed" &&
-             arg != "--monitor-every")
+             arg != "--monitor-every" && arg != "--fallback-threshold" &&
+             arg != "--fallback-window" && arg != "--fallback-probation")
       return fail("unknown option '" + arg + "'\n" + kUsage);
     if (!ok)
       return fail(arg + " needs a value");
@@ -135,6 +144,10 @@ int main(int argc, char **argv) {
     return fail(std::string("--inputs and --labels are required\n") + kUsage);
   if (epochs < 0)
     return fail("--epochs must be 0 or more");
+  for (int i = 2; i < argc; ++i)
+    if (std::string(argv[i]) == "--fallback-threshold" &&
+        !(options.fallback.threshold > 0 && options.fallback.threshold <= 1))
+      return fail("--fallback-threshold must be in (0, 1]");
   if (scale == "dynamic") {
     options.scaler = dsmp::LossScalerConfig();
   } else {
@@ -173,12 +186,13 @@ int main(int argc, char **argv) {
     if (!loop->evaluate(test.view(), result, error))
       return fail(error);
     std::printf("test: accuracy %.2f %%, loss %.4f, %lld samples; %lld steps, "
-                "%lld skipped, loss scale %g\n",
+                "%lld skipped, loss scale %g, %lld fallbacks\n",
                 100.0 * result.accuracy, result.loss,
                 static_cast<long long>(result.samples),
                 static_cast<long long>(loop->session().step()),
                 static_cast<long long>(loop->scaler().skippedSteps()),
-                loop->scaler().scale());
+                loop->scaler().scale(),
+                static_cast<long long>(loop->fallback().fallbacks()));
   }
   return 0;
 }

@@ -264,6 +264,11 @@ llvm::cl::opt<bool> monitorStep(
     llvm::cl::desc("Also compile train_step_monitor, which returns each "
                    "weight's gradient statistics (the runtime's monitor)"),
     llvm::cl::cat(training));
+llvm::cl::opt<bool> fallbackLayers(
+    "fallback",
+    llvm::cl::desc("Carry an FP32 variant of every layer, chosen at run time "
+                   "(the runtime's per-layer fallback); implies --monitor"),
+    llvm::cl::cat(training));
 llvm::cl::opt<std::string> optimizerPrecision(
     "optimizer-precision",
     llvm::cl::desc("fp32 or bf16: the optimizer state's format"),
@@ -327,6 +332,7 @@ int trainMain(DialectRegistry &registry) {
   options.emitGradients = emitGradients;
   options.faultInjection = faultInjection;
   options.monitor = monitorStep;
+  options.fallback = fallbackLayers;
   // The code runs on this host; the formats are those of --target's table
   // (sm_80 unless given), emulated exactly.
   options.target =

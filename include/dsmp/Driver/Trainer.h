@@ -74,6 +74,9 @@ struct TrainerOptions {
   /// JSON-lines log (empty: in memory only).
   int64_t monitorEvery = 0;
   std::string monitorLog;
+  /// The per-layer FP32 fallback (LayerFallback.h): threshold 0 is off;
+  /// otherwise every layer is compiled with an FP32 variant.
+  FallbackConfig fallback;
   /// Fresh weights (as torch's layers draw them) from `seed` instead of the
   /// model's; the data order is shuffled from `seed` too.
   bool freshInit = false;
@@ -115,6 +118,10 @@ public:
   bool injectFault(int64_t attempt, const std::string &name, float value,
                    std::string &error) {
     return loop_->injectFault(attempt, name, value, error);
+  }
+  bool forceLayerOverflow(const std::string &layer, float factor,
+                          std::string &error) {
+    return loop_->forceLayerOverflow(layer, factor, error);
   }
   /// The inference model with the trained weights.
   bool exportOnnx(const std::string &path, std::string &error) const;

@@ -61,6 +61,11 @@ struct TrainingCompileOptions {
   /// Also compile train_step_monitor (train_step returning grad_stats), the
   /// runtime's gradient monitor's sampled steps.
   bool monitor = false;
+  /// Each graph carries an FP32 variant of every layer, chosen at run time
+  /// (the runtime's per-layer fallback; LayerFallback.h); implies
+  /// `monitor` (its twin returns layer_stats). Needs a 16-bit or tf32
+  /// default format.
+  bool fallback = false;
   /// Also write train_step's graph with its formats (dsmp IR) here.
   std::string emitTrainStep;
   /// Receives warnings (a sensitive-layer pattern that matches nothing,

@@ -53,6 +53,14 @@ public:
   /// After a step: `finite` says whether its gradients were (and so whether
   /// it was applied).
   void update(bool finite);
+  /// A step skipped for a reason the scale cannot fix (a layer's forward
+  /// pass overflowed): counted as skipped; the scale and its runs stay.
+  void skipHeld() {
+    ++steps_;
+    ++skipped_;
+  }
+  bool atMin() const { return scale_ <= config_.minScale; }
+  bool atMax() const { return scale_ >= config_.maxScale; }
 
   int64_t skippedSteps() const { return skipped_; }
   int64_t steps() const { return steps_; }

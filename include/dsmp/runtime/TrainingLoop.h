@@ -17,6 +17,7 @@
 #ifndef DSMP_RUNTIME_TRAININGLOOP_H
 #define DSMP_RUNTIME_TRAININGLOOP_H
 
+#include "dsmp/runtime/LayerFallback.h"
 #include "dsmp/runtime/LossScaler.h"
 #include "dsmp/runtime/TrainingSession.h"
 
@@ -66,6 +67,9 @@ struct TrainingLoopOptions {
   /// Where the records go as JSON lines (appended; opened at create, so an
   /// unwritable path fails before any step); empty: kept in memory only.
   std::string monitorLog;
+  /// The per-layer FP32 fallback (LayerFallback.h); needs an artifact
+  /// compiled with --fallback. Its switches go to the monitor log too.
+  FallbackConfig fallback;
 };
 
 /// One weight's gradient in a monitored step.
@@ -117,6 +121,16 @@ public:
   /// attempt it was.
   const std::vector<GradientStats> &gradientStats() const { return lastStats_; }
   int64_t gradientStatsStep() const { return lastStatsStep_; }
+  /// The last monitored or diagnosed step's per-layer statistics.
+  const std::vector<LayerStats> &layerStats() const { return lastLayers_; }
+  const FallbackPolicy &fallback() const { return fallback_; }
+  /// Every switch so far (fallbacks and returns), in order.
+  const std::vector<FallbackEvent> &fallbackEvents() const { return events_; }
+  /// Forces layer `layer`'s 16-bit variant to overflow (its contraction's
+  /// result times `factor`, divided again) in every step until the factor
+  /// is 1 again; needs --fallback --fault-injection.
+  bool forceLayerOverflow(const std::string &layer, float factor,
+                          std::string &error);
 
 private:
   TrainingLoop() = default;
@@ -127,6 +141,9 @@ private:
   bool handOver(std::string &error);
   bool record(const StepResult &r, float scale, const std::vector<float> &stats,
               std::string &error);
+  void readLayerStats(const std::vector<float> &values);
+  bool logEvents(const std::vector<FallbackEvent> &events, std::string &error);
+  bool writeLog(const std::string &line, std::string &error);
 
   TrainingLoopOptions options_;
   std::unique_ptr<TrainingSession> session_, warmup_;
@@ -147,6 +164,9 @@ private:
   std::FILE *log_ = nullptr;
   std::vector<GradientStats> lastStats_;
   int64_t lastStatsStep_ = 0;
+  FallbackPolicy fallback_;
+  std::vector<FallbackEvent> events_;
+  std::vector<LayerStats> lastLayers_;
 };
 
 } // namespace dsmp

@@ -20,6 +20,8 @@
 //   labels <dtype> <rank> <dims...>
 //   state <name> <role> <weight> <dtype> <rank> <dims...> [init <how> <fan-in>]
 //   monitor train_step_monitor          (optional: the monitored twin)
+//   layer <name>                        (optional, one per layer that may
+//                                        fall back to FP32, forward order)
 //   initial state.bin <bytes> <contentHash hex>
 //
 // Roles: weight (the f32 master weights), adam_m, adam_v, momentum. Each
@@ -80,6 +82,9 @@ struct TrainingManifest {
   artifact::FileSpec initial;
   /// train_step_monitor/ is there (train_step that returns grad_stats).
   bool hasMonitor = false;
+  /// The layers each graph carries an FP32 variant of (element k of its
+  /// `layer_fallback` input), in forward order; empty: none.
+  std::vector<std::string> layers;
 };
 
 /// The shortest text that reads back as `v` exactly.
@@ -127,6 +132,8 @@ inline std::string writeTrainingManifest(const TrainingManifest &m) {
   }
   if (m.hasMonitor)
     os << "monitor " << kTrainStepMonitorDir << "\n";
+  for (const std::string &layer : m.layers)
+    os << "layer " << artifact::encodeName(layer) << "\n";
   char hash[17];
   std::snprintf(hash, sizeof hash, "%016llx",
                 static_cast<unsigned long long>(m.initial.hash));
@@ -232,6 +239,12 @@ inline bool parseTrainingManifest(const std::string &text, TrainingManifest &m,
       if (!(fields >> dir) || dir != kTrainStepMonitorDir)
         return fail("bad monitor entry");
       m.hasMonitor = true;
+    } else if (kind == "layer") {
+      std::string encoded, name;
+      if (!(fields >> encoded) || !artifact::decodeName(encoded, name) ||
+          m.layers.size() >= 65536)
+        return fail("bad layer entry");
+      m.layers.push_back(std::move(name));
     } else if (kind == "initial") {
       std::string hash;
       if (!(fields >> m.initial.name >> m.initial.size >> hash) ||

@@ -83,9 +83,12 @@ public:
   /// fills it with 4 values per weight (manifest order): the largest
   /// |unscaled gradient|, the fraction of the scaled gradient's values that
   /// are zero in the format it was computed in, its inf and NaN counts.
+  /// With `layerStats` too (an artifact compiled with --fallback): 4
+  /// values per layer (manifest order), as LayerStats lists them.
   bool trainStep(const std::vector<const void *> &inputs, const void *labels,
                  float learningRate, float lossScale, StepResult &result,
-                 std::string &error, std::vector<float> *gradStats = nullptr);
+                 std::string &error, std::vector<float> *gradStats = nullptr,
+                 std::vector<float> *layerStats = nullptr);
   bool hasMonitor() const { return monitor_ != nullptr; }
   /// Forward and per-sample loss, no update.
   bool evalStep(const std::vector<const void *> &inputs, const void *labels,
@@ -110,13 +113,15 @@ public:
   /// trainer's precision config) to `path` atomically: a temporary file
   /// beside it, flushed to disk, then renamed over it.
   /// `scaler` (a LossScaler's toText) goes along.
+  /// `fallback` (a FallbackPolicy's toText) too, when given.
   bool save(const std::string &path, const std::string &config,
-            std::string &error, const std::string &scaler = "") const;
+            std::string &error, const std::string &scaler = "",
+            const std::string &fallback = "") const;
   /// Reads a checkpoint written by save() for this artifact's state layout;
   /// on any mismatch or damage, fails with the reason and changes nothing.
   /// `config` receives the saved config text.
   bool restore(const std::string &path, std::string *config, std::string &error,
-               std::string *scaler = nullptr);
+               std::string *scaler = nullptr, std::string *fallback = nullptr);
 
   /// For fault-injection tests: a train_step compiled with
   /// --fault-injection adds fault[i] to weight i's gradient (weights in
@@ -125,6 +130,18 @@ public:
   void setGradientFault(std::vector<float> fault) {
     gradientFault_ = std::move(fault);
   }
+
+  /// The layers with an FP32 variant (--fallback), and which run it: one
+  /// value per layer, 1 for FP32 (every graph, from the next step on).
+  const std::vector<std::string> &layers() const { return manifest_.layers; }
+  bool setLayerSelector(const std::vector<float> &fp32, std::string &error);
+  const std::vector<float> &layerSelector() const { return layerSelector_; }
+  /// For fault-injection tests (--fallback --fault-injection): the layer's
+  /// 16-bit variant multiplies its contraction's result by `factor` and
+  /// divides it again in every step until set back to 1 (65504 overflows
+  /// f16 wherever |value| > 1).
+  bool setLayerFault(const std::string &layer, float factor,
+                     std::string &error);
 
 private:
   TrainingSession() = default;
@@ -142,6 +159,7 @@ private:
   int64_t step_ = 0;
   int64_t outputSample_ = 0;
   std::vector<float> gradientFault_;
+  std::vector<float> layerSelector_, layerFault_;
   std::string outputName_;
 };
 

@@ -51,6 +51,16 @@ typedef struct dsmp_trainer_options {
   int64_t growth_interval;     /* 2000 clean steps */
   double min_scale, max_scale; /* 2^-24, 2^24 */
   int64_t hysteresis;          /* 1 overflowing step before backing off */
+  /* The gradient monitor: every N-th step (0: off), its JSON-lines log
+   * (NULL: in memory only; an unwritable path fails dsmp_trainer_load). */
+  int64_t monitor_every;
+  const char *monitor_log;
+  /* The per-layer FP32 fallback (an artifact compiled with --fallback):
+   * threshold in (0, 1], 0 off; the window in steps (20); the probation
+   * in applied steps before a layer returns to its format (0: never). */
+  double fallback_threshold;
+  int64_t fallback_window;
+  int64_t fallback_probation;
 } dsmp_trainer_options;
 
 /* Fills `options` with the defaults above (a static scale of 1). */
@@ -87,7 +97,28 @@ double dsmp_trainer_loss_scale(const dsmp_trainer *trainer);
 const float *dsmp_trainer_weight(const dsmp_trainer *trainer, const char *name,
                                  size_t *count);
 
-/* Checkpoints (weights, optimizer state, step, loss scaler), written
+/* The gradient monitor's last sample: the number of weights it covers, and
+ * weight i's name and statistics (largest |unscaled gradient|, fraction of
+ * values zero in its format, inf count, NaN count). -1 if out of range or
+ * nothing was sampled yet. */
+size_t dsmp_trainer_num_gradient_stats(const dsmp_trainer *trainer);
+int dsmp_trainer_gradient_stats(const dsmp_trainer *trainer, size_t i,
+                                const char **name, float stats[4]);
+
+/* The layers with an FP32 variant (--fallback): how many, layer k's name,
+ * whether it runs FP32 now, its last measured statistics (largest |forward
+ * value|, forward inf/NaN count, gradient inf/NaN count, fraction of its
+ * incoming gradient its format rounds to zero), and the fallbacks so far.
+ */
+size_t dsmp_trainer_num_layers(const dsmp_trainer *trainer);
+const char *dsmp_trainer_layer_name(const dsmp_trainer *trainer, size_t k);
+int dsmp_trainer_layer_is_fp32(const dsmp_trainer *trainer, size_t k);
+int dsmp_trainer_layer_stats(const dsmp_trainer *trainer, size_t k,
+                             float stats[4]);
+int64_t dsmp_trainer_fallbacks(const dsmp_trainer *trainer);
+
+/* Checkpoints (weights, optimizer state, step, loss scaler, the layers'
+ * fallback state), written
  * atomically; loading refuses another model's or a damaged one and then
  * changes nothing. */
 int dsmp_trainer_save(const dsmp_trainer *trainer, const char *path);
