@@ -434,6 +434,16 @@ class MixedPrecisionTrainer:
         zero_fraction, inf, nan}} (monitor={"every": N, "log": path})."""
         return self._ready().gradient_stats()
 
+    def restart(self, seed=0, weights=None):
+        """A new run on the compiled step: fresh weights from `seed` (or
+        `weights`, {initializer name: values}, for those it names), the
+        optimizer state, step, loss scaler, fallbacks and monitor as new;
+        no recompilation."""
+        native = self._ready()
+        native.restart(int(seed))
+        for name, value in (weights or {}).items():
+            native.set_weight(name, value)
+
     def layer_stats(self):
         """The last monitored or diagnosed step's layers: {layer: {format,
         amax, forward_nonfinite, gradient_nonfinite, underflow}}."""

@@ -472,6 +472,7 @@ public:
       out[p.layers()[k].c_str()] = p.selector()[k] != 0 ? "f32" : "16-bit";
     return out;
   }
+  void restart(uint64_t seed) { trainer->restart(seed); }
   void forceLayerOverflow(const std::string &layer, float factor) {
     std::string error;
     if (!trainer->forceLayerOverflow(layer, factor, error))
@@ -669,6 +670,7 @@ NB_MODULE(_dsmp, m) {
       .def_prop_ro("loss_scale", &Trainer::scale)
       .def("gradient_stats", &Trainer::gradientStats)
       .def_prop_ro("skipped_steps", &Trainer::skipped)
+      .def("restart", &Trainer::restart, nb::arg("seed"))
       .def("layer_stats", &Trainer::layerStats)
       .def("fallback_events", &Trainer::fallbackEvents)
       .def("layer_formats", &Trainer::layerFormats)

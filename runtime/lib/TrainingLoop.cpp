@@ -508,6 +508,27 @@ bool TrainingLoop::predict(const DataView &data, std::vector<float> &output,
   return true;
 }
 
+void TrainingLoop::restart(uint64_t seed) {
+  options_.seed = seed;
+  for (TrainingSession *s : {session_.get(), warmup_.get()})
+    if (s) {
+      s->initialize(seed);
+      std::string ignored; // the sizes match: they are the session's own
+      (void)s->setLayerSelector(
+          std::vector<float>(s->layers().size(), 0.0f), ignored);
+    }
+  switched_ = !warmup_ || options_.precisionSchedule <= 0;
+  scaler_ = LossScaler(options_.scaler);
+  fallback_ = FallbackPolicy(options_.fallback, session_->layers());
+  events_.clear();
+  lastStats_.clear();
+  lastLayers_.clear();
+  lastStatsStep_ = 0;
+  faults_.clear();
+  attempts_ = 0;
+  shuffles_ = 0;
+}
+
 bool TrainingLoop::save(const std::string &path, const std::string &config,
                         std::string &error) const {
   return active()->save(

@@ -123,6 +123,8 @@ public:
                           std::string &error) {
     return loop_->forceLayerOverflow(layer, factor, error);
   }
+  /// A new run on the compiled steps (TrainingLoop::restart).
+  void restart(uint64_t seed) { loop_->restart(seed); }
   /// The inference model with the trained weights.
   bool exportOnnx(const std::string &path, std::string &error) const;
 

@@ -102,6 +102,13 @@ public:
   bool predict(const DataView &data, std::vector<float> &output,
                std::string &error);
 
+  /// Starts a new run on the same compiled steps: fresh weights from `seed`
+  /// (TrainingSession::initialize), the optimizer's state, the step count,
+  /// the loss scaler, the layers' fallback state, the monitor's records
+  /// and pending faults all as a new loop has them; data shuffles from
+  /// `seed`.
+  void restart(uint64_t seed);
+
   /// Checkpoints: the session's, with the scaler's state.
   bool save(const std::string &path, const std::string &config,
             std::string &error) const;

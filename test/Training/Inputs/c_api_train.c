@@ -49,6 +49,11 @@ int main(int argc, char **argv) {
   if (dsmp_trainer_load(argv[1], &o, &t) != 0)
     printf("growth 1: %s\n", dsmp_last_error());
   o.growth_factor = 2.0;
+  o.fallback_threshold = 1.5; /* refused */
+  if (dsmp_trainer_load(argv[1], &o, &t) != 0)
+    printf("threshold 1.5: %s\n", dsmp_last_error());
+  o.fallback_threshold = 0.5;
+  o.monitor_every = 10;
   if (dsmp_trainer_load(argv[1], &o, &t) != 0) {
     printf("load: %s\n", dsmp_last_error());
     return 1;
@@ -70,6 +75,20 @@ int main(int argc, char **argv) {
          (long long)dsmp_trainer_skipped_steps(t), dsmp_trainer_loss_scale(t),
          100 * accuracy);
   size_t count = 0;
+  /* The monitor's last sample and the layers' state. */
+  size_t weights = dsmp_trainer_num_gradient_stats(t);
+  const char *name = NULL;
+  float stats[4];
+  int ok = weights > 0 && dsmp_trainer_gradient_stats(t, 0, &name, stats) == 0;
+  printf("gradient stats: %zu weights, first '%s' amax finite %d\n", weights,
+         ok ? name : "?", ok && stats[0] == stats[0] && stats[0] < 1e30f);
+  if (dsmp_trainer_gradient_stats(t, weights, &name, stats) != 0)
+    printf("past the end: %s\n", dsmp_last_error());
+  size_t layers = dsmp_trainer_num_layers(t);
+  printf("layers: %zu, first '%s' fp32 %d, stats %d, fallbacks %lld\n", layers,
+         dsmp_trainer_layer_name(t, 0), dsmp_trainer_layer_is_fp32(t, 0),
+         dsmp_trainer_layer_stats(t, 0, stats) == 0,
+         (long long)dsmp_trainer_fallbacks(t));
   const float *w = dsmp_trainer_weight(t, "f.1.weight", &count);
   printf("f.1.weight: %zu values, first finite %d\n", count, w && w[0] == w[0]);
   char ckpt[4200];
