@@ -152,6 +152,8 @@ def summarize(mode, runs, args, seconds):
           f"{100 * float(np.mean(late)):.2f} %, fallbacks {fallbacks}, mean final "
           f"loss {np.mean(finite_final) if finite_final else math.nan:.3f}, "
           f"{seconds:.0f} s", flush=True)
+    print(f"  final losses: {' '.join(f'{v:.3f}' for v in sorted(final))}",
+          flush=True)
 
 
 def main():
@@ -159,7 +161,7 @@ def main():
     parser.add_argument("--models", default=os.path.join(here, "..", "..", "shared", "models"))
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--epochs", type=int, default=12)
-    parser.add_argument("--loss", type=float, default=0.3,
+    parser.add_argument("--loss", type=float, default=0.5,
                         help="converged: last epoch's mean training loss below this")
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--dim", type=int, default=32)

@@ -208,7 +208,8 @@ mlir::dsmp::addFallbackVariants(func::FuncOp func,
               return !inRun.contains(body.findAncestorOpInBlock(*user));
             }))
           escaping.push_back(result);
-    if (!forwardRun)
+    // The gradients entering the layer's first reverse run (its output's).
+    if (!forwardRun && reverseIn[run.layer].empty())
       for (Operation *op : run.ops)
         for (Value operand : op->getOperands()) {
           Operation *def = operand.getDefiningOp();
@@ -286,24 +287,24 @@ mlir::dsmp::addFallbackVariants(func::FuncOp func,
       return static_cast<double>(
           cast<RankedTensorType>(v.getType()).getNumElements());
     };
-    auto nonFinite = [&](ArrayRef<Value> values) {
-      Value total = one(0);
+    // The largest |value| (reduce_max and max propagate NaN, so an inf or
+    // NaN anywhere shows in it), and whether it is finite.
+    auto amaxOf = [&](ArrayRef<Value> values) {
+      Value amax = one(0);
       for (Value v : values)
-        total = sg.add(total,
-                       sg.sub(one(elements(v)),
-                              count(sg.value("dsmp.less",
-                                             {sg.value("dsmp.abs", {v}),
-                                              one(inf)}))));
-      return total;
+        amax = sg.value("dsmp.max",
+                        {amax, sg.reduceAll("dsmp.reduce_max",
+                                            sg.value("dsmp.abs", {v}))});
+      return amax;
+    };
+    auto notFinite = [&](Value amax) {
+      return sg.value("dsmp.where",
+                      {sg.value("dsmp.less", {amax, one(inf)}), one(0), one(1)});
     };
     double tiny = underflowBound(options.format);
     SmallVector<Value> rows;
     for (int64_t k = 0; k < numLayers; ++k) {
-      Value amax = one(0);
-      for (Value v : forwardOut[k])
-        amax = sg.value("dsmp.max",
-                        {amax, sg.reduceAll("dsmp.reduce_max",
-                                            sg.value("dsmp.abs", {v}))});
+      Value amax = amaxOf(forwardOut[k]);
       Value under = one(0), nonZero = one(0);
       for (Value v : reverseIn[k]) {
         Value zeros = count(sg.value("dsmp.equal", {v, one(0)}));
@@ -315,7 +316,7 @@ mlir::dsmp::addFallbackVariants(func::FuncOp func,
       Value fraction =
           sg.div(under, sg.value("dsmp.max", {nonZero, one(1)}));
       SmallVector<Value> parts;
-      for (Value v : {amax, nonFinite(forwardOut[k]), nonFinite(reverseOut[k]),
+      for (Value v : {amax, notFinite(amax), notFinite(amaxOf(reverseOut[k])),
                       fraction})
         parts.push_back(sg.reshape(v, {1, 1}));
       rows.push_back(sg.value("dsmp.concat", parts, {sg.i64("axis", 1)}));

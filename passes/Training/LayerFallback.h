@@ -40,10 +40,10 @@ inline constexpr llvm::StringLiteral kLayerFallback = "layer_fallback";
 /// (1 changes nothing; 65504 overflows f16 wherever |value| > 1).
 inline constexpr llvm::StringLiteral kLayerFault = "layer_fault";
 /// f32 [layers, 4], in the monitored step: per layer, the largest |value|
-/// its forward runs yield, their inf/NaN count, the inf/NaN count of the
-/// gradients its reverse runs yield, and the fraction of the non-zero
-/// gradient values entering its reverse runs that the layer's format
-/// rounds to zero.
+/// its forward runs yield, 1 when any of those is inf or NaN (else 0), the
+/// same for the gradients its reverse runs yield, and the fraction of the
+/// non-zero gradient values entering its first reverse run (its output's
+/// gradient) that the layer's format rounds to zero.
 inline constexpr llvm::StringLiteral kLayerStats = "layer_stats";
 } // namespace fallback_names
 

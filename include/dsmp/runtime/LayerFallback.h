@@ -52,10 +52,10 @@ struct FallbackConfig {
 /// One layer's measurements from the monitored step (layer_stats).
 struct LayerStats {
   std::string name;
-  float amax = 0;          // largest |forward value|
-  float forwardNonFinite = 0;
-  float reverseNonFinite = 0;
-  float underflow = 0;     // of the non-zero gradient values entering it
+  float amax = 0;             // largest |forward value|
+  float forwardNonFinite = 0; // 1: an inf or NaN among its forward values
+  float reverseNonFinite = 0; // 1: an inf or NaN among its gradients
+  float underflow = 0; // of the non-zero gradient values entering it
   bool fp32 = false;       // it ran its FP32 variant
 };
 

@@ -107,7 +107,7 @@ int dsmp_trainer_gradient_stats(const dsmp_trainer *trainer, size_t i,
 
 /* The layers with an FP32 variant (--fallback): how many, layer k's name,
  * whether it runs FP32 now, its last measured statistics (largest |forward
- * value|, forward inf/NaN count, gradient inf/NaN count, fraction of its
+ * value|, 1 if a forward value is inf/NaN, 1 if a gradient is, fraction of its
  * incoming gradient its format rounds to zero), and the fallbacks so far.
  */
 size_t dsmp_trainer_num_layers(const dsmp_trainer *trainer);

@@ -14,6 +14,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include <functional>
 
 namespace mlir::dsmp {
 #define GEN_PASS_DEF_OUTLINELOOPNESTSPASS
@@ -150,11 +151,20 @@ struct OutlineLoopNestsPass final
     auto graph = module.lookupSymbol<func::FuncOp>("main_graph");
     if (!graph || graph.isExternal())
       return;
+    // The graph's nests, and those in the branches of its scf.ifs (a
+    // training step's per-layer variants).
     SmallVector<Operation *> nests;
-    for (Block &block : graph.getBody())
+    std::function<void(Block &)> collect = [&](Block &block) {
       for (Operation &op : block)
         if (isa<scf::ForOp, scf::ParallelOp>(op) && op.getNumResults() == 0)
           nests.push_back(&op);
+        else if (isa<scf::IfOp>(op))
+          for (Region &region : op.getRegions())
+            for (Block &inner : region)
+              collect(inner);
+    };
+    for (Block &block : graph.getBody())
+      collect(block);
 
     MLIRContext *context = &getContext();
     SymbolTable symbols(module);
