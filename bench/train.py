@@ -8,7 +8,8 @@ entropy) and thread count:
   dsmp FP16 step (scale 1024) vs torch eager under autocast(bfloat16)
     (torch's CPU autocast has no float16 GEMMs worth timing)
 Then the runtime's own cost: the fp16 step with the dynamic scaler and the
-gradient monitor (every 100th step) against a static scale.
+gradient monitor (every 100th step) against a static scale, and the same
+with the per-layer FP32 variants compiled in (none switched).
 Models: digits_cnn at batch 64; tiny_bert's architecture (2 encoder layers,
 d 128, 4 heads, FF 512, GELU) at batch 16, sequence 32. dsmp's 16-bit
 formats are sm_80's, emulated exactly on this CPU (each rounding is extra
@@ -90,11 +91,14 @@ def torch_step_time(torch, model, inputs, labels, bf16, warmup, steps):
 
 
 def dsmp_step_time(dsmp, model_path, mode, data, batch, shapes, warmup, steps,
-                   loss_scale=None, monitor=None, mean=False):
+                   loss_scale=None, monitor=None, mean=False, fallback=None):
     if loss_scale is None:
         loss_scale = 1024 if mode == "fp16" else 1
+    config = {"default": mode}
+    if fallback:
+        config["fallback_threshold"] = fallback
     trainer = dsmp.MixedPrecisionTrainer(
-        model_path, precision_config={"default": mode}, batch_size=batch,
+        model_path, precision_config=config, batch_size=batch,
         loss_scale=loss_scale, shapes=shapes, verbose=False, monitor=monitor)
     inputs, labels = data
     one = ([x[:batch] for x in inputs], labels[:batch])
@@ -150,6 +154,15 @@ def main():
         print(f"{name} batch {batch}: dsmp fp16 with dynamic scale + monitor/100 "
               f"{watched * 1e3:.2f} ms vs static scale {fp16_static * 1e3:.2f} ms: "
               f"overhead {100 * (watched / fp16_static - 1):+.1f} %")
+        # The same with every layer's FP32 variant compiled in (none
+        # switched): the cost of carrying them.
+        layered = dsmp_step_time(dsmp, path, "fp16", data, batch, shapes,
+                                 args.warmup, 200, loss_scale="dynamic",
+                                 monitor={"every": 100}, mean=True, fallback=0.25)
+        print(f"{name} batch {batch}: dsmp fp16 with dynamic scale + monitor/100 + "
+              f"fallback variants {layered * 1e3:.2f} ms vs static scale "
+              f"{fp16_static * 1e3:.2f} ms: overhead "
+              f"{100 * (layered / fp16_static - 1):+.1f} %")
 
 
 if __name__ == "__main__":
