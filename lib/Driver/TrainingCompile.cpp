@@ -238,6 +238,7 @@ mlir::dsmp::compileTrainingArtifact(StringRef modelPath, StringRef outputDir,
   step.faultInjection = options.faultInjection;
   step.monitor = options.monitor || options.fallback;
   step.fallback = options.fallback;
+  step.sensitiveLayers = sensitive;
   step.fallbackFormat = *format == "bf16" || *format == "tf32" ? "bf16" : "f16";
   step.optimizerPrecision =
       options.optimizerPrecision == "fp32" ? "f32" : options.optimizerPrecision;

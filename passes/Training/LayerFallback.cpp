@@ -15,6 +15,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Regex.h"
 
 #include <cmath>
 #include <limits>
@@ -84,8 +85,12 @@ struct Run {
 std::vector<std::string>
 mlir::dsmp::markFallbackLayers(ArrayRef<Operation *> forward,
                                const llvm::DenseMap<Operation *, Operation *> &origin,
-                               ArrayRef<BlockArgument> weights) {
+                               ArrayRef<BlockArgument> weights,
+                               StringRef keptF32) {
   llvm::DenseSet<Value> weightSet(weights.begin(), weights.end());
+  std::optional<llvm::Regex> sensitive;
+  if (!keptF32.empty())
+    sensitive.emplace(keptF32);
   std::vector<std::string> names;
   llvm::StringSet<> taken;
   int64_t current = -1;
@@ -95,8 +100,12 @@ mlir::dsmp::markFallbackLayers(ArrayRef<Operation *> forward,
     if (op->hasTrait<mlir::OpTrait::ConstantLike>())
       continue;
     if (isAnchor(op, weightSet)) {
-      current = static_cast<int64_t>(names.size());
       std::string name = onnxNodeName(op->getLoc());
+      if (sensitive && !name.empty() && sensitive->match(name)) {
+        current = -1; // FP32 already
+        continue;
+      }
+      current = static_cast<int64_t>(names.size());
       if (name.empty())
         name = "layer_" + std::to_string(current);
       std::string unique = name;

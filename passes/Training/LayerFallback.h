@@ -64,12 +64,16 @@ struct FallbackLayers {
 
 /// Tags the ops of each layer: `forward` (the forward pass, in program
 /// order), the reverse-pass ops `origin` maps to them, given the trainable
-/// `weights` (the lifted arguments). Returns the layers' names. Tags are
-/// attributes, so erasing dead ops afterwards is safe.
+/// `weights` (the lifted arguments). A contraction whose node name matches
+/// `keptF32` (the sensitive layers' regex; empty: none) is FP32 already:
+/// it and the ops after it up to the next layer get no variant. Returns
+/// the layers' names. Tags are attributes, so erasing dead ops afterwards
+/// is safe.
 std::vector<std::string>
 markFallbackLayers(llvm::ArrayRef<Operation *> forward,
                    const llvm::DenseMap<Operation *, Operation *> &origin,
-                   llvm::ArrayRef<BlockArgument> weights);
+                   llvm::ArrayRef<BlockArgument> weights,
+                   llvm::StringRef keptF32 = "");
 
 /// Wraps the tagged layers of `func` in their two variants, adding the
 /// inputs named above, and removes the tags.

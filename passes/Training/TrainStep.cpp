@@ -103,8 +103,8 @@ void appendResult(func::FuncOp func, Value value, StringRef name) {
 /// step's (the same forward ops).
 std::vector<std::string> markForwardLayers(func::FuncOp func,
                                            unsigned firstWeight,
-                                           unsigned numWeights,
-                                           Operation *end) {
+                                           unsigned numWeights, Operation *end,
+                                           StringRef keptF32) {
   SmallVector<Operation *> forward;
   for (Operation &op : func.getBody().front().without_terminator()) {
     if (&op == end)
@@ -115,7 +115,7 @@ std::vector<std::string> markForwardLayers(func::FuncOp func,
   for (unsigned i = 0; i < numWeights; ++i)
     weights.push_back(func.getArgument(firstWeight + i));
   llvm::DenseMap<Operation *, Operation *> noReversePass;
-  return markFallbackLayers(forward, noReversePass, weights);
+  return markFallbackLayers(forward, noReversePass, weights, keptF32);
 }
 
 void addForwardVariants(func::FuncOp func, ArrayRef<std::string> layers,
@@ -423,7 +423,9 @@ mlir::dsmp::buildTrainingModules(ModuleOp lifted, const LiftedWeights &weights,
     func::FuncOp func = mainGraph(*out.predict);
     if (options.fallback)
       addForwardVariants(
-          func, markForwardLayers(func, firstWeight, numWeights, nullptr),
+          func,
+          markForwardLayers(func, firstWeight, numWeights, nullptr,
+                            options.sensitiveLayers),
           options);
   }
 
@@ -448,7 +450,8 @@ mlir::dsmp::buildTrainingModules(ModuleOp lifted, const LiftedWeights &weights,
     if (options.fallback)
       layers = markForwardLayers(
           func, firstWeight, numWeights,
-          forwardEnd ? forwardEnd->getNextNode() : &body.front());
+          forwardEnd ? forwardEnd->getNextNode() : &body.front(),
+          options.sensitiveLayers);
     keepF32After(body, forwardEnd);
     SmallVector<Value> results(body.getTerminator()->getOperands());
     SmallVector<std::string> resultNames;
@@ -503,7 +506,8 @@ mlir::dsmp::buildTrainingModules(ModuleOp lifted, const LiftedWeights &weights,
       buildAdjoint(b, forward, {{loss->prediction, loss->gradient}},
                    ValueRange(ArrayRef<BlockArgument>(weightArgs)));
   if (options.fallback)
-    out.layers = markFallbackLayers(forward, adjoint.origin, weightArgs);
+    out.layers = markFallbackLayers(forward, adjoint.origin, weightArgs,
+                                    options.sensitiveLayers);
   llvm::DenseSet<Value> downstream = dependsOnWeights(body, weightArgs);
   for (ArrayRef<Operation *> list : {ArrayRef<Operation *>(adjoint.estimatedAt),
                                      ArrayRef<Operation *>(adjoint.stoppedAt)})

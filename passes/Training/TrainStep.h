@@ -86,6 +86,9 @@ struct TrainStepOptions {
   /// The step's 16-bit format (f16, bf16): what the layer stats count as
   /// underflow.
   std::string fallbackFormat = "f16";
+  /// The sensitive layers (one regex over node names; empty: none): FP32
+  /// already, so no variant.
+  std::string sensitiveLayers;
 };
 
 /// One tensor of the training state, in the order the graphs take them.
