@@ -18,7 +18,7 @@ out = sys.argv[2]
 cmd = sys.argv[sys.argv.index("--") + 1:]
 proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 seen = False
-deadline = time.time() + 60
+deadline = time.time() + 180
 while proc.poll() is None and time.time() < deadline:
     if glob.glob(out + ".partial*"):
         seen = True
@@ -26,6 +26,6 @@ while proc.poll() is None and time.time() < deadline:
         proc.send_signal(sig)
         break
     time.sleep(0.005)
-proc.wait(timeout=120)
+proc.wait(timeout=600)
 left = sorted(os.path.basename(p) for p in glob.glob(out + "*"))
 print(f"staging seen: {seen}; killed: {proc.returncode != 0}; left: {left}")
