@@ -50,8 +50,8 @@ Adjoint mlir::dsmp::buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
   Adjoint adjoint;
   RecordOrigin recorder(adjoint.origin, builder.getListener());
   builder.setListener(&recorder);
-  auto restore = llvm::make_scope_exit(
-      [&] { builder.setListener(recorder.next); });
+  auto restore =
+      llvm::make_scope_exit([&] { builder.setListener(recorder.next); });
   auto accumulate = [&](Value value, Value grad, Location loc) {
     Value &slot = adjoint.grads[value];
     if (!slot) {

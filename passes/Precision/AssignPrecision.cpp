@@ -507,8 +507,8 @@ struct AssignPrecisionPass final
       if (!precision ||
           (precision.getOpClass() != OpClass::data_movement &&
            !selectsInput(op)) ||
-          !hasF32Result(op) || isa<CastOp>(op) || op->hasAttr(kTrainingF32Attr) ||
-          op->hasAttr(kFallbackF32Attr))
+          !hasF32Result(op) || isa<CastOp>(op) ||
+          op->hasAttr(kTrainingF32Attr) || op->hasAttr(kFallbackF32Attr))
         continue;
       // The format of the data operand: the first non-constant f32 one.
       std::optional<Format> common;

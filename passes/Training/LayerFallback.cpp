@@ -57,9 +57,8 @@ bool isAnchor(Operation *op, const llvm::DenseSet<Value> &weights) {
   if (!precision || (precision.getOpClass() != OpClass::matmul &&
                      precision.getOpClass() != OpClass::conv))
     return false;
-  return llvm::any_of(op->getOperands(), [&](Value v) {
-    return fromWeight(v, weights);
-  });
+  return llvm::any_of(op->getOperands(),
+                      [&](Value v) { return fromWeight(v, weights); });
 }
 
 std::optional<int64_t> layerOf(Operation *op) {
@@ -82,11 +81,10 @@ struct Run {
 
 } // namespace
 
-std::vector<std::string>
-mlir::dsmp::markFallbackLayers(ArrayRef<Operation *> forward,
-                               const llvm::DenseMap<Operation *, Operation *> &origin,
-                               ArrayRef<BlockArgument> weights,
-                               StringRef keptF32) {
+std::vector<std::string> mlir::dsmp::markFallbackLayers(
+    ArrayRef<Operation *> forward,
+    const llvm::DenseMap<Operation *, Operation *> &origin,
+    ArrayRef<BlockArgument> weights, StringRef keptF32) {
   llvm::DenseSet<Value> weightSet(weights.begin(), weights.end());
   std::optional<llvm::Regex> sensitive;
   if (!keptF32.empty())
@@ -115,8 +113,8 @@ mlir::dsmp::markFallbackLayers(ArrayRef<Operation *> forward,
       op->setAttr(kAnchorAttr, UnitAttr::get(ctx));
     }
     if (current >= 0)
-      op->setAttr(kLayerAttr, IntegerAttr::get(IntegerType::get(ctx, 64),
-                                               current));
+      op->setAttr(kLayerAttr,
+                  IntegerAttr::get(IntegerType::get(ctx, 64), current));
   }
   for (auto [built, from] : origin)
     if (std::optional<int64_t> layer = layerOf(from);
@@ -149,7 +147,8 @@ mlir::dsmp::addFallbackVariants(func::FuncOp func,
   // Constants first: a run then never splits around one.
   Operation *firstNonConstant = nullptr;
   for (Operation &op : llvm::make_early_inc_range(body.without_terminator())) {
-    if (op.hasTrait<mlir::OpTrait::ConstantLike>() && op.getNumOperands() == 0) {
+    if (op.hasTrait<mlir::OpTrait::ConstantLike>() &&
+        op.getNumOperands() == 0) {
       if (firstNonConstant)
         op.moveBefore(firstNonConstant);
     } else if (!firstNonConstant) {
@@ -164,15 +163,15 @@ mlir::dsmp::addFallbackVariants(func::FuncOp func,
     unsigned index = func.getNumArguments();
     (void)func.insertArgument(
         index, layersType,
-        DictionaryAttr::get(ctx, {NamedAttribute(StringAttr::get(ctx, "dsmp.name"),
-                                                 StringAttr::get(ctx, name))}),
+        DictionaryAttr::get(ctx,
+                            {NamedAttribute(StringAttr::get(ctx, "dsmp.name"),
+                                            StringAttr::get(ctx, name))}),
         NameLoc::get(StringAttr::get(ctx, name)));
     return func.getArgument(index);
   };
   Value selector = addInput(fallback_names::kLayerFallback);
-  Value faults = options.faultInjection
-                     ? addInput(fallback_names::kLayerFault)
-                     : Value();
+  Value faults =
+      options.faultInjection ? addInput(fallback_names::kLayerFault) : Value();
   OpBuilder b(ctx);
   if (firstNonConstant)
     b.setInsertionPoint(firstNonConstant);
@@ -182,8 +181,7 @@ mlir::dsmp::addFallbackVariants(func::FuncOp func,
   SmallVector<Value> conditions, faultOf;
   for (int64_t k = 0; k < numLayers; ++k) {
     Value flag = g.value("dsmp.gather", {selector, g.i64s({k})});
-    conditions.push_back(
-        g.value("dsmp.greater", {flag, g.scalar(0.5, f32)}));
+    conditions.push_back(g.value("dsmp.greater", {flag, g.scalar(0.5, f32)}));
     if (faults)
       faultOf.push_back(g.value("dsmp.gather", {faults, g.i64s({k})}));
   }
@@ -246,10 +244,9 @@ mlir::dsmp::addFallbackVariants(func::FuncOp func,
     IRMapping mapping;
     for (Operation *op : run.ops) {
       Operation *clone = b.clone(*op, mapping);
-      clone->walk(
-          [&](Operation *nested) {
-            nested->setAttr(kFallbackF32Attr, UnitAttr::get(ctx));
-          });
+      clone->walk([&](Operation *nested) {
+        nested->setAttr(kFallbackF32Attr, UnitAttr::get(ctx));
+      });
     }
     SmallVector<Value> thenYield;
     for (Value v : escaping)
@@ -301,14 +298,14 @@ mlir::dsmp::addFallbackVariants(func::FuncOp func,
     auto amaxOf = [&](ArrayRef<Value> values) {
       Value amax = one(0);
       for (Value v : values)
-        amax = sg.value("dsmp.max",
-                        {amax, sg.reduceAll("dsmp.reduce_max",
-                                            sg.value("dsmp.abs", {v}))});
+        amax = sg.value(
+            "dsmp.max",
+            {amax, sg.reduceAll("dsmp.reduce_max", sg.value("dsmp.abs", {v}))});
       return amax;
     };
     auto notFinite = [&](Value amax) {
-      return sg.value("dsmp.where",
-                      {sg.value("dsmp.less", {amax, one(inf)}), one(0), one(1)});
+      return sg.value("dsmp.where", {sg.value("dsmp.less", {amax, one(inf)}),
+                                     one(0), one(1)});
     };
     double tiny = underflowBound(options.format);
     SmallVector<Value> rows;
@@ -322,11 +319,10 @@ mlir::dsmp::addFallbackVariants(func::FuncOp func,
         under = sg.add(under, sg.sub(small, zeros));
         nonZero = sg.add(nonZero, sg.sub(one(elements(v)), zeros));
       }
-      Value fraction =
-          sg.div(under, sg.value("dsmp.max", {nonZero, one(1)}));
+      Value fraction = sg.div(under, sg.value("dsmp.max", {nonZero, one(1)}));
       SmallVector<Value> parts;
-      for (Value v : {amax, notFinite(amax), notFinite(amaxOf(reverseOut[k])),
-                      fraction})
+      for (Value v :
+           {amax, notFinite(amax), notFinite(amaxOf(reverseOut[k])), fraction})
         parts.push_back(sg.reshape(v, {1, 1}));
       rows.push_back(sg.value("dsmp.concat", parts, {sg.i64("axis", 1)}));
     }

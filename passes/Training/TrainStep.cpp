@@ -422,11 +422,10 @@ mlir::dsmp::buildTrainingModules(ModuleOp lifted, const LiftedWeights &weights,
   {
     func::FuncOp func = mainGraph(*out.predict);
     if (options.fallback)
-      addForwardVariants(
-          func,
-          markForwardLayers(func, firstWeight, numWeights, nullptr,
-                            options.sensitiveLayers),
-          options);
+      addForwardVariants(func,
+                         markForwardLayers(func, firstWeight, numWeights,
+                                           nullptr, options.sensitiveLayers),
+                         options);
   }
 
   // eval_step: the outputs and the per-sample loss.
@@ -448,10 +447,10 @@ mlir::dsmp::buildTrainingModules(ModuleOp lifted, const LiftedWeights &weights,
       return loss.takeError();
     std::vector<std::string> layers;
     if (options.fallback)
-      layers = markForwardLayers(
-          func, firstWeight, numWeights,
-          forwardEnd ? forwardEnd->getNextNode() : &body.front(),
-          options.sensitiveLayers);
+      layers = markForwardLayers(func, firstWeight, numWeights,
+                                 forwardEnd ? forwardEnd->getNextNode()
+                                            : &body.front(),
+                                 options.sensitiveLayers);
     keepF32After(body, forwardEnd);
     SmallVector<Value> results(body.getTerminator()->getOperands());
     SmallVector<std::string> resultNames;

@@ -188,9 +188,9 @@ int dsmp_trainer_gradient_stats(const dsmp_trainer *trainer, size_t i,
     return dsmprt::setLastError("dsmp_trainer_gradient_stats: NULL argument");
   const auto &all = trainer->loop->gradientStats();
   if (i >= all.size())
-    return dsmprt::setLastError(
-        "dsmp_trainer_gradient_stats: no weight " + std::to_string(i) +
-        " in the last sample (" + std::to_string(all.size()) + " weights)");
+    return dsmprt::setLastError("dsmp_trainer_gradient_stats: no weight " +
+                                std::to_string(i) + " in the last sample (" +
+                                std::to_string(all.size()) + " weights)");
   const dsmp::GradientStats &g = all[i];
   if (name)
     *name = g.name.c_str();

@@ -65,8 +65,7 @@ TrainingLoop::create(std::unique_ptr<TrainingSession> session,
   loop->warmup_ = std::move(warmup);
   loop->switched_ = !loop->warmup_ || options.precisionSchedule <= 0;
   loop->scaler_ = LossScaler(options.scaler);
-  loop->fallback_ =
-      FallbackPolicy(options.fallback, loop->session_->layers());
+  loop->fallback_ = FallbackPolicy(options.fallback, loop->session_->layers());
   return loop;
 }
 
@@ -202,9 +201,8 @@ bool TrainingLoop::logEvents(const std::vector<FallbackEvent> &events,
                       ", \"attempt\": " + std::to_string(e.attempt) +
                       ", \"step\": " + std::to_string(e.step) +
                       ", \"layer\": " + jsonString(e.layer) +
-                      ", \"reason\": " + jsonString(e.reason) +
-                      ", \"rate\": " + jsonNumber(e.rate) +
-                      ", \"threshold\": " +
+                      ", \"reason\": " + jsonString(e.reason) + ", \"rate\": " +
+                      jsonNumber(e.rate) + ", \"threshold\": " +
                       jsonNumber(options_.fallback.threshold) + "}\n",
                   error))
       return false;
@@ -375,11 +373,10 @@ bool TrainingLoop::train(const DataView &data, int epochs,
       if (layered && !active()->setLayerSelector(fallback_.selector(), error))
         return false;
       std::vector<float> gradStats, layerValues;
-      if (!active()->trainStep(inputs, batchLabels_.data(),
-                               static_cast<float>(options_.learningRate),
-                               scaleUsed, r, error,
-                               sample ? &gradStats : nullptr,
-                               sample ? &layerValues : nullptr))
+      if (!active()->trainStep(
+              inputs, batchLabels_.data(),
+              static_cast<float>(options_.learningRate), scaleUsed, r, error,
+              sample ? &gradStats : nullptr, sample ? &layerValues : nullptr))
         return false;
       // A skipped step changed nothing: its monitored twin reruns the batch
       // to say which layer overflowed.
@@ -393,8 +390,8 @@ bool TrainingLoop::train(const DataView &data, int epochs,
       int culprit = -1;
       bool forwardOverflow = false;
       if (layered && !r.applied)
-        culprit = fallback_.culprit(lastLayers_, scaler_.atMin(),
-                                    forwardOverflow);
+        culprit =
+            fallback_.culprit(lastLayers_, scaler_.atMin(), forwardOverflow);
       if (forwardOverflow)
         scaler_.skipHeld(); // no scale makes a forward pass finite
       else
@@ -402,10 +399,10 @@ bool TrainingLoop::train(const DataView &data, int epochs,
       if (sample && !record(r, scaleUsed, gradStats, error))
         return false;
       if (layered &&
-          !logEvents(fallback_.observe(
-                         attempts_, active()->step(), culprit,
-                         sample ? lastLayers_ : std::vector<LayerStats>(),
-                         r.applied, scaler_.atMax()),
+          !logEvents(fallback_.observe(attempts_, active()->step(), culprit,
+                                       sample ? lastLayers_
+                                              : std::vector<LayerStats>(),
+                                       r.applied, scaler_.atMax()),
                      error))
         return false;
       if (r.applied) {
@@ -514,8 +511,8 @@ void TrainingLoop::restart(uint64_t seed) {
     if (s) {
       s->initialize(seed);
       std::string ignored; // the sizes match: they are the session's own
-      (void)s->setLayerSelector(
-          std::vector<float>(s->layers().size(), 0.0f), ignored);
+      (void)s->setLayerSelector(std::vector<float>(s->layers().size(), 0.0f),
+                                ignored);
     }
   switched_ = !warmup_ || options_.precisionSchedule <= 0;
   scaler_ = LossScaler(options_.scaler);
@@ -531,9 +528,9 @@ void TrainingLoop::restart(uint64_t seed) {
 
 bool TrainingLoop::save(const std::string &path, const std::string &config,
                         std::string &error) const {
-  return active()->save(
-      path, config, error, scaler_.toText(),
-      fallback_.layers().empty() ? std::string() : fallback_.toText());
+  return active()->save(path, config, error, scaler_.toText(),
+                        fallback_.layers().empty() ? std::string()
+                                                   : fallback_.toText());
 }
 
 bool TrainingLoop::load(const std::string &path, std::string &error) {

@@ -569,8 +569,7 @@ bool TrainingSession::restore(const std::string &path, std::string *config,
   if (end == std::string::npos || end > 1 << 20)
     return refuse("has no header (not a dsmp checkpoint, or truncated)");
   std::istringstream header(bytes.substr(0, end));
-  std::string magic, key, savedConfig, savedScaler, savedFallback, layout,
-      hash;
+  std::string magic, key, savedConfig, savedScaler, savedFallback, layout, hash;
   int version = 0;
   int64_t step = 0;
   size_t size = 0;

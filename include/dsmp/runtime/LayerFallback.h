@@ -55,8 +55,8 @@ struct LayerStats {
   float amax = 0;             // largest |forward value|
   float forwardNonFinite = 0; // 1: an inf or NaN among its forward values
   float reverseNonFinite = 0; // 1: an inf or NaN among its gradients
-  float underflow = 0; // of the non-zero gradient values entering it
-  bool fp32 = false;       // it ran its FP32 variant
+  float underflow = 0;        // of the non-zero gradient values entering it
+  bool fp32 = false;          // it ran its FP32 variant
 };
 
 struct FallbackEvent {
@@ -88,8 +88,7 @@ public:
   /// After an attempted step: `culprit` (or -1), the sampled stats (empty
   /// when not sampled), whether it was applied and where the scale is.
   /// Returns the switches it made.
-  std::vector<FallbackEvent> observe(int64_t attempt, int64_t step,
-                                     int culprit,
+  std::vector<FallbackEvent> observe(int64_t attempt, int64_t step, int culprit,
                                      const std::vector<LayerStats> &stats,
                                      bool applied, bool scaleAtMax);
 
