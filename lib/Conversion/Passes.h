@@ -27,6 +27,10 @@ namespace mlir::dsmp {
 /// (arith.bitcast i32 -> f32), for dsmp-round-tf32-on-device.
 inline constexpr llvm::StringLiteral kTF32RoundingAttr = "dsmp.tf32_rounding";
 
+/// The key of the metadata dsmp-tag-profile-ops wraps an op's location in:
+/// {dsmp.profile_op = index into the module's dsmp.profile_ops}.
+inline constexpr llvm::StringLiteral kProfileOpTag = "dsmp.profile_op";
+
 #define GEN_PASS_DECL
 #include "lib/Conversion/Passes.h.inc"
 

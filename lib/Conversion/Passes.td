@@ -476,6 +476,49 @@ def RecordEntryLayoutPass
   }];
 }
 
+def TagProfileOpsPass : Pass<"dsmp-tag-profile-ops", "mlir::ModuleOp"> {
+  let summary = "Number @main_graph's ops for the profiler and record each one's node, type, format and FLOPs";
+  let description = [{
+    Pre-condition: `@main_graph` in the dsmp dialect at static shapes (after
+    `dsmp-specialize-shapes`), its formats chosen.
+
+    Post-condition: the module's `dsmp.profile_ops` lists, for each dsmp op
+    that computes something (operands and results, no regions), `{name,
+    type, format, flops}`: the ONNX node name, the ONNX op type, the format
+    it computes in (`dsmp.assigned`, else its result's element type) and its
+    FLOPs at these shapes (PrecisionOpInterface, 0 where it has none). Each
+    such op's location is wrapped in a `FusedLoc` whose metadata is
+    `{dsmp.profile_op = INDEX}`: lowering keeps locations, so
+    `dsmp-time-calls` finds which ops each outlined loop nest or library
+    call computes.
+  }];
+}
+
+def TimeCallsPass : Pass<"dsmp-time-calls", "mlir::ModuleOp"> {
+  let summary = "Time each call and copy of @main_graph into a counters array the runtime reads";
+  let description = [{
+    Pre-condition: `dsmp-outline-loop-nests` has run (each lowered op is a
+    call of an outlined nest or of a GEMM library), and
+    `dsmp-tag-profile-ops` tagged the ops' locations.
+
+    Post-condition: every `func.call` and `memref.copy` of `@main_graph`
+    (in `scf.if` branches too) sits between two reads of the monotonic clock
+    (`clock_gettime` through a private `dsmp_profile_clock`), and adds its
+    nanoseconds and one call to row K of the public global `counters`
+    (`memref<Rx2xi64>`, atomically: several models of one artifact may run
+    at once). The module's `dsmp.profile_regions` lists, per row, `{kind,
+    callee, ops}`: `loop`, `gemm`, `copy` or `call`, the callee, and the
+    indices into `dsmp.profile_ops` that its location names. The artifact
+    writes both into profile.txt; libdsmprt reads the array by name.
+  }];
+  let options = [
+    Option<"counters", "counters", "std::string", /*default=*/"\"dsmp_profile\"",
+           "The counters array's symbol (model.so exports it)">,
+  ];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect", "mlir::func::FuncDialect"];
+}
+
 def EmitEntryPointPass : Pass<"dsmp-emit-entry-point", "mlir::ModuleOp"> {
   let summary = "Add the artifact's C entry point to a lowered module";
   let description = [{

@@ -119,6 +119,9 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
   OutlineLoopNestsPassOptions outline;
   outline.splitParallel = options.parallelLoops;
   pm.addPass(createOutlineLoopNestsPass(outline));
+  // The profiler's clock reads around each call (dsmp-compile --profile).
+  if (!options.profileCounters.empty())
+    pm.addPass(createTimeCallsPass(TimeCallsPassOptions{options.profileCounters}));
   // Buffers through the artifact's cache, or malloc/free.
   std::string finalizeMemRef =
       options.genericAllocation

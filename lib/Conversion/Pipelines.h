@@ -45,6 +45,12 @@ struct LowerToLLVMPipelineOptions
                      "alias checks; its time grows superlinearly with the "
                      "size of a function)"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> profileCounters{
+      *this, "profile-counters",
+      llvm::cl::desc("Time each call and copy of @main_graph into this "
+                     "exported counters array (dsmp-time-calls); empty: no "
+                     "profiling"),
+      llvm::cl::init("")};
 };
 
 /// dsmp (static shapes, weights loaded) -> linalg -> buffers -> loops ->

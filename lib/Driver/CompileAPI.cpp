@@ -53,7 +53,7 @@ std::string dsmp::compileModel(const std::string &modelPath,
                                const std::string &target,
                                const std::vector<ShapeMap> &variants,
                                const ShapeMap &fixed,
-                               const std::atomic<bool> *cancel) {
+                               const std::atomic<bool> *cancel, bool profile) {
   // A GPU: kernels for it, and host code for this CPU that launches them.
   auto gpu = mlir::dsmp::lookupGPUTarget(target);
   std::string cpuName = target;
@@ -72,6 +72,10 @@ std::string dsmp::compileModel(const std::string &modelPath,
   options.target = *spec;
   if (gpu)
     options.device = target;
+  if (profile && gpu)
+    return "profile times code that runs on the CPU; '" + target +
+           "' kernels run asynchronously on the GPU";
+  options.profile = profile;
   mlir::DialectRegistry registry;
   mlir::dsmp::registerAll(registry);
   mlir::MLIRContext context(registry);
@@ -92,13 +96,14 @@ std::string dsmp::compileModelWithPrecision(
     const std::string &modelPath, const std::string &outputDir,
     const std::vector<ShapeMap> &variants, const PrecisionOptions &options,
     const std::string &report, const ShapeMap &fixed,
-    const std::atomic<bool> *cancel) {
+    const std::atomic<bool> *cancel, bool profile) {
   llvm::Triple host(llvm::sys::getProcessTriple());
   std::string cpuName = options.target;
   if (!mlir::dsmp::lookupCPUTarget(cpuName))
     cpuName = host.getArch() == llvm::Triple::aarch64 ? "aarch64" : "x86_64";
   mlir::dsmp::CompileOptions compile = compileOptions(variants, fixed);
   compile.target = *mlir::dsmp::lookupCPUTarget(cpuName);
+  compile.profile = profile;
   mlir::dsmp::MixedPrecisionOptions flow;
   static_cast<PrecisionOptions &>(flow) = options;
   mlir::DialectRegistry registry;

@@ -119,6 +119,7 @@ std::unique_ptr<MixedPrecisionTrainer> MixedPrecisionTrainer::create(
   compile.warnings = &t->warnings_;
   compile.faultInjection = options.faultInjection;
   compile.monitor = options.monitorEvery > 0;
+  compile.artifact.profile = options.profile;
   auto build = [&](const std::string &format, const std::string &dir,
                    std::unique_ptr<TrainingSession> &session) {
     mlir::dsmp::TrainingCompileOptions o = compile;

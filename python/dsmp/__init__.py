@@ -131,6 +131,24 @@ class Module:
         except (RuntimeError, TypeError, ValueError) as error:
             raise ValueError(self._scrub(str(error))) from None
 
+    @property
+    def profiled(self):
+        """Whether the artifact times its ops (compile(..., profile=True))."""
+        return self._model is not None and self._model.profiled
+
+    def profile(self, reset=False):
+        """The runs since load (or the last reset=True call) of an artifact
+        compiled with profile=True: {runs, seconds, timed_seconds, flops,
+        formats: [{format, ops, seconds, time_share, flops, flop_share}],
+        ops: [{name, type, format, runs, seconds, time_share, flops}]}
+        (docs/profiling.md); reset=True then starts a new profile."""
+        if self._model is None:
+            raise RuntimeError("the artifact does not run on this host")
+        report = json.loads(self._translate(self._model.profile_json))
+        if reset:
+            self._model.reset_profile()
+        return report
+
     def __del__(self):
         if getattr(self, "_owned", False):
             self._model = None
@@ -143,7 +161,7 @@ def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
             deny_ops=(), allow_ops=(), sensitive_layers="", fix_inputs=None,
             error_metric="rel-l2", margin=None, max_retries=None, keep_top1=False,
             sensitivity_seeds=None, features=(), error_floor=None,
-            bisection_runs=None):
+            bisection_runs=None, profile=False):
     """Compiles an ONNX (or dsmp .mlir) model for `target` and returns a
     Module over the artifact (`Module.runnable` says whether this host runs
     it: a cross-compiled one is there to copy).
@@ -173,6 +191,8 @@ def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
     fix_inputs: {input name: value or list of values} of integer inputs to
     compile for one value (dsmp-compile --fix-input, e.g. {"sr": 16000} for
     silero_vad); running with another value is an error.
+    profile: time every op the artifact runs (dsmp-compile --profile; CPU
+    code only): Module.profile() reports per op time, FLOPs and format.
     """
     fixed = {k: [int(x) for x in (v if isinstance(v, (list, tuple)) else [v])]
              for k, v in (fix_inputs or {}).items()}
@@ -219,11 +239,12 @@ def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
                 options.sensitivity_seeds = int(sensitivity_seeds)
             report_path = os.fspath(report) if report else os.path.join(scratch, "report.json")
             _compile_with_precision(os.fspath(path), output, variants, options,
-                                    report_path, fixed)
+                                    report_path, fixed, bool(profile))
             with open(report_path) as file:
                 summary = json.load(file)
         else:
-            _compile_artifact(os.fspath(path), output, target, variants, fixed)
+            _compile_artifact(os.fspath(path), output, target, variants, fixed,
+                              bool(profile))
         module = Module(output, owned=owned, report=summary, source=path)
     except BaseException as error:
         # Nothing of a failed compile stays in the temporary folder, and no
@@ -273,6 +294,10 @@ class MixedPrecisionTrainer:
     and layer_stats() say what happened; the switches go to the monitor's
     log.
 
+    profile=True times every op of the train steps: profile() reports per
+    op time, FLOPs and format, each format's share of the time and FLOPs,
+    and the steps, skipped steps and fallbacks (docs/profiling.md).
+
     The step is compiled (dsmp-compile --train) for one batch size: the
     first train() call's, or batch_size here; a later call with another
     batch size recompiles and carries the weights and optimizer state over.
@@ -285,7 +310,7 @@ class MixedPrecisionTrainer:
                  momentum=0.0, batch_size=None, trainable="", loss_scale=None,
                  fresh_init=False, seed=0, shapes=None, verbose=True,
                  scaler=None, fault_injection=False, monitor=None,
-                 fallback=None):
+                 fallback=None, profile=False):
         import warnings
         self.model = os.fspath(model)
         self.precision_config = dict(precision_config or {})
@@ -322,6 +347,7 @@ class MixedPrecisionTrainer:
                          "fallback_threshold": float(threshold or 0.0),
                          "fallback_window": int(fallback.get("window", 20)),
                          "fallback_probation": int(fallback.get("probation", 0)),
+                         "profile": bool(profile),
                          "fresh_init": bool(fresh_init), "seed": int(seed),
                          "verbose": bool(verbose),
                          "shapes": {k: [int(d) for d in v]
@@ -452,6 +478,16 @@ class MixedPrecisionTrainer:
     def layer_formats(self):
         """{layer: "16-bit" | "f32"}: which variant each layer runs now."""
         return self._ready().layer_formats()
+
+    def profile(self, reset=False):
+        """The train steps' profile since the start (or restart, or the last
+        reset=True call): Module.profile()'s keys and training: {steps,
+        skipped_steps, fallbacks}; needs profile=True."""
+        native = self._ready()
+        report = json.loads(native.profile_json())
+        if reset:
+            native.reset_profile()
+        return report
 
     def fallback_events(self):
         """Every fallback and return so far: [{attempt, step, layer, action,

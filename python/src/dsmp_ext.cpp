@@ -192,6 +192,17 @@ public:
     return names;
   }
   std::string target() const { return dsmp_model_target(model); }
+  bool profiled() const { return dsmp_model_profiled(model) != 0; }
+  std::string profileJson() {
+    const char *json = dsmp_profile_json(model);
+    if (!json)
+      throw std::runtime_error(dsmp_last_error());
+    return json;
+  }
+  void resetProfile() {
+    if (dsmp_profile_reset(model) != 0)
+      throw std::runtime_error(dsmp_last_error());
+  }
 
   /// Binds each array by name, runs, returns the outputs as new arrays.
   nb::dict run(nb::dict inputs) {
@@ -336,6 +347,8 @@ public:
         o.fallback.window = nb::cast<int64_t>(value);
       else if (k == "fallback_probation")
         o.fallback.probation = nb::cast<int64_t>(value);
+      else if (k == "profile")
+        o.profile = nb::cast<bool>(value);
       else if (k == "fresh_init")
         o.freshInit = nb::cast<bool>(value);
       else if (k == "seed")
@@ -473,6 +486,14 @@ public:
     return out;
   }
   void restart(uint64_t seed) { trainer->restart(seed); }
+  /// The train steps' profile as JSON (the Python side parses it).
+  std::string profileJson() const {
+    if (!trainer->loop().profiled())
+      throw std::runtime_error("the trainer was not created with "
+                               "profile=True (its steps are not timed)");
+    return trainer->loop().profile().json();
+  }
+  void resetProfile() { trainer->resetProfile(); }
   void forceLayerOverflow(const std::string &layer, float factor) {
     std::string error;
     if (!trainer->forceLayerOverflow(layer, factor, error))
@@ -605,16 +626,17 @@ NB_MODULE(_dsmp, m) {
       "compile_artifact",
       [](const std::string &model, const std::string &output,
          const std::string &target, const std::vector<dsmp::ShapeMap> &variants,
-         const dsmp::ShapeMap &fixed) {
+         const dsmp::ShapeMap &fixed, bool profile) {
         std::string error = runInterruptibly([&](const std::atomic<bool> *c) {
-          return dsmp::compileModel(model, output, target, variants, fixed, c);
+          return dsmp::compileModel(model, output, target, variants, fixed, c,
+                                    profile);
         });
         if (!error.empty())
           throw std::runtime_error(error);
       },
       nb::arg("model"), nb::arg("output"), nb::arg("target") = "x86_64",
       nb::arg("variants") = std::vector<dsmp::ShapeMap>{},
-      nb::arg("fixed") = dsmp::ShapeMap{},
+      nb::arg("fixed") = dsmp::ShapeMap{}, nb::arg("profile") = false,
       "Compile a .onnx/.mlir model into an artifact folder.");
   nb::class_<dsmp::PrecisionOptions>(m, "PrecisionOptions")
       .def(nb::init<>())
@@ -639,7 +661,7 @@ NB_MODULE(_dsmp, m) {
       [](const std::string &model, const std::string &output,
          const std::vector<dsmp::ShapeMap> &variants,
          const dsmp::PrecisionOptions &options, const std::string &report,
-         const dsmp::ShapeMap &fixed) {
+         const dsmp::ShapeMap &fixed, bool profile) {
         std::string error = runInterruptibly([&](const std::atomic<bool> *c) {
           return dsmp::compileModelWithPrecision(model, output, variants,
                                                  options, report, fixed, c);
@@ -649,7 +671,7 @@ NB_MODULE(_dsmp, m) {
       },
       nb::arg("model"), nb::arg("output"), nb::arg("variants"),
       nb::arg("options"), nb::arg("report") = "",
-      nb::arg("fixed") = dsmp::ShapeMap{},
+      nb::arg("fixed") = dsmp::ShapeMap{}, nb::arg("profile") = false,
       "Choose formats within a budget, then compile (dsmp-compile "
       "--tolerance).");
   m.def("read_manifest", &readManifest, nb::arg("artifact"),
@@ -674,6 +696,8 @@ NB_MODULE(_dsmp, m) {
       .def("layer_stats", &Trainer::layerStats)
       .def("fallback_events", &Trainer::fallbackEvents)
       .def("layer_formats", &Trainer::layerFormats)
+      .def("profile_json", &Trainer::profileJson)
+      .def("reset_profile", &Trainer::resetProfile)
       .def("force_layer_overflow", &Trainer::forceLayerOverflow,
            nb::arg("layer"), nb::arg("factor"))
       .def("inject_fault", &Trainer::injectFault, nb::arg("step"),
@@ -685,6 +709,9 @@ NB_MODULE(_dsmp, m) {
       .def_prop_ro("input_names", &Model::inputNames)
       .def_prop_ro("output_names", &Model::outputNames)
       .def_prop_ro("target", &Model::target)
+      .def_prop_ro("profiled", &Model::profiled)
+      .def("profile_json", &Model::profileJson)
+      .def("reset_profile", &Model::resetProfile)
       .def("run", &Model::run, nb::arg("inputs"),
            "Run on {name: ndarray}; returns {name: ndarray}.");
 }

@@ -5,11 +5,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "dsmp/runtime/Manifest.h"
+#include "dsmp/runtime/Profiler.h"
 #include "dsmp/runtime/dsmprt.h"
 #include "gpu/DeviceBackend.h"
 #include "runtime/lib/LastError.h"
+#include "runtime/lib/ModelProfiler.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -233,6 +236,10 @@ struct dsmp_model {
   // A device artifact: its GPU's backend and the weights uploaded there.
   dsmprt::DeviceBackend *device = nullptr;
   void *deviceWeights = nullptr;
+  // An artifact compiled with --profile: its counters, and the last
+  // profile handed out (dsmp_profile_json/_text).
+  std::unique_ptr<dsmp::Profiler> profiler;
+  std::string profileText;
 
   ~dsmp_model() {
     if (device && deviceWeights) {
@@ -456,6 +463,21 @@ int dsmp_model_load(const char *artifactDir, dsmp_model **out) {
   if (!model->weights.open(weightsPath, error) ||
       !checkFile(model->weights, m.weights, weightsPath, error))
     return fail(error);
+  // A profiled artifact: what its timing counters mean.
+  art::ProfileTable profileTable;
+  if (!m.profile.name.empty()) {
+    if (m.profile.name != art::kProfileName || !m.device.empty())
+      return fail(manifestPath + ": unexpected profile entry");
+    std::string profilePath = model->path(art::kProfileName);
+    FileBytes profile;
+    if (!profile.open(profilePath, error) ||
+        !checkFile(profile, m.profile, profilePath, error))
+      return fail(error);
+    std::string profileText(reinterpret_cast<const char *>(profile.data()),
+                            profile.size);
+    if (!art::parseProfileTable(profileText, profileTable, error))
+      return fail(profilePath + ": " + error);
+  }
 
   // A device artifact: its GPU, with the weights uploaded once.
   if (!m.device.empty()) {
@@ -504,6 +526,12 @@ int dsmp_model_load(const char *artifactDir, dsmp_model **out) {
     if (!entry)
       return fail("'" + libraryPath + "' has no entry point " + v.entry);
     model->entries.push_back(entry);
+  }
+  if (!m.profile.name.empty()) {
+    model->profiler = dsmp::Profiler::create(std::move(profileTable), m,
+                                             model->library, error);
+    if (!model->profiler)
+      return fail("'" + model->dir + "': " + error);
   }
   model->inputs.resize(m.variants.front().inputs.size());
   model->outputs.resize(m.variants.front().outputs.size());
@@ -681,7 +709,16 @@ static int invoke(dsmp_model *model, size_t variant) {
   if (!model->device) {
     const void *weights =
         model->weights.size ? model->weights.data() : model->emptyWeights;
+    if (!model->profiler) {
+      model->entries[variant](model->io.data(), weights);
+      return 0;
+    }
+    auto start = std::chrono::steady_clock::now();
     model->entries[variant](model->io.data(), weights);
+    auto elapsed = std::chrono::steady_clock::now() - start;
+    model->profiler->recordRun(
+        variant,
+        std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count());
     return 0;
   }
   dsmprt::DeviceBackend &device = *model->device;
@@ -844,3 +881,49 @@ const void *dsmp_output_data(const dsmp_model *model, const char *name) {
 }
 
 } // extern "C"
+
+int dsmp_model_profiled(const dsmp_model *model) {
+  return model && model->profiler ? 1 : 0;
+}
+
+static dsmp::Profiler *profilerOf(const dsmp_model *model, const char *what) {
+  if (!model) {
+    fail(std::string(what) + ": model is NULL");
+    return nullptr;
+  }
+  if (!model->profiler)
+    fail(std::string(what) + ": '" + model->dir +
+         "' was not compiled with --profile (dsmp-compile --profile times "
+         "each op)");
+  return model->profiler.get();
+}
+
+int dsmp_profile_reset(dsmp_model *model) {
+  dsmp::Profiler *profiler = profilerOf(model, "dsmp_profile_reset");
+  if (!profiler)
+    return -1;
+  profiler->reset();
+  return 0;
+}
+
+const char *dsmp_profile_json(dsmp_model *model) {
+  dsmp::Profiler *profiler = profilerOf(model, "dsmp_profile_json");
+  if (!profiler)
+    return nullptr;
+  model->profileText = profiler->report(model->dir).json();
+  return model->profileText.c_str();
+}
+
+const char *dsmp_profile_text(dsmp_model *model, size_t top_ops) {
+  dsmp::Profiler *profiler = profilerOf(model, "dsmp_profile_text");
+  if (!profiler)
+    return nullptr;
+  model->profileText = profiler->report(model->dir).text(top_ops);
+  return model->profileText.c_str();
+}
+
+namespace dsmprt {
+const dsmp::Profiler *profilerOf(const dsmp_model *model) {
+  return model ? model->profiler.get() : nullptr;
+}
+} // namespace dsmprt

@@ -18,6 +18,7 @@
 
 struct dsmp_trainer {
   std::unique_ptr<dsmp::TrainingLoop> loop;
+  std::string profile; // the last dsmp_trainer_profile_json/_text
 };
 
 namespace {
@@ -236,4 +237,39 @@ int dsmp_trainer_layer_stats(const dsmp_trainer *trainer, size_t k,
 
 int64_t dsmp_trainer_fallbacks(const dsmp_trainer *trainer) {
   return trainer ? trainer->loop->fallback().fallbacks() : 0;
+}
+
+static bool checkProfiled(const dsmp_trainer *trainer, const char *what) {
+  if (!trainer) {
+    dsmprt::setLastError(std::string(what) + ": trainer is NULL");
+    return false;
+  }
+  if (!trainer->loop->profiled()) {
+    dsmprt::setLastError(std::string(what) +
+                         ": the training artifact was not compiled with "
+                         "--profile (dsmp-compile --train --profile)");
+    return false;
+  }
+  return true;
+}
+
+const char *dsmp_trainer_profile_json(dsmp_trainer *trainer) {
+  if (!checkProfiled(trainer, "dsmp_trainer_profile_json"))
+    return nullptr;
+  trainer->profile = trainer->loop->profile().json();
+  return trainer->profile.c_str();
+}
+
+const char *dsmp_trainer_profile_text(dsmp_trainer *trainer, size_t top_ops) {
+  if (!checkProfiled(trainer, "dsmp_trainer_profile_text"))
+    return nullptr;
+  trainer->profile = trainer->loop->profile().text(top_ops);
+  return trainer->profile.c_str();
+}
+
+int dsmp_trainer_profile_reset(dsmp_trainer *trainer) {
+  if (!checkProfiled(trainer, "dsmp_trainer_profile_reset"))
+    return -1;
+  trainer->loop->resetProfile();
+  return 0;
 }

@@ -6,6 +6,8 @@
 
 #include "dsmp/runtime/TrainingLoop.h"
 
+#include "Json.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -74,35 +76,8 @@ TrainingLoop::~TrainingLoop() {
     std::fclose(log_);
 }
 
-namespace {
-
-/// A JSON number, or null for what JSON cannot say (inf, NaN).
-std::string jsonNumber(double v) {
-  if (!std::isfinite(v))
-    return "null";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.9g", v);
-  return text;
-}
-
-/// A JSON string (names are ONNX initializer names: escape what JSON
-/// needs).
-std::string jsonString(const std::string &s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\')
-      out += '\\', out += static_cast<char>(c);
-    else if (c < 0x20) {
-      char esc[8];
-      std::snprintf(esc, sizeof esc, "\\u%04x", c);
-      out += esc;
-    } else
-      out += static_cast<char>(c);
-  }
-  return out + "\"";
-}
-
-} // namespace
+using dsmprt::jsonNumber;
+using dsmprt::jsonString;
 
 bool TrainingLoop::record(const StepResult &r, float scale,
                           const std::vector<float> &stats, std::string &error) {
@@ -524,6 +499,25 @@ void TrainingLoop::restart(uint64_t seed) {
   faults_.clear();
   attempts_ = 0;
   shuffles_ = 0;
+  resetProfile();
+}
+
+void TrainingLoop::resetProfile() {
+  for (TrainingSession *s : {session_.get(), warmup_.get()})
+    if (s)
+      s->resetProfile();
+}
+
+ProfileReport TrainingLoop::profile() const {
+  ProfileReport report;
+  for (TrainingSession *s : {warmup_.get(), session_.get()})
+    if (s)
+      report.merge(s->profile());
+  report.training = true;
+  report.steps = static_cast<uint64_t>(scaler_.steps());
+  report.skippedSteps = static_cast<uint64_t>(scaler_.skippedSteps());
+  report.fallbacks = static_cast<uint64_t>(fallback_.fallbacks());
+  return report;
 }
 
 bool TrainingLoop::save(const std::string &path, const std::string &config,

@@ -10,6 +10,7 @@
 
 #include "dsmp/runtime/LossScaler.h"
 #include "dsmp/runtime/dsmprt.h"
+#include "runtime/lib/ModelProfiler.h"
 
 #include <cmath>
 #include <cstdio>
@@ -626,6 +627,24 @@ bool TrainingSession::restore(const std::string &path, std::string *config,
   if (fallback)
     *fallback = decodedFallback;
   return true;
+}
+
+bool TrainingSession::profiled() const {
+  return dsmprt::profilerOf(train_) != nullptr;
+}
+
+void TrainingSession::resetProfile() {
+  for (dsmp_model *m : {train_, monitor_})
+    if (m && dsmp_model_profiled(m))
+      dsmp_profile_reset(m);
+}
+
+ProfileReport TrainingSession::profile() const {
+  ProfileReport report;
+  for (dsmp_model *m : {train_, monitor_})
+    if (const Profiler *profiler = dsmprt::profilerOf(m))
+      report.merge(profiler->report(dir_));
+  return report;
 }
 
 } // namespace dsmp

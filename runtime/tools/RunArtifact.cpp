@@ -10,9 +10,11 @@
 #include "dsmp/runtime/dsmprt.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <sys/stat.h>
 #include <vector>
 
@@ -49,6 +51,32 @@ int runArtifact(const RunOptions &options, const char *tool) {
     ~Free() { dsmp_model_free(m); }
   } freeModel{model};
 
+  // The profile's file is opened before any run: a path that cannot be
+  // written fails now, not after a long run; it is renamed into place once
+  // complete.
+  std::string profilePartial = options.profilePath + ".partial";
+  FILE *profileFile = nullptr;
+  if (!options.profilePath.empty()) {
+    if (!dsmp_model_profiled(model))
+      return fail("--profile: '" + options.artifactDir +
+                  "' was not compiled with --profile (dsmp-compile --profile "
+                  "times each op)");
+    profileFile = std::fopen(profilePartial.c_str(), "w");
+    if (!profileFile)
+      return fail("--profile: cannot write '" + options.profilePath +
+                  "': " + std::strerror(errno));
+  }
+  struct CloseProfile {
+    FILE *&file;
+    const std::string &partial;
+    ~CloseProfile() {
+      if (file) {
+        std::fclose(file);
+        std::remove(partial.c_str());
+      }
+    }
+  } closeProfile{profileFile, profilePartial};
+
   std::vector<HostTensor> inputs;
   std::string error;
   if (!readInputFiles(options.inputsDir, inputs, error))
@@ -67,6 +95,21 @@ int runArtifact(const RunOptions &options, const char *tool) {
     times.push_back(std::chrono::duration<double, std::milli>(
                         std::chrono::steady_clock::now() - start)
                         .count());
+    // The first of several runs warms caches and the buffer cache up.
+    if (r == 0 && profileFile && options.repeat > 1)
+      dsmp_profile_reset(model);
+  }
+  if (profileFile) {
+    const char *json = dsmp_profile_json(model);
+    bool written = json && std::fputs(json, profileFile) >= 0;
+    written = std::fclose(profileFile) == 0 && written;
+    profileFile = nullptr;
+    if (!written ||
+        std::rename(profilePartial.c_str(), options.profilePath.c_str()) != 0) {
+      std::remove(profilePartial.c_str());
+      return fail("--profile: cannot write '" + options.profilePath + "'");
+    }
+    std::fputs(dsmp_profile_text(model, 15), stdout);
   }
   if (options.repeat > 1) {
     std::sort(times.begin(), times.end());

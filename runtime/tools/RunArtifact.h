@@ -23,6 +23,9 @@ struct RunOptions {
   bool tolerancesGiven = false; // --rtol/--atol on the command line
   std::string saveDir;          // write output_K.pb here
   int repeat = 1;               // run this often, report the median time
+  /// Write the profile (an artifact compiled with --profile) here as JSON
+  /// and print its table; with repeat > 1 the first run is not profiled.
+  std::string profilePath;
   /// A precision artifact's own budget (its manifest's metric and
   /// tolerance), which --compare judges by unless --rtol/--atol are given.
   std::string budgetMetric; // "", rel-l2 or max-abs

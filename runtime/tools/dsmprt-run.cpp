@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 //   dsmprt-run ARTIFACT_DIR --inputs DIR [--compare] [--rtol R] [--atol A]
-//              [--save-outputs DIR] [--repeat N]
+//              [--save-outputs DIR] [--repeat N] [--profile FILE.json]
 //
 // libdsmprt's own runner: no MLIR, no LLVM, no protobuf, so it is also
 // cross-built for AArch64 and run under qemu-aarch64. dsmp-run uses the
@@ -25,7 +25,7 @@
 namespace {
 const char *kUsage =
     "usage: dsmprt-run ARTIFACT_DIR --inputs DIR [--compare] [--rtol R] "
-    "[--atol A] [--save-outputs DIR] [--repeat N]\n"
+    "[--atol A] [--save-outputs DIR] [--repeat N] [--profile FILE.json]\n"
     "       dsmprt-run --version\n";
 
 /// --help: every option with its default (RunOptions' own).
@@ -45,6 +45,11 @@ void printHelp() {
       "  --save-outputs DIR   write output_K.pb files there\n"
       "  --repeat N           run N times, report the median time "
       "(default %d)\n"
+      "  --profile FILE       an artifact compiled with --profile: write "
+      "per-op time, FLOPs and\n"
+      "                       format and each format's share as JSON, "
+      "print the table\n"
+      "                       (with --repeat N, of the last N-1 runs)\n"
       "  --version            the runtime's version\n",
       kUsage, defaults.rtol, defaults.atol, defaults.repeat);
 }
@@ -89,6 +94,8 @@ int main(int argc, char **argv) {
       options.tolerancesGiven = true;
     } else if (arg == "--save-outputs")
       options.saveDir = value("--save-outputs");
+    else if (arg == "--profile")
+      options.profilePath = value("--profile");
     else if (arg == "--repeat")
       options.repeat = parseNumber<int>("--repeat", value("--repeat"));
     else if (arg == "--version") {

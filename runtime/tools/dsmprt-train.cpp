@@ -22,6 +22,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <sstream>
 #include <string>
@@ -37,7 +38,8 @@ const char *kUsage =
     "[--save CKPT]\n"
     "         [--monitor-every N [--monitor-log LOG.jsonl]]\n"
     "         [--fallback-threshold T [--fallback-window N] "
-    "[--fallback-probation N]]\n";
+    "[--fallback-probation N]]\n"
+    "         [--profile PROFILE.json]\n";
 
 int fail(const std::string &message) {
   std::fprintf(stderr, "dsmprt-train: error: %s\n", message.c_str());
@@ -86,7 +88,7 @@ int main(int argc, char **argv) {
     return argc < 2 ? 2 : 0;
   }
   std::string artifact = argv[1], inputs, labels, testInputs, testLabels, load,
-              save, scale = "1";
+              save, scale = "1", profilePath;
   int epochs = 1;
   bool fresh = false;
   dsmp::TrainingLoopOptions options;
@@ -125,6 +127,8 @@ int main(int argc, char **argv) {
       options.fallback.window = std::atoll(text.c_str());
     else if (arg == "--fallback-probation" && (ok = value(text)))
       options.fallback.probation = std::atoll(text.c_str());
+    else if (arg == "--profile")
+      ok = value(profilePath);
     else if (arg == "--fresh-init")
       fresh = true;
     else if (arg == "--epochs" && (ok = value(text)))
@@ -176,9 +180,43 @@ int main(int argc, char **argv) {
     return fail(error);
   if (!load.empty() && !loop->load(load, error))
     return fail(error);
+  // The profile's file is opened before the first step, so that a path
+  // that cannot be written fails now; it is renamed into place once full.
+  std::string profilePartial = profilePath + ".partial";
+  std::FILE *profileFile = nullptr;
+  if (!profilePath.empty()) {
+    if (!loop->profiled())
+      return fail("--profile: '" + artifact +
+                  "' was not compiled with --profile (dsmp-compile --train "
+                  "--profile)");
+    profileFile = std::fopen(profilePartial.c_str(), "w");
+    if (!profileFile)
+      return fail("--profile: cannot write '" + profilePath +
+                  "': " + std::strerror(errno));
+  }
+  auto writeProfile = [&]() -> bool {
+    std::string json = loop->profile().json();
+    bool written = std::fputs(json.c_str(), profileFile) >= 0;
+    written = std::fclose(profileFile) == 0 && written;
+    profileFile = nullptr;
+    if (!written ||
+        std::rename(profilePartial.c_str(), profilePath.c_str()) != 0) {
+      std::remove(profilePartial.c_str());
+      return false;
+    }
+    std::fputs(loop->profile().text().c_str(), stdout);
+    return true;
+  };
   std::vector<dsmp::EpochStats> history;
-  if (!loop->train(train.view(), epochs, &history, error))
+  if (!loop->train(train.view(), epochs, &history, error)) {
+    if (profileFile) {
+      std::fclose(profileFile);
+      std::remove(profilePartial.c_str());
+    }
     return fail(error);
+  }
+  if (profileFile && !writeProfile())
+    return fail("--profile: cannot write '" + profilePath + "'");
   if (!save.empty() && !loop->save(save, "dsmprt-train", error))
     return fail(error);
   if (haveTest) {

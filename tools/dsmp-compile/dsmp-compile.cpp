@@ -95,6 +95,12 @@ llvm::cl::opt<bool>
           llvm::cl::desc("Replace an artifact folder at -o even when it holds "
                          "files dsmp did not write"),
           llvm::cl::init(false), llvm::cl::cat(compileCategory));
+llvm::cl::opt<bool> profileCalls(
+    "profile",
+    llvm::cl::desc("Time every op the artifact runs: the runtime's profiler "
+                   "reports per op time, FLOPs and format, and the share of "
+                   "each format (dsmprt-run --profile; CPU code only)"),
+    llvm::cl::init(false), llvm::cl::cat(compileCategory));
 llvm::cl::opt<bool>
     quiet("quiet",
           llvm::cl::desc("No progress lines and no summary line (warnings "
@@ -360,6 +366,7 @@ int trainMain(DialectRegistry &registry) {
     return fail("no CPU target for this host");
   options.artifact.target = *cpuTarget;
   options.artifact.force = force;
+  options.artifact.profile = profileCalls;
   if (std::string error = parseShapes(options.shapes); !error.empty())
     return fail(error);
   std::vector<std::string> warnings;
@@ -438,6 +445,12 @@ int main(int argc, char **argv) {
                 mlir::dsmp::knownGPUTargets() + "), not '" + targetName + "'");
   bool deviceCode =
       gpu && (codegen.empty() ? !precisionFlow : codegen == "device");
+  if (deviceCode && profileCalls)
+    return fail("--profile times the code that runs on the CPU; '" +
+                targetName +
+                "' kernels run asynchronously on the GPU (use "
+                "--codegen=host with --tolerance to profile its formats "
+                "emulated, or the GPU vendor's profiler)");
   if (deviceCode) {
     if (llvm::Error err = mlir::dsmp::checkGPUToolkit(*gpu))
       return fail(llvm::toString(std::move(err)));
@@ -466,6 +479,7 @@ int main(int argc, char **argv) {
   }
   options.target = *target;
   options.force = force;
+  options.profile = profileCalls;
   if (!precisionFlow &&
       (!calibration.empty() || !reportPath.empty() || !exportPath.empty()))
     return fail("--calibration, --report and --export-onnx need --tolerance");

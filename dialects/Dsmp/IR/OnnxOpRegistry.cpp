@@ -143,10 +143,12 @@ bool mlir::dsmp::isDsmpOnlyAttribute(llvm::StringRef name) {
 std::string mlir::dsmp::onnxNodeName(Location loc) {
   if (auto name = dyn_cast<NameLoc>(loc))
     return name.getName().str();
+  // The first name in a fused location, which may nest (the profiler's
+  // tags, dsmp-tag-profile-ops).
   if (auto fused = dyn_cast<FusedLoc>(loc))
     for (Location inner : fused.getLocations())
-      if (auto name = dyn_cast<NameLoc>(inner))
-        return name.getName().str();
+      if (std::string name = onnxNodeName(inner); !name.empty())
+        return name;
   return "";
 }
 

@@ -79,6 +79,9 @@ struct CompileOptions {
   /// dialect module (dsmp-compile --print-pipeline); replayable with
   /// `dsmp-opt MODEL --pass-pipeline=...`.
   std::vector<std::string> *pipelines = nullptr;
+  /// Time every lowered call and ship profile.txt (the runtime's profiler;
+  /// CPU code only).
+  bool profile = false;
 };
 
 /// One step of an artifact compile ("variant 2/3: lowering"), as an MLIR

@@ -8,6 +8,7 @@
 #define DSMP_DRIVER_ARTIFACTWRITER_H
 
 #include "dsmp/runtime/Manifest.h"
+#include "dsmp/runtime/ProfileTable.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringRef.h"
@@ -24,6 +25,8 @@ namespace mlir::dsmp {
 struct ArtifactVariant {
   std::string entry;
   std::vector<std::pair<std::string, RankedTensorType>> inputs, outputs;
+  /// With ArtifactDescription::profiled: its ops and timed rows.
+  ::dsmp::artifact::VariantProfile profile;
 };
 
 struct ArtifactDescription {
@@ -40,6 +43,8 @@ struct ArtifactDescription {
   std::vector<ArtifactVariant> variants;
   /// The manifest's `batch` line (empty: the runtime does not split).
   std::vector<bool> batchInputs, batchOutputs;
+  /// Compiled with --profile: profile.txt holds each variant's `profile`.
+  bool profiled = false;
 };
 
 /// The manifest dtype of an element type ("f32", "i64", ...), or "" when

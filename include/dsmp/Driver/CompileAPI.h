@@ -35,12 +35,14 @@ using ShapeMap = std::map<std::string, std::vector<int64_t>>;
 /// declined (a step under way finishes first) and the call returns
 /// kInterrupted with nothing written at `outputDir` (unless the compile had
 /// already finished: then it succeeds).
+/// `profile`: time every op (dsmp-compile --profile; CPU code only).
 std::string compileModel(const std::string &modelPath,
                          const std::string &outputDir,
                          const std::string &target,
                          const std::vector<ShapeMap> &variants,
                          const ShapeMap &fixed = {},
-                         const std::atomic<bool> *cancel = nullptr);
+                         const std::atomic<bool> *cancel = nullptr,
+                         bool profile = false);
 
 /// What the compile calls return when `cancel` stopped them.
 inline constexpr const char *kInterrupted = "interrupted";
@@ -49,13 +51,13 @@ inline constexpr const char *kInterrupted = "interrupted";
 /// within the budget and compiles the result into `outputDir` for that
 /// target if it is a CPU, else for the host (which then emulates the
 /// formats); writes the report to `report` (JSON, and HTML beside it) when
-/// it is not empty. `fixed` and `cancel` as for compileModel. Returns ""
-/// on success (budget met), else the error message.
+/// it is not empty. `fixed`, `cancel` and `profile` as for compileModel.
+/// Returns "" on success (budget met), else the error message.
 std::string compileModelWithPrecision(
     const std::string &modelPath, const std::string &outputDir,
     const std::vector<ShapeMap> &variants, const PrecisionOptions &options,
     const std::string &report = "", const ShapeMap &fixed = {},
-    const std::atomic<bool> *cancel = nullptr);
+    const std::atomic<bool> *cancel = nullptr, bool profile = false);
 
 } // namespace dsmp
 

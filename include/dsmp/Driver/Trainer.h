@@ -77,6 +77,9 @@ struct TrainerOptions {
   /// The per-layer FP32 fallback (LayerFallback.h): threshold 0 is off;
   /// otherwise every layer is compiled with an FP32 variant.
   FallbackConfig fallback;
+  /// Time every op of the train steps (dsmp-compile --profile):
+  /// loop().profile().
+  bool profile = false;
   /// Fresh weights (as torch's layers draw them) from `seed` instead of the
   /// model's; the data order is shuffled from `seed` too.
   bool freshInit = false;
@@ -125,6 +128,8 @@ public:
   }
   /// A new run on the compiled steps (TrainingLoop::restart).
   void restart(uint64_t seed) { loop_->restart(seed); }
+  /// Drops the train steps' profile so far (TrainingLoop::resetProfile).
+  void resetProfile() { loop_->resetProfile(); }
   /// The inference model with the trained weights.
   bool exportOnnx(const std::string &path, std::string &error) const;
 

@@ -15,8 +15,10 @@
 //   source resnet18.onnx
 //   library model.so <bytes> <contentHash hex>
 //   weights weights.bin <bytes> <contentHash hex>
+//   profile profile.txt <bytes> <contentHash hex>
 //   batch <inputs> <flag per input> <outputs> <flag per output>
 //   variant <entry point symbol>
+//   profile-rows <rows>
 //   input <name> <dtype> <rank> <dims...>
 //   output <name> <dtype> <rank> <dims...>
 //   variant ...
@@ -30,6 +32,11 @@
 // sample along the first dim of the flagged inputs and outputs on its own
 // (lib/Driver/Artifact/BatchSplit.h): the runtime then runs any batch as
 // consecutive slices through the variants of the same other dims.
+// The optional `profile` file and each variant's `profile-rows` (an
+// artifact of `dsmp-compile --profile`) describe the timing counters
+// model.so exports (ProfileTable.h); the row counts are part of the
+// interface hash, so that an edited table cannot make the runtime read past
+// the array.
 // Names are percent-encoded (anything but [A-Za-z0-9_.:/-]). The sizes and
 // hashes let the runtime refuse a truncated or altered artifact before it
 // maps any code.
@@ -60,7 +67,8 @@ inline constexpr const char *kEntryPrefix = "dsmp_model_run_";
 //    budget and choices); version 3 manifests still load.
 // 5: optional `batch` line.
 // 6: optional `device` line.
-inline constexpr int kVersion = 6;
+// 7: optional `profile` and `profile-rows` lines.
+inline constexpr int kVersion = 7;
 inline constexpr int kOldestVersion = 3;
 /// model.so's `const uint64_t` holding interfaceHash() of the manifest it
 /// was compiled with.
@@ -84,6 +92,9 @@ struct FileSpec {
 struct Variant {
   std::string entry;
   std::vector<TensorSpec> inputs, outputs;
+  /// Rows of the timing counters model.so exports for this variant (an
+  /// artifact compiled with --profile); 0: none.
+  uint64_t profileRows = 0;
 };
 
 /// What a precision compile (dsmp-compile --tolerance) chose: the target
@@ -104,6 +115,8 @@ struct Manifest {
   std::string device;
   std::string source;
   FileSpec library, weights;
+  /// profile.txt of a profiled artifact (empty name: not profiled).
+  FileSpec profile;
   std::vector<Variant> variants;
   bool hasPrecision = false;
   PrecisionSpec precision;
@@ -219,6 +232,8 @@ inline void writeVariants(std::ostream &os, const Manifest &m) {
   };
   for (const Variant &v : m.variants) {
     os << "variant " << v.entry << "\n";
+    if (v.profileRows)
+      os << "profile-rows " << v.profileRows << "\n";
     for (const TensorSpec &t : v.inputs) {
       tensor("input", t);
       if (!t.fixed.empty()) {
@@ -248,6 +263,8 @@ inline std::string writeManifest(const Manifest &m) {
   };
   file("library", m.library);
   file("weights", m.weights);
+  if (!m.profile.name.empty())
+    file("profile", m.profile);
   if (m.hasPrecision) {
     char tolerance[32];
     std::snprintf(tolerance, sizeof tolerance, "%.17g", m.precision.tolerance);
@@ -321,14 +338,18 @@ inline bool parseManifest(const std::string &text, Manifest &m,
       std::string encoded;
       if (!(fields >> encoded) || !decodeName(encoded, m.source))
         return fail("bad source name");
-    } else if (kind == "library" || kind == "weights") {
-      FileSpec &f = kind == "library" ? m.library : m.weights;
+    } else if (kind == "library" || kind == "weights" || kind == "profile") {
+      FileSpec &f = kind == "library"   ? m.library
+                    : kind == "weights" ? m.weights
+                                        : m.profile;
       std::string hash;
-      if (!(fields >> f.name >> f.size >> hash) || hash.size() != 16 ||
+      if (!f.name.empty() || !(fields >> f.name >> f.size >> hash) ||
+          hash.size() != 16 ||
           hash.find_first_not_of("0123456789abcdef") != std::string::npos)
         return fail("bad " + kind + " entry");
       f.hash = std::strtoull(hash.c_str(), nullptr, 16);
-      (kind == "library" ? sawLibrary : sawWeights) = true;
+      if (kind != "profile")
+        (kind == "library" ? sawLibrary : sawWeights) = true;
     } else if (kind == "precision") {
       PrecisionSpec &p = m.precision;
       std::string tolerance, extra;
@@ -377,6 +398,13 @@ inline bool parseManifest(const std::string &text, Manifest &m,
       if (!(fields >> v.entry))
         return fail("missing entry point");
       m.variants.push_back(std::move(v));
+    } else if (kind == "profile-rows") {
+      std::string extra;
+      if (m.variants.empty() || m.variants.back().profileRows ||
+          !(fields >> m.variants.back().profileRows) || (fields >> extra) ||
+          m.variants.back().profileRows == 0 ||
+          m.variants.back().profileRows > (uint64_t(1) << 22))
+        return fail("bad profile-rows entry");
     } else if (kind == "input" || kind == "output") {
       if (m.variants.empty())
         return fail(kind + " before any variant");

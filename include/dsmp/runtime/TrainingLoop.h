@@ -139,6 +139,13 @@ public:
   bool forceLayerOverflow(const std::string &layer, float factor,
                           std::string &error);
 
+  /// Steps compiled with --profile: per-op time, FLOPs and format of the
+  /// train steps since the start (or restart, or resetProfile), with the
+  /// steps, skipped steps and fallbacks (Profiler.h).
+  bool profiled() const { return session_->profiled(); }
+  void resetProfile();
+  ProfileReport profile() const;
+
 private:
   TrainingLoop() = default;
   TrainingSession *active() const;

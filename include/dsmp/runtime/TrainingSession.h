@@ -26,6 +26,7 @@
 #ifndef DSMP_RUNTIME_TRAININGSESSION_H
 #define DSMP_RUNTIME_TRAININGSESSION_H
 
+#include "dsmp/runtime/Profiler.h"
 #include "dsmp/runtime/TrainingManifest.h"
 
 #include <cstdint>
@@ -90,6 +91,11 @@ public:
                  std::string &error, std::vector<float> *gradStats = nullptr,
                  std::vector<float> *layerStats = nullptr);
   bool hasMonitor() const { return monitor_ != nullptr; }
+  /// Compiled with --profile: the train steps' profile (train_step and its
+  /// monitored twin, merged; Profiler.h) since load or resetProfile().
+  bool profiled() const;
+  void resetProfile();
+  ProfileReport profile() const;
   /// Forward and per-sample loss, no update.
   bool evalStep(const std::vector<const void *> &inputs, const void *labels,
                 EvalResult &result, std::string &error);

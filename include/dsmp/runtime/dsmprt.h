@@ -143,6 +143,23 @@ int dsmp_run(dsmp_model *model);
  * NULL if there is no output of that name. */
 const void *dsmp_output_data(const dsmp_model *model, const char *name);
 
+/* Profiling. An artifact compiled with `dsmp-compile --profile` times each
+ * op it runs: these report, for the runs since load or the last reset, per
+ * op its time, FLOPs and the format it computed in, and per format its
+ * share of the time and of the FLOPs (include/dsmp/runtime/Profiler.h says
+ * how). Runs of other dsmp_models of the same artifact in this process are
+ * counted too (the counters live in its model.so). */
+
+/* 1 when the artifact was compiled with --profile, else 0. */
+int dsmp_model_profiled(const dsmp_model *model);
+/* Starts a new profile. Fails for an artifact compiled without --profile. */
+int dsmp_profile_reset(dsmp_model *model);
+/* The profile as strict JSON, or as a table with the `top_ops` slowest ops;
+ * NULL (and dsmp_last_error) when not profiled. The string lives until the
+ * next call of either on this model. */
+const char *dsmp_profile_json(dsmp_model *model);
+const char *dsmp_profile_text(dsmp_model *model, size_t top_ops);
+
 #ifdef __cplusplus
 }
 #endif

@@ -117,6 +117,16 @@ int dsmp_trainer_layer_stats(const dsmp_trainer *trainer, size_t k,
                              float stats[4]);
 int64_t dsmp_trainer_fallbacks(const dsmp_trainer *trainer);
 
+/* A training artifact compiled with --profile: the train steps' per-op
+ * time, FLOPs and format, each format's share, and the steps, skipped
+ * steps and fallbacks (dsmp/runtime/Profiler.h), as strict JSON or as a
+ * table of the `top_ops` slowest ops; NULL (and dsmp_last_error) for one
+ * compiled without. The string lives until the next call of either. */
+const char *dsmp_trainer_profile_json(dsmp_trainer *trainer);
+const char *dsmp_trainer_profile_text(dsmp_trainer *trainer, size_t top_ops);
+/* Starts a new profile (the steps' times and FLOPs so far are dropped). */
+int dsmp_trainer_profile_reset(dsmp_trainer *trainer);
+
 /* Checkpoints (weights, optimizer state, step, loss scaler, the layers'
  * fallback state), written
  * atomically; loading refuses another model's or a damaged one and then

@@ -24,7 +24,13 @@ bool readsOnce(OpOperand *fused) {
   if (!producer || !consumer || !producer->hasOneUse() ||
       consumer.getNumReductionLoops() > 0 || !consumer.isDpsInput(fused))
     return false;
-  return consumer.getMatchingIndexingMap(fused).isPermutation();
+  if (!consumer.getMatchingIndexingMap(fused).isPermutation())
+    return false;
+  // The fused op takes the consumer's location: it names the producer too,
+  // so that a profile (dsmp-time-calls) counts the fused loop for both.
+  consumer->setLoc(FusedLoc::get(consumer.getContext(),
+                                 {consumer.getLoc(), producer->getLoc()}));
+  return true;
 }
 
 struct FuseElementwisePass final

@@ -55,7 +55,8 @@ Error runStep(PassManager &pm, ModuleOp module, StringRef what) {
 bool isArtifactFile(StringRef name) {
   namespace art = ::dsmp::artifact;
   return name == art::kManifestName || name == art::kLibraryName ||
-         name == art::kWeightsName || name == art::kHeaderName;
+         name == art::kWeightsName || name == art::kHeaderName ||
+         name == art::kProfileName;
 }
 
 /// Staging folders alive in this process; an interrupt removes them.
@@ -147,6 +148,34 @@ Error describeVariant(ModuleOp lowered, ArtifactVariant &spec) {
   return Error::success();
 }
 
+/// The variant's profiled ops and timed rows, from what
+/// dsmp-tag-profile-ops and dsmp-time-calls recorded.
+Error describeProfile(ModuleOp lowered, ArtifactVariant &spec) {
+  auto ops = lowered->getAttrOfType<ArrayAttr>("dsmp.profile_ops");
+  auto rows = lowered->getAttrOfType<ArrayAttr>("dsmp.profile_regions");
+  if (!ops || !rows)
+    return llvm::createStringError("the lowered module has no profile table");
+  spec.profile.entry = spec.entry;
+  for (Attribute item : ops) {
+    auto dict = cast<DictionaryAttr>(item);
+    spec.profile.ops.push_back(
+        {dict.getAs<StringAttr>("name").str(),
+         dict.getAs<StringAttr>("type").str(),
+         dict.getAs<StringAttr>("format").str(),
+         static_cast<uint64_t>(dict.getAs<IntegerAttr>("flops").getInt())});
+  }
+  for (Attribute item : rows) {
+    auto dict = cast<DictionaryAttr>(item);
+    ::dsmp::artifact::ProfiledRow row;
+    row.kind = dict.getAs<StringAttr>("kind").str();
+    row.callee = dict.getAs<StringAttr>("callee").str();
+    for (int64_t op : dict.getAs<DenseI64ArrayAttr>("ops").asArrayRef())
+      row.ops.push_back(static_cast<uint32_t>(op));
+    spec.profile.rows.push_back(std::move(row));
+  }
+  return Error::success();
+}
+
 /// An object defining `const uint64_t dsmp_interface_hash = hash`.
 llvm::Expected<std::vector<std::string>>
 emitInterfaceObject(MLIRContext &context, uint64_t hash,
@@ -220,6 +249,7 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
   CPUTargetSpec hostTarget = options.target;
   hostTarget.deviceLaunches = !options.device.empty();
   description.source = source.str();
+  description.profiled = options.profile;
   description.hasPrecision = describePrecision(module, description.precision);
   for (auto &entry : options.fixedInputs)
     description.fixedInputs[entry.getKey().str()] = entry.second;
@@ -274,6 +304,7 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
     pipeline.defaultDim = options.defaultDim;
     pipeline.requireAllInputs = options.requireAllInputs;
     pipeline.entry = spec.entry;
+    pipeline.profile = options.profile;
     // Inputs that do not fit are reported as they are, not as a failed
     // lowering: the same checks on a throwaway copy of the graph.
     func::FuncOp graph = lookupMainGraph(*variant);
@@ -309,6 +340,9 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
     }
     if (Error err = describeVariant(*variant, spec))
       return named(std::move(err));
+    if (options.profile)
+      if (Error err = describeProfile(*variant, spec))
+        return named(std::move(err));
     if (Error err = step(variantName + "LLVM code generation", [&]() -> Error {
           auto variantObjects =
               emitObjectFiles(*variant, hostTarget,

@@ -8,6 +8,7 @@
 
 #include "dialects/Dsmp/Transforms/Passes.h"
 #include "dsmp/Target/CPUTarget.h"
+#include "dsmp/runtime/ProfileTable.h"
 #include "dsmp/Target/GPUTarget.h"
 #include "lib/Conversion/Passes.h"
 #include "lib/Conversion/Pipelines.h"
@@ -36,6 +37,12 @@ buildCompileArtifactPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createWeightsToArgumentsPass());
   // What the C entry point passes, before lowering erases names and types.
   pm.addPass(createRecordEntryLayoutPass());
+  // The profiler's table of ops, at this variant's shapes.
+  if (options.profile) {
+    if (!options.device.empty())
+      return failure(); // kernels run asynchronously: no per-call clock
+    pm.addPass(createTagProfileOpsPass());
+  }
   if (!options.device.empty()) {
     // Kernels for the GPU, host code for the CPU that launches them.
     auto gpu = lookupGPUTarget(options.device);
@@ -56,6 +63,9 @@ buildCompileArtifactPipeline(OpPassManager &pm,
     lower.parallelLoops = target->parallelLoops;
     // Buffers through the artifact's cache (linkSharedLibrary links it).
     lower.genericAllocation = true;
+    if (options.profile)
+      lower.profileCounters =
+          ::dsmp::artifact::profileCountersSymbol(options.entry);
     if (failed(buildLowerToLLVMPipeline(pm, lower)))
       return failure();
   }

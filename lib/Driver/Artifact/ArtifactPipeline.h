@@ -41,6 +41,13 @@ struct CompileArtifactPipelineOptions
   PassOptions::Option<std::string> entry{
       *this, "entry", llvm::cl::desc("The variant's C entry point"),
       llvm::cl::init("dsmp_model_run_0")};
+  PassOptions::Option<bool> profile{
+      *this, "profile",
+      llvm::cl::desc("Record each op's node, format and FLOPs and time each "
+                     "lowered call into the exported array "
+                     "dsmp_profile_<entry> (the runtime's profiler; CPU code "
+                     "only)"),
+      llvm::cl::init(false)};
 };
 
 /// One artifact variant, from dsmp IR with weights in the artifact's weight

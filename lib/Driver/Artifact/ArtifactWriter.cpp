@@ -105,6 +105,8 @@ static Error addVariants(const ArtifactDescription &description,
     }
     if (Error err = specs("output", variant.outputs, spec.outputs))
       return err;
+    if (description.profiled)
+      spec.profileRows = variant.profile.rows.size();
     manifest.variants.push_back(std::move(spec));
   }
   manifest.batchInputs = description.batchInputs;
@@ -136,6 +138,16 @@ Error writeArtifactFiles(StringRef dir,
     return err;
   if (Error err = addVariants(description, manifest))
     return err;
+  if (description.profiled) {
+    art::ProfileTable table;
+    for (const ArtifactVariant &variant : description.variants)
+      table.variants.push_back(variant.profile);
+    if (Error err = writeFile(join(dir, art::kProfileName),
+                              art::writeProfileTable(table)))
+      return err;
+    if (Error err = describeFile(dir, art::kProfileName, manifest.profile))
+      return err;
+  }
 
   std::string header;
   llvm::raw_string_ostream h(header);
