@@ -127,6 +127,14 @@ ProfileReport Profiler::report(const std::string &artifact) const {
       int64_t calls =
           std::max<int64_t>(0, load(c.rows + 2 * r + 1) - c.baseline[2 * r + 1]);
       report.timedSeconds += rowSeconds;
+      if (calls > 0) {
+        CallProfile call{v.entry, row.callee, row.kind,
+                         static_cast<uint64_t>(calls), rowSeconds, {}};
+        for (uint32_t op : row.ops)
+          call.ops.push_back(v.ops[op].name + " (" + v.ops[op].type + ", " +
+                             v.ops[op].format + ")");
+        report.calls.push_back(std::move(call));
+      }
       if (row.ops.empty()) {
         report.unattributedSeconds += rowSeconds;
         continue;
@@ -159,6 +167,10 @@ ProfileReport Profiler::report(const std::string &artifact) const {
                    [](const OpProfile &a, const OpProfile &b) {
                      return a.seconds > b.seconds;
                    });
+  std::stable_sort(report.calls.begin(), report.calls.end(),
+                   [](const CallProfile &a, const CallProfile &b) {
+                     return a.seconds > b.seconds;
+                   });
   return report;
 }
 
@@ -185,6 +197,11 @@ void ProfileReport::merge(const ProfileReport &other) {
   }
   std::stable_sort(ops.begin(), ops.end(),
                    [](const OpProfile &a, const OpProfile &b) {
+                     return a.seconds > b.seconds;
+                   });
+  calls.insert(calls.end(), other.calls.begin(), other.calls.end());
+  std::stable_sort(calls.begin(), calls.end(),
+                   [](const CallProfile &a, const CallProfile &b) {
                      return a.seconds > b.seconds;
                    });
 }
@@ -246,6 +263,18 @@ std::string ProfileReport::json() const {
            ", \"seconds\": " + jsonNumber(op.seconds) +
            ", \"time_share\": " + jsonNumber(share(op.seconds, seconds)) +
            ", \"flops\": " + jsonCount(op.flops) + "}";
+  }
+  out += "\n  ],\n  \"calls\": [";
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const CallProfile &c = calls[i];
+    out += std::string(i ? "," : "") + "\n    {\"entry\": " +
+           jsonString(c.entry) + ", \"callee\": " + jsonString(c.callee) +
+           ", \"kind\": " + jsonString(c.kind) +
+           ", \"calls\": " + std::to_string(c.calls) +
+           ", \"seconds\": " + jsonNumber(c.seconds) + ", \"ops\": [";
+    for (size_t k = 0; k < c.ops.size(); ++k)
+      out += std::string(k ? ", " : "") + jsonString(c.ops[k]);
+    out += "]}";
   }
   return out + "\n  ]\n}\n";
 }

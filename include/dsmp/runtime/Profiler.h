@@ -46,6 +46,15 @@ struct OpProfile {
   uint64_t runs = 0;
 };
 
+/// One timed call site of the generated code (an outlined loop nest, a
+/// GEMM library call, a copy) and the ops it computes.
+struct CallProfile {
+  std::string entry, callee, kind; // kind: loop | gemm | copy | call
+  uint64_t calls = 0;
+  double seconds = 0;
+  std::vector<std::string> ops; // "node (type, format)"
+};
+
 struct FormatProfile {
   std::string format;
   size_t ops = 0;
@@ -63,6 +72,8 @@ struct ProfileReport {
   double unattributedSeconds = 0;
   /// By time, largest first.
   std::vector<OpProfile> ops;
+  /// The call sites that ran, by time, largest first.
+  std::vector<CallProfile> calls;
   /// Training: steps attempted, skipped (inf/NaN gradients) and layer
   /// fallbacks; absent for inference.
   bool training = false;
@@ -72,8 +83,8 @@ struct ProfileReport {
   void merge(const ProfileReport &other);
   /// Per format, by time, largest first.
   std::vector<FormatProfile> formats() const;
-  /// Strict JSON: the summary, `formats` (with their time and FLOP shares)
-  /// and `ops`.
+  /// Strict JSON: the summary, `formats` (with their time and FLOP shares),
+  /// `ops` and `calls`.
   std::string json() const;
   /// The summary and the `topOps` slowest ops, as a table.
   std::string text(size_t topOps = 15) const;
