@@ -110,8 +110,8 @@ TEST(Manifest, RejectsBadFields) {
   auto reject = [&](const std::string &from, const std::string &to) {
     expectRejected(good, from, to);
   };
-  reject("dsmp-artifact 6", "dsmp-artifact 2");
-  reject("dsmp-artifact 6", "dsmp-artifact 7");
+  reject("dsmp-artifact 7", "dsmp-artifact 2");
+  reject("dsmp-artifact 7", "dsmp-artifact 8");
   reject("f32 4", "f31 4");
   reject("f32 4 1 3", "f32 4 -1 3");
   reject("0123456789abcdef", "0123456789abcdeg");
@@ -146,8 +146,29 @@ TEST(Manifest, RoundTripsAPrecisionCompilesBudget) {
   // A plain compile's manifest has neither line, and version 3 still loads.
   std::string plain = art::writeManifest(sample());
   EXPECT_EQ(plain.find("precision"), std::string::npos);
-  plain.replace(0, std::string("dsmp-artifact 6").size(), "dsmp-artifact 3");
+  plain.replace(0, std::string("dsmp-artifact 7").size(), "dsmp-artifact 3");
   ASSERT_TRUE(art::parseManifest(plain, parsed, error)) << error;
+}
+
+TEST(Manifest, RoundTripsAProfiledArtifactsLines) {
+  art::Manifest m = sample();
+  m.profile = {"profile.txt", 1234, 0xfeedull};
+  m.variants[0].profileRows = 17;
+  std::string text = art::writeManifest(m);
+  EXPECT_NE(text.find("\nprofile profile.txt 1234 000000000000feed\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\nprofile-rows 17\n"), std::string::npos) << text;
+  art::Manifest parsed;
+  std::string error;
+  ASSERT_TRUE(art::parseManifest(text, parsed, error)) << error;
+  EXPECT_EQ(parsed.profile.size, 1234u);
+  EXPECT_EQ(parsed.variants[0].profileRows, 17u);
+  // The rows are part of what the library was compiled for.
+  EXPECT_NE(art::interfaceHash(parsed), art::interfaceHash(sample()));
+  expectRejected(text, "profile-rows 17", "profile-rows 0");
+  expectRejected(text, "profile-rows 17", "profile-rows 99999999999");
+  expectRejected(text, "profile profile.txt 1234", "profile profile.txt x");
 }
 
 TEST(Manifest, RoundTripsTheDeviceLine) {

@@ -300,6 +300,7 @@ inline uint64_t interfaceHash(const Manifest &m) {
 /// Parses manifest text; on failure returns false and says why in `error`.
 inline bool parseManifest(const std::string &text, Manifest &m,
                           std::string &error) {
+  m = Manifest();
   std::istringstream lines(text);
   std::string line;
   int lineNo = 0;
