@@ -121,7 +121,8 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createOutlineLoopNestsPass(outline));
   // The profiler's clock reads around each call (dsmp-compile --profile).
   if (!options.profileCounters.empty())
-    pm.addPass(createTimeCallsPass(TimeCallsPassOptions{options.profileCounters}));
+    pm.addPass(
+        createTimeCallsPass(TimeCallsPassOptions{options.profileCounters}));
   // Buffers through the artifact's cache, or malloc/free.
   std::string finalizeMemRef =
       options.genericAllocation

@@ -75,7 +75,8 @@ std::unique_ptr<Profiler> Profiler::create(artifact::ProfileTable table,
     }
     Counters counters;
     std::string symbol = artifact::profileCountersSymbol(v.entry);
-    counters.rows = static_cast<const int64_t *>(dlsym(library, symbol.c_str()));
+    counters.rows =
+        static_cast<const int64_t *>(dlsym(library, symbol.c_str()));
     if (!counters.rows) {
       error = "the library exports no " + symbol;
       return nullptr;
@@ -122,14 +123,14 @@ ProfileReport Profiler::report(const std::string &artifact) const {
     for (size_t r = 0; r < v.rows.size(); ++r) {
       const artifact::ProfiledRow &row = v.rows[r];
       double rowSeconds =
-          std::max<int64_t>(0, load(c.rows + 2 * r) - c.baseline[2 * r]) *
-          1e-9;
-      int64_t calls =
-          std::max<int64_t>(0, load(c.rows + 2 * r + 1) - c.baseline[2 * r + 1]);
+          std::max<int64_t>(0, load(c.rows + 2 * r) - c.baseline[2 * r]) * 1e-9;
+      int64_t calls = std::max<int64_t>(0, load(c.rows + 2 * r + 1) -
+                                               c.baseline[2 * r + 1]);
       report.timedSeconds += rowSeconds;
       if (calls > 0) {
-        CallProfile call{v.entry, row.callee, row.kind,
-                         static_cast<uint64_t>(calls), rowSeconds, {}};
+        CallProfile call{v.entry,    row.callee,
+                         row.kind,   static_cast<uint64_t>(calls),
+                         rowSeconds, {}};
         for (uint32_t op : row.ops)
           call.ops.push_back(v.ops[op].name + " (" + v.ops[op].type + ", " +
                              v.ops[op].format + ")");
@@ -231,13 +232,13 @@ std::string ProfileReport::json() const {
   double totalFlops = 0;
   for (const OpProfile &op : ops)
     totalFlops += op.flops;
-  std::string out = "{\n  \"artifact\": " + jsonString(artifact) +
-                    ",\n  \"runs\": " + std::to_string(runs) +
-                    ",\n  \"seconds\": " + jsonNumber(seconds) +
-                    ",\n  \"timed_seconds\": " + jsonNumber(timedSeconds) +
-                    ",\n  \"unattributed_seconds\": " +
-                    jsonNumber(unattributedSeconds) +
-                    ",\n  \"flops\": " + jsonCount(totalFlops);
+  std::string out =
+      "{\n  \"artifact\": " + jsonString(artifact) +
+      ",\n  \"runs\": " + std::to_string(runs) +
+      ",\n  \"seconds\": " + jsonNumber(seconds) +
+      ",\n  \"timed_seconds\": " + jsonNumber(timedSeconds) +
+      ",\n  \"unattributed_seconds\": " + jsonNumber(unattributedSeconds) +
+      ",\n  \"flops\": " + jsonCount(totalFlops);
   if (training)
     out += ",\n  \"training\": {\"steps\": " + std::to_string(steps) +
            ", \"skipped_steps\": " + std::to_string(skippedSteps) +
@@ -246,8 +247,9 @@ std::string ProfileReport::json() const {
   std::vector<FormatProfile> list = formats();
   for (size_t i = 0; i < list.size(); ++i) {
     const FormatProfile &f = list[i];
-    out += std::string(i ? "," : "") + "\n    {\"format\": " +
-           jsonString(f.format) + ", \"ops\": " + std::to_string(f.ops) +
+    out += std::string(i ? "," : "") +
+           "\n    {\"format\": " + jsonString(f.format) +
+           ", \"ops\": " + std::to_string(f.ops) +
            ", \"seconds\": " + jsonNumber(f.seconds) +
            ", \"time_share\": " + jsonNumber(share(f.seconds, seconds)) +
            ", \"flops\": " + jsonCount(f.flops) +
@@ -256,8 +258,9 @@ std::string ProfileReport::json() const {
   out += "\n  ],\n  \"ops\": [";
   for (size_t i = 0; i < ops.size(); ++i) {
     const OpProfile &op = ops[i];
-    out += std::string(i ? "," : "") + "\n    {\"name\": " +
-           jsonString(op.name) + ", \"type\": " + jsonString(op.type) +
+    out += std::string(i ? "," : "") +
+           "\n    {\"name\": " + jsonString(op.name) +
+           ", \"type\": " + jsonString(op.type) +
            ", \"format\": " + jsonString(op.format) +
            ", \"runs\": " + std::to_string(op.runs) +
            ", \"seconds\": " + jsonNumber(op.seconds) +
@@ -267,8 +270,9 @@ std::string ProfileReport::json() const {
   out += "\n  ],\n  \"calls\": [";
   for (size_t i = 0; i < calls.size(); ++i) {
     const CallProfile &c = calls[i];
-    out += std::string(i ? "," : "") + "\n    {\"entry\": " +
-           jsonString(c.entry) + ", \"callee\": " + jsonString(c.callee) +
+    out += std::string(i ? "," : "") +
+           "\n    {\"entry\": " + jsonString(c.entry) +
+           ", \"callee\": " + jsonString(c.callee) +
            ", \"kind\": " + jsonString(c.kind) +
            ", \"calls\": " + std::to_string(c.calls) +
            ", \"seconds\": " + jsonNumber(c.seconds) + ", \"ops\": [";

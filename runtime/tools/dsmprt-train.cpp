@@ -20,9 +20,9 @@
 #include "dsmp/runtime/TensorFile.h"
 #include "dsmp/runtime/TrainingLoop.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cerrno>
 #include <cstring>
 #include <sstream>
 #include <string>

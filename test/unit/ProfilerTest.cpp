@@ -14,8 +14,8 @@ namespace art = dsmp::artifact;
 
 // What a profiled model.so exports for entry point "entry0": three rows of
 // {nanoseconds, calls}, written here as the generated code would.
-extern "C" __attribute__((visibility("default"), used)) int64_t
-    dsmp_profile_entry0[3][2] = {};
+extern "C" __attribute__((visibility("default"), used))
+int64_t dsmp_profile_entry0[3][2] = {};
 
 namespace {
 
@@ -89,8 +89,7 @@ TEST(ProfilerTest, SharesFusedTimeByFlopsAndCountsOnlyExecutedOps) {
   void *self = dlopen(nullptr, RTLD_NOW);
   ASSERT_NE(self, nullptr);
   // The counters' rows must match the manifest's.
-  EXPECT_EQ(dsmp::Profiler::create(table(), manifest(2), self, error),
-            nullptr);
+  EXPECT_EQ(dsmp::Profiler::create(table(), manifest(2), self, error), nullptr);
   EXPECT_NE(error.find("does not match"), std::string::npos);
   dsmp_profile_entry0[0][0] = 5; // before the profile starts: not counted
   auto profiler = dsmp::Profiler::create(table(), manifest(3), self, error);

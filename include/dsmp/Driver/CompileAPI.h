@@ -36,13 +36,11 @@ using ShapeMap = std::map<std::string, std::vector<int64_t>>;
 /// kInterrupted with nothing written at `outputDir` (unless the compile had
 /// already finished: then it succeeds).
 /// `profile`: time every op (dsmp-compile --profile; CPU code only).
-std::string compileModel(const std::string &modelPath,
-                         const std::string &outputDir,
-                         const std::string &target,
-                         const std::vector<ShapeMap> &variants,
-                         const ShapeMap &fixed = {},
-                         const std::atomic<bool> *cancel = nullptr,
-                         bool profile = false);
+std::string
+compileModel(const std::string &modelPath, const std::string &outputDir,
+             const std::string &target, const std::vector<ShapeMap> &variants,
+             const ShapeMap &fixed = {},
+             const std::atomic<bool> *cancel = nullptr, bool profile = false);
 
 /// What the compile calls return when `cancel` stopped them.
 inline constexpr const char *kInterrupted = "interrupted";

@@ -68,9 +68,9 @@ struct TagProfileOpsPass final
                                                 : "(added by dsmp)";
       table.push_back(b.getDictionaryAttr({
           b.getNamedAttr("name", b.getStringAttr(name)),
-          b.getNamedAttr("type", b.getStringAttr(
-                                     info ? StringRef(info->onnxType)
-                                          : op->getName().getStringRef())),
+          b.getNamedAttr("type",
+                         b.getStringAttr(info ? StringRef(info->onnxType)
+                                              : op->getName().getStringRef())),
           b.getNamedAttr("format", b.getStringAttr(formatOf(op))),
           b.getNamedAttr("flops", b.getI64IntegerAttr(flops)),
       }));

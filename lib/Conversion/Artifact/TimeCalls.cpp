@@ -54,8 +54,8 @@ func::FuncOp buildClock(ModuleOp module, SymbolTable &symbols) {
 
   auto gettime = symbols.lookup<func::FuncOp>("clock_gettime");
   if (!gettime) {
-    gettime = func::FuncOp::create(
-        b, loc, "clock_gettime", b.getFunctionType({i32, pointer}, {i32}));
+    gettime = func::FuncOp::create(b, loc, "clock_gettime",
+                                   b.getFunctionType({i32, pointer}, {i32}));
     gettime.setPrivate();
     symbols.insert(gettime);
   }
@@ -126,9 +126,9 @@ struct TimeCallsPass final
     auto rowsType =
         MemRefType::get({std::max<int64_t>(timed.size(), 1), 2}, i64);
     OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
-    auto zeros = DenseElementsAttr::get(
-        RankedTensorType::get(rowsType.getShape(), i64),
-        attrs.getI64IntegerAttr(0));
+    auto zeros =
+        DenseElementsAttr::get(RankedTensorType::get(rowsType.getShape(), i64),
+                               attrs.getI64IntegerAttr(0));
     auto global = memref::GlobalOp::create(
         top, graph.getLoc(), counters, /*sym_visibility=*/nullptr, rowsType,
         zeros, /*constant=*/false, top.getI64IntegerAttr(64));
@@ -146,8 +146,8 @@ struct TimeCallsPass final
       regions.push_back(attrs.getDictionaryAttr({
           attrs.getNamedAttr("kind", attrs.getStringAttr(kind)),
           attrs.getNamedAttr("callee", attrs.getStringAttr(callee)),
-          attrs.getNamedAttr("ops",
-                             attrs.getDenseI64ArrayAttr(taggedOps(op->getLoc()))),
+          attrs.getNamedAttr(
+              "ops", attrs.getDenseI64ArrayAttr(taggedOps(op->getLoc()))),
       }));
       OpBuilder b(op);
       Location loc = op->getLoc();

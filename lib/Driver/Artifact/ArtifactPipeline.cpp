@@ -8,8 +8,8 @@
 
 #include "dialects/Dsmp/Transforms/Passes.h"
 #include "dsmp/Target/CPUTarget.h"
-#include "dsmp/runtime/ProfileTable.h"
 #include "dsmp/Target/GPUTarget.h"
+#include "dsmp/runtime/ProfileTable.h"
 #include "lib/Conversion/Passes.h"
 #include "lib/Conversion/Pipelines.h"
 
