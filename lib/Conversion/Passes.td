@@ -69,6 +69,12 @@ def ConvertDsmpToLinalgPass
            "[batch..., M, K] x [K, N] MatMul as one 2-D GEMM, whatever the "
            "format (the GPU path: f16, bf16 and tf32 GEMMs run on tensor "
            "cores); otherwise only f32 ones that accumulate in f32">,
+    Option<"widen16BitGemm", "widen-16-bit-gemm", "bool", /*default=*/"false",
+           "Lower f16 and bf16 matmuls, Gemms and one-group convolutions "
+           "that accumulate in f32 as f32 GEMMs on their operands widened "
+           "to f32, rounded once to the result (a CPU with a GEMM library: "
+           "each product of two 16-bit values is exact in f32, so only the "
+           "order of the additions changes)">,
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect",

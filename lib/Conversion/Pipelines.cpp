@@ -34,12 +34,14 @@ void registerNamedPasses() {
 /// dsmp ops to linalg on tensors, elementwise chains fused; `hostLoops`
 /// adds the loop orders that suit a CPU's caches and vectorizer.
 LogicalResult addTensorSteps(OpPassManager &pm, bool generalize, bool hostLoops,
-                             bool convAsGemm = false) {
+                             bool convAsGemm = false,
+                             bool widen16BitGemm = false) {
   // dsmp ops become linalg/tensor/arith/math on the same tensors.
   // Adjoint graphs' MaxPool gradients as ops the lowering has.
   pm.addNestedPass<func::FuncOp>(createExpandMaxPoolGradPass());
   ConvertDsmpToLinalgPassOptions toLinalg;
   toLinalg.convAsGemm = convAsGemm;
+  toLinalg.widen16BitGemm = widen16BitGemm;
   pm.addNestedPass<func::FuncOp>(createConvertDsmpToLinalgPass(toLinalg));
   if (generalize &&
       failed(parsePassPipeline("func.func(linalg-generalize-named-ops)", pm)))
@@ -94,8 +96,10 @@ LogicalResult
 buildLowerToLLVMPipeline(OpPassManager &pm,
                          const LowerToLLVMPipelineOptions &options) {
   registerNamedPasses();
+  // With a GEMM library, 16-bit contractions widen to its f32 GEMM.
   if (failed(addTensorSteps(pm, /*generalize=*/!options.useBlas,
-                            /*hostLoops=*/true)))
+                            /*hostLoops=*/true, /*convAsGemm=*/false,
+                            /*widen16BitGemm=*/options.useBlas)))
     return failure();
   if (failed(addBufferization(pm, options.resultsToOutParams,
                               options.simplifyDeallocations)))

@@ -70,6 +70,26 @@ Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
   return arith::TruncFOp::create(b, loc, to, v);
 }
 
+Value convertTensor(OpBuilder &b, Location loc, Value input, Type element) {
+  auto type = cast<RankedTensorType>(input.getType());
+  if (type.getElementType() == element)
+    return input;
+  auto resultType = RankedTensorType::get(type.getShape(), element);
+  Value out = tensor::EmptyOp::create(b, loc, type.getShape(), element);
+  unsigned rank = type.getRank();
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{resultType}, ValueRange{input}, ValueRange{out},
+             SmallVector<AffineMap>(
+                 2, AffineMap::getMultiDimIdentityMap(rank, b.getContext())),
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(nb, nl,
+                                       convertFloat(nb, nl, args[0], element));
+             })
+      .getResult(0);
+}
+
 /// sum(lhs * rhs) over the reduction loops, computed in `acc` (operands
 /// converted to it, every product and partial sum rounded to it), then
 /// converted once to the result's element type.
@@ -94,22 +114,7 @@ Value sumOfProducts(OpBuilder &b, Location loc, Value lhs, Value rhs,
                 nb, nl, Value(arith::AddFOp::create(nb, nl, args[2], product)));
           })
           .getResult(0);
-  Type element = resultType.getElementType();
-  if (acc == element)
-    return sum;
-  Value out = tensor::EmptyOp::create(b, loc, resultType.getShape(), element);
-  unsigned rank = resultType.getRank();
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{resultType}, ValueRange{sum}, ValueRange{out},
-             SmallVector<AffineMap>(
-                 2, AffineMap::getMultiDimIdentityMap(rank, b.getContext())),
-             SmallVector<utils::IteratorType>(rank,
-                                              utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location nl, ValueRange args) {
-               linalg::YieldOp::create(nb, nl,
-                                       convertFloat(nb, nl, args[0], element));
-             })
-      .getResult(0);
+  return convertTensor(b, loc, sum, resultType.getElementType());
 }
 
 /// f32 rounded to tf32 in f32 storage (10-bit mantissa, ties away from
@@ -198,6 +203,26 @@ void legalizeTF32(func::FuncOp func) {
 /// vectorizes as one unit.
 bool usesNamedMatmul(Operation *op, RankedTensorType resultType) {
   return resultType.getElementType().isF32() && accumulationType(op).isF32();
+}
+
+bool computesAsF32Gemm(Operation *op, RankedTensorType resultType, Type lhs,
+                       Type rhs, bool widen) {
+  if (!accumulationType(op).isF32())
+    return false;
+  Type result = resultType.getElementType();
+  if (result.isF32() && lhs.isF32() && rhs.isF32())
+    return true;
+  auto widens = [](Type t) { return t.isF32() || t.isF16() || t.isBF16(); };
+  return widen && widens(result) && widens(lhs) && widens(rhs);
+}
+
+Value f32Gemm(OpBuilder &b, Location loc, Value lhs, Value rhs, Type element,
+              bool transposeLhs, bool transposeRhs) {
+  Type f32 = b.getF32Type();
+  Value product =
+      namedMatmul(b, loc, convertTensor(b, loc, lhs, f32),
+                  convertTensor(b, loc, rhs, f32), transposeLhs, transposeRhs);
+  return convertTensor(b, loc, product, element);
 }
 
 /// A [M, K] x [K, N] -> [M, N] f32 product as linalg.matmul; a transposed

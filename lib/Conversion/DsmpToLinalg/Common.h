@@ -50,6 +50,10 @@ Type accumulationType(Operation *op);
 /// Converts a float scalar to `to` (extf or truncf), if it differs.
 Value convertFloat(OpBuilder &b, Location loc, Value v, Type to);
 
+/// `input` with each element converted to `element` (extf or truncf; the
+/// value itself if it is already of that type).
+Value convertTensor(OpBuilder &b, Location loc, Value input, Type element);
+
 /// sum(lhs * rhs) over the reduction loops, computed in `acc` (operands
 /// converted to it, every product and partial sum rounded to it), then
 /// converted once to the result's element type.
@@ -70,6 +74,21 @@ void legalizeTF32(func::FuncOp func);
 /// form a BLAS call replaces (dsmp-linalg-to-blas) or that tiles and
 /// vectorizes as one unit.
 bool usesNamedMatmul(Operation *op, RankedTensorType resultType);
+
+/// Whether a contraction of `op` into `resultType` whose operands have
+/// element types `lhs` and `rhs` computes as an f32 GEMM (f32Gemm): an f32
+/// one that accumulates in f32 always; with `widen` (a CPU with a GEMM
+/// library), an f16 or bf16 one that accumulates in f32 too.
+bool computesAsF32Gemm(Operation *op, RankedTensorType resultType, Type lhs,
+                       Type rhs, bool widen);
+
+/// A [M, K] x [K, N] product as the f32 GEMM (namedMatmul) of the operands
+/// widened to f32, rounded once to `element`. The product of two f16 or
+/// bf16 values is exact in f32 (at most 22 significant bits), so this
+/// differs from sumOfProducts' loops, which accumulate in f32 too, only in
+/// the order of the additions.
+Value f32Gemm(OpBuilder &b, Location loc, Value lhs, Value rhs, Type element,
+              bool transposeLhs = false, bool transposeRhs = false);
 
 /// A [M, K] x [K, N] -> [M, N] f32 product as linalg.matmul; a transposed
 /// operand ([K, M] or [N, K]) is read through the op's indexing maps, not
@@ -143,8 +162,13 @@ void populateIndexingPatterns(RewritePatternSet &patterns);
 void populateScatterPatterns(RewritePatternSet &patterns);
 /// `convAsGemm`: every one-group convolution as im2col GEMMs, whatever its
 /// format (the GPU path), not only f32 ones.
+/// `convAsGemm`: every one-group convolution and 2-D-able MatMul as a GEMM
+/// in its own format (the GPU path); `widen16BitGemm`: f16 and bf16 ones
+/// as f32 GEMMs on widened operands (computesAsF32Gemm; a CPU with a GEMM
+/// library).
 void populateContractionPatterns(RewritePatternSet &patterns,
-                                 bool convAsGemm = false);
+                                 bool convAsGemm = false,
+                                 bool widen16BitGemm = false);
 void populateWindowPatterns(RewritePatternSet &patterns);
 void populateNormalizationPatterns(RewritePatternSet &patterns);
 void populateDataMovementPatterns(RewritePatternSet &patterns);

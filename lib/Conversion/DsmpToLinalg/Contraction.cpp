@@ -37,7 +37,10 @@ namespace {
 /// C[M, N] = alpha * op(A) * op(B) (+ beta * C), as a contraction generic
 /// and, when needed, an elementwise epilogue.
 struct GemmLowering : OpRewritePattern<GemmOp> {
-  using OpRewritePattern::OpRewritePattern;
+  GemmLowering(MLIRContext *context, bool widen)
+      : OpRewritePattern(context), widen(widen) {}
+  /// f16 and bf16 products as widened f32 GEMMs (computesAsF32Gemm).
+  bool widen;
 
   LogicalResult matchAndRewrite(GemmOp op,
                                 PatternRewriter &rewriter) const override {
@@ -61,10 +64,13 @@ struct GemmLowering : OpRewritePattern<GemmOp> {
         AffineMap::get(3, 0, {m, n}, ctx)};
     Type element = resultType.getElementType();
     Value result;
-    if (usesNamedMatmul(op, resultType) &&
-        cast<RankedTensorType>(op.getA().getType()).getElementType().isF32()) {
-      result = namedMatmul(rewriter, loc, op.getA(), op.getB(), op.getTransA(),
-                           op.getTransB());
+    if (computesAsF32Gemm(
+            op, resultType,
+            cast<RankedTensorType>(op.getA().getType()).getElementType(),
+            cast<RankedTensorType>(op.getB().getType()).getElementType(),
+            widen)) {
+      result = f32Gemm(rewriter, loc, op.getA(), op.getB(), element,
+                       op.getTransA(), op.getTransB());
     } else {
       result = contract(rewriter, loc, op, op.getA(), op.getB(), maps,
                         resultType, 3);
@@ -92,7 +98,6 @@ struct GemmLowering : OpRewritePattern<GemmOp> {
             return y;
           });
     }
-    (void)element;
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -111,11 +116,14 @@ struct GemmLowering : OpRewritePattern<GemmOp> {
 
 /// numpy matmul of operands of rank >= 2, batch dims broadcast.
 struct MatMulLowering : OpRewritePattern<MatMulOp> {
-  MatMulLowering(MLIRContext *context, bool anyFormatAsGemm)
-      : OpRewritePattern(context), anyFormatAsGemm(anyFormatAsGemm) {}
+  MatMulLowering(MLIRContext *context, bool anyFormatAsGemm, bool widen)
+      : OpRewritePattern(context), anyFormatAsGemm(anyFormatAsGemm),
+        widen(widen) {}
   /// [batch..., M, K] x [K, N] as one 2-D GEMM in every format, not only
   /// f32 (the GPU path: one tensor-core GEMM).
   bool anyFormatAsGemm;
+  /// f16 and bf16 products as widened f32 GEMMs (computesAsF32Gemm).
+  bool widen;
 
   LogicalResult matchAndRewrite(MatMulOp op,
                                 PatternRewriter &rewriter) const override {
@@ -129,7 +137,8 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
       return rewriter.notifyMatchFailure(op, "1-D operands not lowered yet");
     MLIRContext *ctx = getContext();
     // [batch..., M, K] x [K, N]: one matmul over the collapsed rows.
-    bool named = usesNamedMatmul(op, resultType) && a.getElementType().isF32();
+    bool named = computesAsF32Gemm(op, resultType, a.getElementType(),
+                                   b.getElementType(), widen);
     if ((named || anyFormatAsGemm) && b.getRank() == 2) {
       Location loc = op.getLoc();
       int64_t rows = a.getNumElements() / a.getShape().back();
@@ -142,7 +151,8 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
                        {leading, {a.getRank() - 1}});
       Value product;
       if (named) {
-        product = namedMatmul(rewriter, loc, lhs, op.getB());
+        product = f32Gemm(rewriter, loc, lhs, op.getB(),
+                          resultType.getElementType());
       } else {
         auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
         SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {d(0), d(2)}, ctx),
@@ -197,9 +207,12 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
 /// c, kernel...), the input channel being (m floordiv M/group) * C/group + c,
 /// then the bias.
 struct ConvLowering : OpRewritePattern<ConvOp> {
-  ConvLowering(MLIRContext *context, bool anyFormatAsGemm)
-      : OpRewritePattern(context), anyFormatAsGemm(anyFormatAsGemm) {}
+  ConvLowering(MLIRContext *context, bool anyFormatAsGemm, bool widen)
+      : OpRewritePattern(context), anyFormatAsGemm(anyFormatAsGemm),
+        widen(widen) {}
   bool anyFormatAsGemm;
+  /// f16 and bf16 convolutions as widened f32 GEMMs (computesAsF32Gemm).
+  bool widen;
 
   /// A batch-1, one-group f32 convolution as W[F, C*K] x col[C*K, O]
   /// (im2col; a 1x1 stride-1 convolution uses the input as col directly).
@@ -508,19 +521,32 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
       iterators[i] = utils::IteratorType::parallel;
     Type element = resultType.getElementType();
     Value result;
-    bool asMatmul =
-        group == 1 && (anyFormatAsGemm || (usesNamedMatmul(op, resultType) &&
-                                           wType.getElementType().isF32()));
+    bool asF32Gemm = computesAsF32Gemm(
+        op, resultType,
+        cast<RankedTensorType>(op.getX().getType()).getElementType(),
+        wType.getElementType(), widen);
+    bool asMatmul = group == 1 && (anyFormatAsGemm || asF32Gemm);
     Type acc = accumulationType(op);
+    // A 16-bit one as the f32 GEMMs (computesAsF32Gemm): the input and the
+    // weights widened once, the sum rounded once to the result type.
+    Value weights = op.getW();
+    RankedTensorType productType = resultType;
+    if (asF32Gemm) {
+      Type f32 = rewriter.getF32Type();
+      input = convertTensor(rewriter, loc, input, f32);
+      weights = convertTensor(rewriter, loc, weights, f32);
+      productType = RankedTensorType::get(resultType.getShape(), f32);
+    }
     if (asMatmul && resultType.getDimSize(0) == 1)
-      result = convAsMatmul(rewriter, loc, input, op.getW(), resultType,
+      result = convAsMatmul(rewriter, loc, input, weights, productType,
                             *window, acc);
     else if (asMatmul)
-      result = convEachSample(rewriter, loc, input, op.getW(), resultType,
+      result = convEachSample(rewriter, loc, input, weights, productType,
                               *window, acc);
     else
       result = sumOfProducts(rewriter, loc, input, op.getW(), maps, iterators,
                              resultType, accumulationType(op));
+    result = convertTensor(rewriter, loc, result, element);
     if (!isa<NoneType>(op.getB().getType())) {
       // The bias [M] broadcasts along dim 1.
       SmallVector<AffineMap> biasMaps = {
@@ -858,8 +884,9 @@ struct EinsumLowering : OpRewritePattern<EinsumOp> {
 } // namespace
 
 void mlir::dsmp::lowering::populateContractionPatterns(
-    RewritePatternSet &patterns, bool convAsGemm) {
-  patterns.add<GemmLowering, ConvTransposeLowering, EinsumLowering>(
-      patterns.getContext());
-  patterns.add<ConvLowering, MatMulLowering>(patterns.getContext(), convAsGemm);
+    RewritePatternSet &patterns, bool convAsGemm, bool widen16BitGemm) {
+  patterns.add<ConvTransposeLowering, EinsumLowering>(patterns.getContext());
+  patterns.add<GemmLowering>(patterns.getContext(), widen16BitGemm);
+  patterns.add<ConvLowering, MatMulLowering>(patterns.getContext(), convAsGemm,
+                                             widen16BitGemm);
 }

@@ -77,7 +77,7 @@ struct ConvertDsmpToLinalgPass final
     populateIndexingPatterns(patterns);
     populateScatterPatterns(patterns);
     populateQuantizationPatterns(patterns);
-    populateContractionPatterns(patterns, convAsGemm);
+    populateContractionPatterns(patterns, convAsGemm, widen16BitGemm);
     populateWindowPatterns(patterns);
     populateNormalizationPatterns(patterns);
     populateDataMovementPatterns(patterns);

@@ -1,0 +1,54 @@
+// With a GEMM library (widen-16-bit-gemm, set by dsmp-lower-to-llvm when it
+// calls one), an f16 or bf16 Gemm, MatMul or convolution that accumulates
+// in f32 becomes the f32 linalg.matmul that dsmp-linalg-to-blas hands to
+// the library: the operands widened to f32 (exact), the sum rounded once to
+// the result type. Without it, the sum of products stays a generic loop.
+// RUN: dsmp-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(dsmp-convert-to-linalg{widen-16-bit-gemm}))' | FileCheck %s
+// RUN: dsmp-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(dsmp-convert-to-linalg))' | FileCheck %s --check-prefix=LOOPS
+
+// CHECK-LABEL: func.func @gemm_f16(
+// CHECK: %[[A:.+]] = linalg.generic {{.*}} ins(%{{.+}} : tensor<3x5xf16>) outs(%{{.+}} : tensor<3x5xf32>)
+// CHECK: arith.extf %{{.+}} : f16 to f32
+// CHECK: %[[B:.+]] = linalg.generic {{.*}} ins(%{{.+}} : tensor<4x5xf16>) outs(%{{.+}} : tensor<4x5xf32>)
+// CHECK: %[[P:.+]] = linalg.matmul {{.*}}ins(%[[A]], %[[B]] : tensor<3x5xf32>, tensor<4x5xf32>) outs(%{{.+}} : tensor<3x4xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[P]] : tensor<3x4xf32>) outs(%{{.+}} : tensor<3x4xf16>)
+// CHECK: arith.truncf %{{.+}} : f32 to f16
+// LOOPS-LABEL: func.func @gemm_f16(
+// LOOPS-NOT: linalg.matmul
+// LOOPS: return
+func.func @gemm_f16(%a: tensor<3x5xf16>, %b: tensor<4x5xf16>) -> tensor<3x4xf16> {
+  %n = dsmp.none
+  %y = dsmp.gemm %a, %b, %n {transB = 1 : i64} : (tensor<3x5xf16>, tensor<4x5xf16>, none) -> tensor<3x4xf16>
+  return %y : tensor<3x4xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @matmul_bf16(
+// CHECK: linalg.matmul {{.*}}: tensor<6x8xf32>, tensor<8x4xf32>) outs(%{{.+}} : tensor<6x4xf32>)
+// CHECK: arith.truncf %{{.+}} : f32 to bf16
+// LOOPS-LABEL: func.func @matmul_bf16(
+// LOOPS-NOT: linalg.matmul
+// LOOPS: return
+func.func @matmul_bf16(%a: tensor<2x3x8xbf16>, %b: tensor<8x4xbf16>) -> tensor<2x3x4xbf16> {
+  %y = dsmp.matmul %a, %b : (tensor<2x3x8xbf16>, tensor<8x4xbf16>) -> tensor<2x3x4xbf16>
+  return %y : tensor<2x3x4xbf16>
+}
+
+// -----
+
+// Each sample: im2col, then W[4, 2*3*3] x col[18, 16] in f32.
+// CHECK-LABEL: func.func @conv_f16(
+// CHECK: scf.for
+// CHECK: linalg.matmul {{.*}}: tensor<4x18xf32>, tensor<18x16xf32>) outs(%{{.+}} : tensor<4x16xf32>)
+// CHECK: arith.truncf %{{.+}} : f32 to f16
+// LOOPS-LABEL: func.func @conv_f16(
+// LOOPS-NOT: linalg.matmul
+// LOOPS: return
+func.func @conv_f16(%x: tensor<2x2x6x6xf16>, %w: tensor<4x2x3x3xf16>) -> tensor<2x4x4x4xf16> {
+  %n = dsmp.none
+  %y = dsmp.conv %x, %w, %n : (tensor<2x2x6x6xf16>, tensor<4x2x3x3xf16>, none) -> tensor<2x4x4x4xf16>
+  return %y : tensor<2x4x4x4xf16>
+}
