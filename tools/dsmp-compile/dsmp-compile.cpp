@@ -280,11 +280,11 @@ llvm::cl::opt<std::string> optimizerPrecision(
     llvm::cl::desc("fp32 or bf16: the optimizer state's format"),
     llvm::cl::init("fp32"), llvm::cl::cat(training));
 
-/// How much slower a host artifact that emulates a GPU target's formats
-/// runs than the FP32 build of the same model on the same host: the median
-/// and range of bench/emulation.sh (sm_80; resnet18 7.7x, mobilenet_v2
-/// 5.2x, tiny_bert 4.9x, digits_cnn 2.5x; docs/precision.md).
-constexpr const char *kEmulationSlowdown = "about 5x (2.5-8x)";
+/// How long a host artifact that emulates a GPU target's formats runs
+/// against the FP32 build of the same model on the same host: the median
+/// and range of bench/emulation.sh (sm_80, 2026-12-04: resnet18 1.0x,
+/// mobilenet_v2 1.6x, tiny_bert 0.9x, digits_cnn 1.1x; docs/precision.md).
+constexpr const char *kEmulationSlowdown = "about 1.1x (0.9-1.6x)";
 
 int fail(const llvm::Twine &message) {
   llvm::errs() << "dsmp-compile: error: " << message << "\n";
@@ -678,8 +678,8 @@ int main(int argc, char **argv) {
                  << cpuName << " and emulates " << targetName
                  << "'s formats exactly, in software: expect it "
                  << kEmulationSlowdown
-                 << " slower than an FP32 build on this host (GPU code "
-                    "generation is not built yet)\n";
+                 << " the time of an FP32 build on this host "
+                    "(--codegen=device compiles the GPU's own kernels)\n";
   double f8 = summary->getNumber("f8_flop_share").value_or(0);
   os << llvm::formatv(
       "{0}: {1} on {2}: {8} FLOP share {3:P1}{9}, predicted error {4:E2}, "

@@ -151,8 +151,8 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
                        {leading, {a.getRank() - 1}});
       Value product;
       if (named) {
-        product = f32Gemm(rewriter, loc, lhs, op.getB(),
-                          resultType.getElementType());
+        product =
+            f32Gemm(rewriter, loc, lhs, op.getB(), resultType.getElementType());
       } else {
         auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
         SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {d(0), d(2)}, ctx),
@@ -538,8 +538,8 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
       productType = RankedTensorType::get(resultType.getShape(), f32);
     }
     if (asMatmul && resultType.getDimSize(0) == 1)
-      result = convAsMatmul(rewriter, loc, input, weights, productType,
-                            *window, acc);
+      result = convAsMatmul(rewriter, loc, input, weights, productType, *window,
+                            acc);
     else if (asMatmul)
       result = convEachSample(rewriter, loc, input, weights, productType,
                               *window, acc);
