@@ -5,7 +5,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Precision/Adjoint.h"
-#include "passes/Precision/Formats.h"
 #include "test/lib/Passes.h"
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
@@ -21,6 +20,14 @@ using namespace mlir;
 using namespace mlir::dsmp;
 
 namespace {
+
+/// A value this pass differentiates: a static f32 tensor, or f64 (the VJP
+/// checks difference in f64).
+bool isDifferentiable(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.hasStaticShape() &&
+         (tensor.getElementType().isF32() || tensor.getElementType().isF64());
+}
 
 struct TestAdjointPass final
     : mlir::dsmp::impl::TestAdjointPassBase<TestAdjointPass> {
@@ -38,7 +45,7 @@ struct TestAdjointPass final
       forward.push_back(&op);
     SmallVector<Value> inputs;
     for (BlockArgument arg : body.getArguments())
-      if (isF32Tensor(arg.getType(), /*requireStaticShape=*/true))
+      if (isDifferentiable(arg.getType()))
         inputs.push_back(arg);
 
     Builder b(&getContext());
@@ -46,7 +53,7 @@ struct TestAdjointPass final
     SmallVector<DictionaryAttr> argAttrs;
     graph.getAllArgAttrs(argAttrs);
     for (auto [i, y] : llvm::enumerate(ret->getOperands())) {
-      if (!isF32Tensor(y.getType(), /*requireStaticShape=*/true))
+      if (!isDifferentiable(y.getType()))
         continue;
       Value seed = body.addArgument(y.getType(), graph.getLoc());
       argAttrs.push_back(b.getDictionaryAttr(b.getNamedAttr(
@@ -68,7 +75,8 @@ struct TestAdjointPass final
         auto type = cast<RankedTensorType>(x.getType());
         grad = ConstantOp::create(
             builder, graph.getLoc(), type,
-            DenseElementsAttr::get(type, builder.getF32FloatAttr(0)));
+            DenseElementsAttr::get(
+                type, builder.getFloatAttr(type.getElementType(), 0)));
       }
       results.push_back(grad);
       resultAttrs.push_back(b.getDictionaryAttr(b.getNamedAttr(

@@ -259,30 +259,103 @@ LogicalResult unaryVJP(VJP &v) {
   return v.set(0, dx);
 }
 
-/// The unary elementwise ops without a closed form here (HardSwish, Gelu,
-/// Mish, Elu, the trigonometric family, ...): a central difference of the
-/// op itself, dx = G * (f(x+h) - f(x-h)) / 2h with h = (|x| + 1/2) / 64,
-/// evaluated in FP32 like the rest of the adjoint. Its error (h^2/6 times
-/// the third derivative; f's own rounding, 2^-24 |f| / h) is far below
-/// what the sensitivity ranking resolves, and h is wide enough that the
-/// evaluator's and the compiled kernels' last-bit differences in f stay
-/// below 1e-5; at a kink it gives a mean of the two slopes.
-LogicalResult finiteDifferenceVJP(VJP &v) {
+/// The rest of the unary elementwise ops, each by its derivative written as
+/// a graph of x and y = f(x), times G. At a kink the derivative of the
+/// side ONNX's definition puts the point on.
+LogicalResult derivativeVJP(VJP &v) {
   if (!v.wants(0))
     return success();
-  Value X = v.operand(0);
-  auto type = v.typeOf(X);
-  if (!type || !type.hasStaticShape() || v.op->getNumResults() != 1)
-    return failure();
   GraphBuilder &g = v.g;
-  Value h =
-      g.mul(g.add(g.value("dsmp.abs", {X}), v.scalar(0.5)), v.scalar(1.0 / 64));
+  Value X = v.operand(0), Y = v.result(), G = v.grad();
   StringRef name = v.op->getName().getStringRef();
-  ArrayRef<NamedAttribute> attrs = v.op->getAttrs();
-  Value up = g.typed(name, {g.add(X, h)}, type, attrs);
-  Value down = g.typed(name, {g.sub(X, h)}, type, attrs);
-  Value slope = g.div(g.sub(up, down), g.mul(h, v.scalar(2)));
-  return v.set(0, g.mul(v.grad(), slope));
+  auto apply = [&](StringRef op, Value a) { return g.value(op, {a}); };
+  auto greater = [&](Value a, double c) {
+    return g.value("dsmp.greater", {a, v.scalar(c)});
+  };
+  auto less = [&](Value a, double c) {
+    return g.value("dsmp.less", {a, v.scalar(c)});
+  };
+  auto where = [&](Value cond, Value a, Value b) {
+    return g.value("dsmp.where", {cond, a, b});
+  };
+  Value one = v.scalar(1);
+  Value xx = g.mul(X, X);
+  Value d;
+  if (name == "dsmp.sin")
+    d = apply("dsmp.cos", X);
+  else if (name == "dsmp.cos")
+    d = g.neg(apply("dsmp.sin", X));
+  else if (name == "dsmp.tan")
+    d = g.add(one, g.mul(Y, Y));
+  else if (name == "dsmp.sinh")
+    d = apply("dsmp.cosh", X);
+  else if (name == "dsmp.cosh")
+    d = apply("dsmp.sinh", X);
+  else if (name == "dsmp.asin")
+    d = g.div(one, apply("dsmp.sqrt", g.sub(one, xx)));
+  else if (name == "dsmp.acos")
+    d = g.neg(g.div(one, apply("dsmp.sqrt", g.sub(one, xx))));
+  else if (name == "dsmp.atan")
+    d = g.div(one, g.add(one, xx));
+  else if (name == "dsmp.asinh")
+    d = g.div(one, apply("dsmp.sqrt", g.add(xx, one)));
+  else if (name == "dsmp.acosh")
+    d = g.div(one, apply("dsmp.sqrt", g.sub(xx, one)));
+  else if (name == "dsmp.atanh")
+    d = g.div(one, g.sub(one, xx));
+  else if (name == "dsmp.elu") // alpha (exp(x) - 1) below 0
+    d = where(less(X, 0), g.add(Y, v.scalar(v.attrFloat("alpha", 1.0f))), one);
+  else if (name == "dsmp.celu") // alpha (exp(x / alpha) - 1) below 0
+    d = where(
+        greater(X, 0), one,
+        apply("dsmp.exp", g.div(X, v.scalar(v.attrFloat("alpha", 1.0f)))));
+  else if (name == "dsmp.selu") { // gamma alpha (exp(x) - 1) up to 0
+    double gamma = v.attrFloat("gamma", 1.05070102214813232421875f);
+    double alpha = v.attrFloat("alpha", 1.67326319217681884765625f);
+    d = where(greater(X, 0), v.scalar(gamma),
+              g.add(Y, v.scalar(gamma * alpha)));
+  } else if (name == "dsmp.thresholded_relu")
+    return v.set(0, g.selectOrZero(greater(X, v.attrFloat("alpha", 1.0f)), G));
+  else if (name == "dsmp.shrink") {
+    double lambd = v.attrFloat("lambd", 0.5f);
+    return v.set(
+        0, where(less(X, -lambd), G, g.selectOrZero(greater(X, lambd), G)));
+  } else if (name == "dsmp.softsign") {
+    Value denominator = g.add(one, apply("dsmp.abs", X));
+    d = g.div(one, g.mul(denominator, denominator));
+  } else if (name == "dsmp.hard_swish") // x max(0, min(1, x / 6 + 1/2))
+    d = where(less(X, -3), v.scalar(0),
+              where(greater(X, 3), one,
+                    g.add(g.mul(X, v.scalar(1.0 / 3)), v.scalar(0.5))));
+  else if (name == "dsmp.mish") { // x tanh(softplus(x))
+    Value t = apply("dsmp.tanh", apply("dsmp.softplus", X));
+    d = g.add(
+        t, g.mul(g.mul(X, apply("dsmp.sigmoid", X)), g.sub(one, g.mul(t, t))));
+  } else if (name == "dsmp.gelu") {
+    auto approximate = v.op->getAttrOfType<StringAttr>("approximate");
+    if (approximate && approximate.getValue() == "tanh") {
+      // x/2 (1 + t), t = tanh(c (x + k x^3)).
+      const double c = std::sqrt(2.0 / M_PI), k = 0.044715;
+      Value t =
+          apply("dsmp.tanh",
+                g.mul(v.scalar(c), g.add(X, g.mul(v.scalar(k), g.mul(xx, X)))));
+      Value inner = g.mul(v.scalar(c), g.add(one, g.mul(v.scalar(3 * k), xx)));
+      d = g.add(g.mul(v.scalar(0.5), g.add(one, t)),
+                g.mul(g.mul(g.mul(v.scalar(0.5), X), g.sub(one, g.mul(t, t))),
+                      inner));
+    } else {
+      // x Phi(x): Phi(x) + x phi(x).
+      Value cdf =
+          g.mul(v.scalar(0.5),
+                g.add(one, apply("dsmp.erf", g.mul(X, v.scalar(M_SQRT1_2)))));
+      Value pdf = g.mul(v.scalar(0.5 * M_2_SQRTPI * M_SQRT1_2),
+                        apply("dsmp.exp", g.mul(xx, v.scalar(-0.5))));
+      d = g.add(cdf, g.mul(X, pdf));
+    }
+  }
+  if (!d)
+    return failure();
+  return v.set(0, g.mul(G, d));
 }
 
 /// PRelu: the gradient of x where x > 0, else times the slope.
@@ -1263,7 +1336,7 @@ void mlir::dsmp::attachVJPInterfaces(MLIRContext &ctx) {
   attach<unaryVJP, ReluOp, LeakyReluOp, SigmoidOp, TanhOp, HardSigmoidOp, ExpOp,
          LogOp, SqrtOp, ReciprocalOp, NegOp, AbsOp, ErfOp, SoftplusOp,
          IdentityOp, DropoutOp>(ctx);
-  attach<finiteDifferenceVJP, AcosOp, AcoshOp, AsinOp, AsinhOp, AtanOp, AtanhOp,
+  attach<derivativeVJP, AcosOp, AcoshOp, AsinOp, AsinhOp, AtanOp, AtanhOp,
          CeluOp, CosOp, CoshOp, EluOp, GeluOp, HardSwishOp, MishOp, SeluOp,
          ShrinkOp, SinOp, SinhOp, SoftsignOp, TanOp, ThresholdedReluOp>(ctx);
   attach<preluVJP, PReluOp>(ctx);

@@ -66,7 +66,18 @@ Value GraphBuilder::i64s(ArrayRef<int64_t> values) {
 }
 
 Value GraphBuilder::floats(RankedTensorType type, ArrayRef<float> values) {
-  return ConstantOp::create(b, loc, type, DenseElementsAttr::get(type, values));
+  const llvm::fltSemantics &semantics =
+      cast<FloatType>(type.getElementType()).getFloatSemantics();
+  SmallVector<APFloat> converted;
+  converted.reserve(values.size());
+  for (float v : values) {
+    APFloat f(v);
+    bool lost;
+    f.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
+    converted.push_back(f);
+  }
+  return ConstantOp::create(b, loc, type,
+                            DenseElementsAttr::get(type, converted));
 }
 
 Value GraphBuilder::reshape(Value v, ArrayRef<int64_t> shape) {

@@ -39,7 +39,8 @@ public:
   /// A rank-0 constant of `elementType` (a float type).
   Value scalar(double v, Type elementType);
   Value i64s(ArrayRef<int64_t> values);
-  /// A float constant of `type`'s shape with the given values.
+  /// A float constant of `type` (any float element type) with the given
+  /// values, each rounded to it.
   Value floats(RankedTensorType type, ArrayRef<float> values);
 
   Value add(Value a, Value c) { return value("dsmp.add", {a, c}); }

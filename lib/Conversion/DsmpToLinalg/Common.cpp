@@ -47,7 +47,9 @@ Value floatConst(OpBuilder &b, Location loc, Type type, double v) {
 bool isNarrowFloat(Type t) { return t.isF16() || t.isBF16(); }
 
 /// The type an op accumulates in: its `acc` format (tf32 and the f8
-/// formats accumulate in f32, as the hardware does).
+/// formats accumulate in f32, as the hardware does). An f64 op (ONNX's
+/// double) accumulates in f64: `acc` defaults to f32, and the precision
+/// passes assign formats to f32 ops only.
 Type accumulationType(Operation *op) {
   MLIRContext *ctx = op->getContext();
   switch (mlir::dsmp::detail::accumulationFormat(op)) {
@@ -56,6 +58,9 @@ Type accumulationType(Operation *op) {
   case Format::bf16:
     return BFloat16Type::get(ctx);
   default:
+    if (op->getNumResults() &&
+        getElementTypeOrSelf(op->getResult(0).getType()).isF64())
+      return Float64Type::get(ctx);
     return Float32Type::get(ctx);
   }
 }

@@ -44,6 +44,23 @@ func.func @gemm(%a: tensor<3x5xf32>, %b: tensor<4x5xf32>, %c: tensor<4xf32>) -> 
 
 // -----
 
+/// An f64 MatMul (ONNX's double) sums its products in f64: the default acc
+/// (f32) is for the formats dsmp assigns to f32 ops.
+// CHECK-LABEL: func.func @matmul_f64(
+// CHECK: linalg.fill ins(%{{.+}} : f64)
+// CHECK: linalg.generic
+// CHECK-NOT: arith.truncf
+// CHECK: arith.mulf %{{.+}}, %{{.+}} : f64
+// CHECK-NEXT: arith.addf %{{.+}}, %{{.+}} : f64
+// CHECK-NOT: f32
+// CHECK: return
+func.func @matmul_f64(%a: tensor<2x3x4xf64>, %b: tensor<4x5xf64>) -> tensor<2x3x5xf64> {
+  %y = dsmp.matmul %a, %b : (tensor<2x3x4xf64>, tensor<4x5xf64>) -> tensor<2x3x5xf64>
+  return %y : tensor<2x3x5xf64>
+}
+
+// -----
+
 /// f16 Gemm accumulating in f32 (the default acc): a generic contraction
 /// over k that extends each operand to f32 and sums in f32, B read as
 /// (n, k), then one rounding to f16.
