@@ -610,6 +610,28 @@ LogicalResult matmulVJP(VJP &v) {
     std::swap(perm[rank - 1], perm[rank - 2]);
     return g.transpose(x, perm);
   };
+  // A matrix B (a weight) against A's rows, however many batch dims A
+  // has: both gradients are single GEMMs over A's rows flattened, with
+  // the transposes as Gemm's flags (no batch of small products summed
+  // afterwards, no transposed copies).
+  auto gType = v.typeOf(G);
+  if (bType.getRank() == 2 && gType && aType.hasStaticShape() &&
+      gType.hasStaticShape()) {
+    int64_t k = bType.getDimSize(0), n = bType.getDimSize(1);
+    int64_t rows = aType.getNumElements() / std::max<int64_t>(k, 1);
+    Value rowsOfG = g.reshape(G, {rows, n});
+    if (v.wants(0) &&
+        failed(v.set(0, g.reshape(g.value("dsmp.gemm", {rowsOfG, B, g.none()},
+                                          {g.i64("transB", 1)}),
+                                  aType.getShape()))))
+      return failure();
+    if (v.wants(1) &&
+        failed(v.set(1, g.value("dsmp.gemm",
+                                {g.reshape(A, {rows, k}), rowsOfG, g.none()},
+                                {g.i64("transA", 1)}))))
+      return failure();
+    return success();
+  }
   if (v.wants(0) &&
       failed(v.set(0, g.unbroadcast(g.value("dsmp.matmul", {G, swapLast(B)}),
                                     A.getType()))))

@@ -214,8 +214,9 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
   /// f16 and bf16 convolutions as widened f32 GEMMs (computesAsF32Gemm).
   bool widen;
 
-  /// A batch-1, one-group f32 convolution as W[F, C*K] x col[C*K, O]
-  /// (im2col; a 1x1 stride-1 convolution uses the input as col directly).
+  /// A one-group convolution as W[F, C*K] x col[C*K, N*O] (im2col; a 1x1
+  /// stride-1 convolution at batch 1 uses the input as col directly); at
+  /// batch N > 1 the product [F, N, O] is then transposed to [N, F, O].
   template <typename Window>
   static Value convAsMatmul(OpBuilder &b, Location loc, Value input, Value w,
                             RankedTensorType resultType, const Window &window,
@@ -223,6 +224,7 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
     MLIRContext *ctx = b.getContext();
     auto inType = cast<RankedTensorType>(input.getType());
     auto wType = cast<RankedTensorType>(w.getType());
+    int64_t batch = inType.getDimSize(0);
     int64_t spatial = resultType.getRank() - 2;
     int64_t channels = wType.getDimSize(1), filters = wType.getDimSize(0);
     ArrayRef<int64_t> kernel = wType.getShape().drop_front(2);
@@ -232,7 +234,7 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
       kernelSize *= k;
     for (int64_t o : outSpatial)
       outSize *= o;
-    bool pointwise = kernelSize == 1 &&
+    bool pointwise = batch == 1 && kernelSize == 1 &&
                      llvm::equal(inType.getShape().drop_front(2), outSpatial);
     for (int64_t i = 0; i < spatial; ++i)
       pointwise &= window.strides[i] == 1;
@@ -247,26 +249,31 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
         rest.push_back(2 + i);
       col = collapse(b, loc, input, {channels, outSize}, {{0, 1}, rest});
     } else {
-      // col[c, k..., o...] = input[0, c, o * stride + k * dilation]
-      unsigned loops = 1 + 2 * spatial;
+      // col[c, k..., (n,) o...] = input[n, c, o * stride + k * dilation]
+      // (n only at batch > 1).
+      unsigned batchDims = batch > 1 ? 1 : 0;
+      unsigned loops = 1 + 2 * spatial + batchDims;
       auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-      SmallVector<AffineExpr> inExprs{getAffineConstantExpr(0, ctx), d(0)};
+      SmallVector<AffineExpr> inExprs{
+          batchDims ? d(1 + spatial) : getAffineConstantExpr(0, ctx), d(0)};
       SmallVector<int64_t> colShape{channels};
       for (int64_t i = 0; i < spatial; ++i)
         colShape.push_back(kernel[i]);
+      if (batchDims)
+        colShape.push_back(batch);
       for (int64_t i = 0; i < spatial; ++i) {
         colShape.push_back(outSpatial[i]);
-        inExprs.push_back(d(1 + spatial + i) * window.strides[i] +
+        inExprs.push_back(d(1 + spatial + batchDims + i) * window.strides[i] +
                           d(1 + i) * window.dilations[i]);
       }
       col = copyThroughMap(b, loc, input,
                            AffineMap::get(loops, 0, inExprs, ctx), colShape);
       ReassociationIndices first{0}, last;
-      for (int64_t i = 0; i < spatial; ++i) {
+      for (int64_t i = 0; i < spatial; ++i)
         first.push_back(1 + i);
+      for (unsigned i = 0; i < spatial + batchDims; ++i)
         last.push_back(1 + spatial + i);
-      }
-      col = collapse(b, loc, col, {channels * kernelSize, outSize},
+      col = collapse(b, loc, col, {channels * kernelSize, batch * outSize},
                      {first, last});
     }
     ReassociationIndices wRest{1};
@@ -289,11 +296,47 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
           b, loc, weights, col, maps,
           {utils::IteratorType::parallel, utils::IteratorType::parallel,
            utils::IteratorType::reduction},
-          RankedTensorType::get({filters, outSize},
+          RankedTensorType::get({filters, batch * outSize},
                                 resultType.getElementType()),
           acc);
     }
-    return expand(b, loc, product, resultType, {{0, 1}, spatialDims});
+    if (batch == 1)
+      return expand(b, loc, product, resultType, {{0, 1}, spatialDims});
+    // [F, N*O] -> [F, N, O...] -> [N, F, O...]
+    SmallVector<int64_t> byFilter{filters, batch};
+    llvm::append_range(byFilter, outSpatial);
+    ReassociationIndices batchAndPlane{1};
+    for (int64_t i = 0; i < spatial; ++i)
+      batchAndPlane.push_back(2 + i);
+    auto byFilterType =
+        RankedTensorType::get(byFilter, resultType.getElementType());
+    Value grouped = expand(b, loc, product, byFilterType, {{0}, batchAndPlane});
+    SmallVector<AffineExpr> read{getAffineDimExpr(1, ctx),
+                                 getAffineDimExpr(0, ctx)};
+    for (int64_t i = 0; i < spatial; ++i)
+      read.push_back(getAffineDimExpr(2 + i, ctx));
+    return copyThroughMap(b, loc, grouped,
+                          AffineMap::get(resultType.getRank(), 0, read, ctx),
+                          resultType.getShape());
+  }
+
+  /// Batches whose im2col matrix for the whole batch stays within this many
+  /// elements (16 MB in f32) and whose samples have few outputs each are
+  /// convolved as one GEMM: a sample's own GEMM would have fewer than
+  /// kMaxBatchedPlane columns (the digits CNN's 8x8, a weight gradient's
+  /// 3x3), where the library runs far below its peak.
+  static constexpr int64_t kMaxBatchedIm2col = int64_t(1) << 22;
+  static constexpr int64_t kMaxBatchedPlane = 1024;
+  static bool convolvesBatchAsOneGemm(RankedTensorType resultType,
+                                      RankedTensorType wType) {
+    int64_t plane = 1, window = 1;
+    for (int64_t o : resultType.getShape().drop_front(2))
+      plane *= o;
+    for (int64_t k : wType.getShape().drop_front(1))
+      window *= k;
+    int64_t batch = resultType.getDimSize(0);
+    return plane < kMaxBatchedPlane &&
+           window * plane * batch <= kMaxBatchedIm2col;
   }
 
   /// convAsMatmul for each sample of a batch: an scf.for whose body
@@ -537,7 +580,8 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
       weights = convertTensor(rewriter, loc, weights, f32);
       productType = RankedTensorType::get(resultType.getShape(), f32);
     }
-    if (asMatmul && resultType.getDimSize(0) == 1)
+    if (asMatmul && (resultType.getDimSize(0) == 1 ||
+                     convolvesBatchAsOneGemm(resultType, wType)))
       result = convAsMatmul(rewriter, loc, input, weights, productType, *window,
                             acc);
     else if (asMatmul)

@@ -184,6 +184,36 @@ func.func @pointwise_conv_strided(%x: tensor<1x3x8x8xf32>, %w: tensor<5x3x1x1xf3
 
 // -----
 
+/// A batch whose samples have few outputs (a 4x4 plane; over 24 products each, so not unrolled) is one GEMM: the
+/// whole batch's im2col col[c, kh, kw, n, oh, ow] = x[n, c, oh + kh, ow + kw]
+/// as [C*K, N*O], W[F, C*K] x col, and the product [F, N, O] transposed to
+/// [N, F, O]. Samples with many outputs (a 40x40 plane) stay one GEMM each
+/// in an scf.for.
+// CHECK-DAG: #[[IM2COL:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d0, d1 + d4, d2 + d5)>
+// CHECK-DAG: #[[TRANSPOSE:.+]] = affine_map<(d0, d1, d2, d3) -> (d1, d0, d2, d3)>
+// CHECK-LABEL: func.func @conv_small_planes(
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic {indexing_maps = [#[[IM2COL]], {{.+}}]{{.*}} ins(%{{.+}} : tensor<3x4x6x6xf32>) outs(%{{.+}} : tensor<4x3x3x3x4x4xf32>)
+// CHECK: %[[COL:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1, 2], [3, 4, 5]] : tensor<4x3x3x3x4x4xf32> into tensor<36x48xf32>
+// CHECK: %[[P:.+]] = linalg.matmul ins(%{{.+}}, %[[COL]] : tensor<5x36xf32>, tensor<36x48xf32>)
+// CHECK: %[[G:.+]] = tensor.expand_shape %[[P]] {{\[}}[0], [1, 2, 3]] output_shape [5, 3, 4, 4]
+// CHECK: linalg.generic {indexing_maps = [#[[TRANSPOSE]], {{.+}}]{{.*}} ins(%[[G]] : tensor<5x3x4x4xf32>) outs(%{{.+}} : tensor<3x5x4x4xf32>)
+// CHECK-LABEL: func.func @conv_large_planes(
+// CHECK: scf.for
+// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<5x36xf32>, tensor<36x1600xf32>)
+func.func @conv_small_planes(%x: tensor<3x4x6x6xf32>, %w: tensor<5x4x3x3xf32>) -> tensor<3x5x4x4xf32> {
+  %n = dsmp.none
+  %y = dsmp.conv %x, %w, %n : (tensor<3x4x6x6xf32>, tensor<5x4x3x3xf32>, none) -> tensor<3x5x4x4xf32>
+  return %y : tensor<3x5x4x4xf32>
+}
+func.func @conv_large_planes(%x: tensor<2x4x42x42xf32>, %w: tensor<5x4x3x3xf32>) -> tensor<2x5x40x40xf32> {
+  %n = dsmp.none
+  %y = dsmp.conv %x, %w, %n : (tensor<2x4x42x42xf32>, tensor<5x4x3x3xf32>, none) -> tensor<2x5x40x40xf32>
+  return %y : tensor<2x5x40x40xf32>
+}
+
+// -----
+
 /// ConvTranspose whose 2x2 kernel tiles the output (stride 2, no pads):
 /// weights permuted to [F, kh, kw, C], one [F*4, C] x [C, H*W] matmul, and a
 /// generic reading the product at (f, o mod 2, o div 2) that adds the bias.
