@@ -524,6 +524,9 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
     return std::move(err);
   bool maxAbs = options.metric == "max-abs";
   auto start = std::chrono::steady_clock::now();
+  // Every evaluation of the flow (analysis, reference, rounds) decodes the
+  // same weights once.
+  EvaluatorConstantCache decodedConstants(fp32.getContext());
   auto pipeline = precisionPipelineOptions(options);
   if (!pipeline)
     return pipeline.takeError();

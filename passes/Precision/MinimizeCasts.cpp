@@ -86,6 +86,14 @@ struct FoldConstantCast : OpRewritePattern<CastOp> {
     if (!target || !(target.isF16() || target.isBF16()) ||
         !floatElement(op.getInput()) || !floatElement(op.getInput()).isF32())
       return failure();
+    auto *dialect = cast<DsmpDialect>(op->getDialect());
+    if (Attribute known =
+            dialect->lookupConvertedConstant(constant.getValue(), type)) {
+      rewriter.replaceOpWithNewOp<ConstantOp>(op, type,
+                                              cast<ElementsAttr>(known));
+      ++folded;
+      return success();
+    }
     SmallVector<float> values;
     if (!constantFloats(constant, values))
       return failure();
@@ -101,6 +109,7 @@ struct FoldConstantCast : OpRewritePattern<CastOp> {
     ArrayRef<char> raw(reinterpret_cast<const char *>(bits.data()),
                        bits.size() * sizeof(uint16_t));
     auto attr = DenseElementsAttr::getFromRawBuffer(type, raw);
+    dialect->rememberConvertedConstant(constant.getValue(), type, attr);
     rewriter.replaceOpWithNewOp<ConstantOp>(op, type, attr);
     ++folded;
     return success();

@@ -39,6 +39,19 @@ def Dsmp_Dialect : Dialect {
   let hasConstantMaterializer = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
+
+    /// A constant already converted to another type (the precision flow
+    /// folds the same weights to f16 in every validation round), or null.
+    /// Attributes are uniqued and live as long as the context, so the memo
+    /// holds no data of its own.
+    Attribute lookupConvertedConstant(Attribute from, Type to);
+    void rememberConvertedConstant(Attribute from, Type to, Attribute result);
+
+  private:
+    llvm::DenseMap<std::pair<Attribute, Type>, Attribute> convertedConstants;
+    std::mutex convertedConstantsMutex;
+
+  public:
   }];
 }
 

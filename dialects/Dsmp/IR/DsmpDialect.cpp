@@ -35,6 +35,17 @@ void DsmpDialect::registerAttributes() {
       >();
 }
 
+Attribute DsmpDialect::lookupConvertedConstant(Attribute from, Type to) {
+  std::lock_guard<std::mutex> lock(convertedConstantsMutex);
+  return convertedConstants.lookup({from, to});
+}
+
+void DsmpDialect::rememberConvertedConstant(Attribute from, Type to,
+                                            Attribute result) {
+  std::lock_guard<std::mutex> lock(convertedConstantsMutex);
+  convertedConstants[{from, to}] = result;
+}
+
 Operation *DsmpDialect::materializeConstant(OpBuilder &builder, Attribute value,
                                             Type type, Location loc) {
   if (isa<NoneType>(type))

@@ -8,6 +8,9 @@
 #define DSMP_DIALECTS_DSMP_IR_DSMPDIALECT_H
 
 #include "mlir/IR/Dialect.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <mutex>
 
 #include "dialects/Dsmp/IR/DsmpDialect.h.inc"
 

@@ -372,6 +372,48 @@ HostTensor toHost(const Array &a, const std::string &name, Type type) {
 }
 } // namespace
 
+namespace {
+std::mutex activeCachesMutex;
+llvm::DenseMap<MLIRContext *, EvaluatorConstantCache *> &activeCaches() {
+  static llvm::DenseMap<MLIRContext *, EvaluatorConstantCache *> caches;
+  return caches;
+}
+} // namespace
+
+EvaluatorConstantCache::EvaluatorConstantCache(MLIRContext *context,
+                                               size_t maxBytes)
+    : context(context), maxBytes(maxBytes) {
+  std::lock_guard<std::mutex> lock(activeCachesMutex);
+  registered = activeCaches().try_emplace(context, this).second;
+}
+
+EvaluatorConstantCache::~EvaluatorConstantCache() {
+  std::lock_guard<std::mutex> lock(activeCachesMutex);
+  if (registered)
+    activeCaches().erase(context);
+}
+
+EvaluatorConstantCache *EvaluatorConstantCache::active(MLIRContext *context) {
+  std::lock_guard<std::mutex> lock(activeCachesMutex);
+  return activeCaches().lookup(context);
+}
+
+std::shared_ptr<const Array> EvaluatorConstantCache::lookup(Attribute value,
+                                                            Type type) {
+  std::lock_guard<std::mutex> lock(mutex);
+  return arrays.lookup({value, type});
+}
+
+void EvaluatorConstantCache::remember(Attribute value, Type type,
+                                      std::shared_ptr<const Array> array,
+                                      size_t arrayBytes) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (bytes + arrayBytes > maxBytes)
+    return;
+  if (arrays.try_emplace({value, type}, std::move(array)).second)
+    bytes += arrayBytes;
+}
+
 GraphEvaluator::~GraphEvaluator() = default;
 
 EvaluatorWarmUp::EvaluatorWarmUp() : thread(eval::prepareSgemm) {}
@@ -399,6 +441,8 @@ Error GraphEvaluator::prepare(func::FuncOp graph) {
       ++numSlots;
     return it->second;
   };
+  EvaluatorConstantCache *cache =
+      EvaluatorConstantCache::active(graph->getContext());
   Block &body = graph.getBody().front();
   for (BlockArgument arg : body.getArguments()) {
     if (!isEvaluable(arg.getType()) || isa<NoneType>(arg.getType()) ||
@@ -442,12 +486,19 @@ Error GraphEvaluator::prepare(func::FuncOp graph) {
       if (isa<NoneOp>(op))
         continue;
       if (auto constant = dyn_cast<ConstantOp>(op)) {
-        auto decoded = decodeConstant(constant);
-        if (!decoded)
-          return decoded.takeError();
-        constants.push_back(
-            {slot(constant.getResult()),
-             std::make_shared<const Array>(std::move(*decoded))});
+        std::shared_ptr<const Array> array =
+            cache ? cache->lookup(constant.getValue(), constant.getType())
+                  : nullptr;
+        if (!array) {
+          auto decoded = decodeConstant(constant);
+          if (!decoded)
+            return decoded.takeError();
+          array = std::make_shared<const Array>(std::move(*decoded));
+          if (cache)
+            cache->remember(constant.getValue(), constant.getType(), array,
+                            array->size() * (array->isFloat ? 4 : 8));
+        }
+        constants.push_back({slot(constant.getResult()), std::move(array)});
         continue;
       }
       Step step{&op, nullptr, {}, {}, {}, {}, {}, {}};
