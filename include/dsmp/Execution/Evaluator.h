@@ -93,6 +93,7 @@ public:
   static EvaluatorConstantCache *active(MLIRContext *context);
 
   std::shared_ptr<const eval::Array> lookup(Attribute value, Type type);
+  size_t size();
   void remember(Attribute value, Type type,
                 std::shared_ptr<const eval::Array> array, size_t bytes);
 

@@ -404,6 +404,11 @@ std::shared_ptr<const Array> EvaluatorConstantCache::lookup(Attribute value,
   return arrays.lookup({value, type});
 }
 
+size_t EvaluatorConstantCache::size() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return arrays.size();
+}
+
 void EvaluatorConstantCache::remember(Attribute value, Type type,
                                       std::shared_ptr<const Array> array,
                                       size_t arrayBytes) {
