@@ -86,3 +86,20 @@ func.func @branches(%x: tensor<1x576xf32>, %c: tensor<i1>) -> (tensor<*xf32>, te
   }
   return %u, %j : tensor<*xf32>, tensor<*xf32>
 }
+
+// -----
+
+/// The data-movement and index ops whose result shapes follow from their
+/// operands' (a batch that was dynamic before specialization).
+// CHECK-LABEL: func.func @moves(
+// CHECK: dsmp.depth_to_space {{.*}} -> tensor<3x2x6x6xf32>
+// CHECK: dsmp.space_to_depth {{.*}} -> tensor<3x8x3x3xf32>
+// CHECK: dsmp.arg_max {{.*}} -> tensor<3x3x3xi64>
+// CHECK: dsmp.arg_min {{.*}} -> tensor<3x1x3x3xi64>
+func.func @moves(%x: tensor<3x8x3x3xf32>) -> (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?xi64>, tensor<?x?x?x?xi64>) {
+  %d = dsmp.depth_to_space %x {blocksize = 2 : i64} : (tensor<3x8x3x3xf32>) -> tensor<?x?x?x?xf32>
+  %s = dsmp.space_to_depth %d {blocksize = 2 : i64} : (tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %a = dsmp.arg_max %x {axis = 1 : i64, keepdims = 0 : i64} : (tensor<3x8x3x3xf32>) -> tensor<?x?x?xi64>
+  %b = dsmp.arg_min %x {axis = -3 : i64} : (tensor<3x8x3x3xf32>) -> tensor<?x?x?x?xi64>
+  return %d, %s, %a, %b : tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?xi64>, tensor<?x?x?x?xi64>
+}

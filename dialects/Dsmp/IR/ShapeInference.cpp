@@ -429,6 +429,36 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
     }
     return RankedTensorType::get(out, element);
   }
+  if (type == "ArgMax" || type == "ArgMin") {
+    int64_t axis = normalize(intAttr(node, "axis").value_or(0), rank);
+    if (axis < 0 || axis >= rank)
+      return {};
+    SmallVector<int64_t> out;
+    for (int64_t i = 0; i < rank; ++i)
+      if (i != axis)
+        out.push_back(dims[i]);
+      else if (intAttr(node, "keepdims").value_or(1))
+        out.push_back(1);
+    return RankedTensorType::get(out, IntegerType::get(&ctx, 64));
+  }
+  if (type == "DepthToSpace" || type == "SpaceToDepth") {
+    // [N, C, H, W] -> [N, C / b^2, H * b, W * b] (SpaceToDepth: inverse).
+    int64_t block = intAttr(node, "blocksize").value_or(0);
+    if (rank != 4 || block <= 0)
+      return {};
+    bool toSpace = type == "DepthToSpace";
+    auto scaled = [&](int64_t dim, bool up) {
+      if (ShapedType::isDynamic(dim))
+        return dim;
+      return up ? dim * block : dim / block;
+    };
+    int64_t c = dims[1];
+    if (!ShapedType::isDynamic(c))
+      c = toSpace ? c / (block * block) : c * block * block;
+    return RankedTensorType::get(
+        {dims[0], c, scaled(dims[2], toSpace), scaled(dims[3], toSpace)},
+        element);
+  }
   if (type == "Slice") {
     // Exact when starts/ends (and axes/steps, if given) are constants.
     auto starts = getConstantInts(operands.size() > 1 ? operands[1] : Value());
