@@ -157,18 +157,39 @@ llvm::Expected<int64_t> activationBytes(ModuleOp module,
   OwningOpRef<ModuleOp> copy(module.clone());
   if (llvm::Error err = specializeGraph(*copy, shapes, 1, true))
     return std::move(err);
-  int64_t total = 0;
-  for (Operation *op : graphOps(*copy)) {
+  func::FuncOp graph = lookupMainGraph(*copy);
+  Block &body = graph.getBody().front();
+  // Each counted value's last reader, by top-level position (an op inside
+  // an If reads for the If); a graph output lives to the end.
+  llvm::DenseMap<Operation *, size_t> position;
+  for (Operation &op : body)
+    position[&op] = position.size();
+  auto counted = [](Operation *op, Value result) -> int64_t {
     if (op->hasTrait<mlir::OpTrait::ConstantLike>() ||
         isa<DequantizeLinearOp>(op))
-      continue;
-    for (Value result : op->getResults()) {
-      auto type = dyn_cast<RankedTensorType>(result.getType());
-      if (type && isa<FloatType>(type.getElementType()))
-        total += bytesOf(type);
+      return 0;
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    return type && isa<FloatType>(type.getElementType()) ? bytesOf(type) : 0;
+  };
+  std::vector<SmallVector<int64_t, 2>> freedAfter(position.size());
+  int64_t live = 0, peak = 0;
+  for (Operation &op : body.without_terminator()) {
+    size_t at = position[&op];
+    for (Value result : op.getResults()) {
+      int64_t bytes = counted(&op, result);
+      if (!bytes)
+        continue;
+      size_t last = at;
+      for (Operation *user : result.getUsers())
+        last = std::max(last, position[body.findAncestorOpInBlock(*user)]);
+      live += bytes;
+      freedAfter[last].push_back(bytes);
     }
+    peak = std::max(peak, live);
+    for (int64_t bytes : freedAfter[at])
+      live -= bytes;
   }
-  return total;
+  return peak;
 }
 
 } // namespace mlir::dsmp

@@ -51,9 +51,11 @@ std::vector<double> errorFloors(ModuleOp analyzed, const OutputSets &reference,
 
 /// Bytes of every float constant.
 int64_t weightBytes(ModuleOp module);
-/// Bytes of every float intermediate at the given input shapes. A
-/// DequantizeLinear's f32 result is not counted: f8 contractions read their
-/// f8 operands directly (the Q/DQ pair models that rounding).
+/// Peak bytes of the float intermediates live at once at the given input
+/// shapes when the graph runs op by op in order, each freed after its last
+/// use (as the artifact frees its buffers; a graph output lives to the
+/// end). A DequantizeLinear's f32 result is not counted: f8 contractions
+/// read their f8 operands directly (the Q/DQ pair models that rounding).
 llvm::Expected<int64_t> activationBytes(ModuleOp module,
                                         const InputShapes &shapes);
 

@@ -255,7 +255,7 @@ void writeSummary(const json::Object *summary, const json::Object &report,
        "FP32: " + megabytes(wBefore) + change(wBefore, wAfter));
   double aBefore = numberIn(summary, "activation_bytes_before");
   double aAfter = numberIn(summary, "activation_bytes_after");
-  card("activations", megabytes(aAfter),
+  card("peak activations", megabytes(aAfter),
        "FP32: " + megabytes(aBefore) + change(aBefore, aAfter));
   card("validation rounds",
        std::to_string(static_cast<int64_t>(numberIn(summary, "rounds"))),
