@@ -320,6 +320,122 @@ class TinyUNet(nn.Module):
 
 # --- the zoo ----------------------------------------------------------------
 
+class ESPCN(nn.Module):
+    """Super-resolution: convolutions, then PixelShuffle (DepthToSpace)."""
+
+    def __init__(self, r=3):
+        super().__init__()
+        self.a = nn.Conv2d(1, 64, 5, padding=2)
+        self.b = nn.Conv2d(64, 32, 3, padding=1)
+        self.c = nn.Conv2d(32, r * r, 3, padding=1)
+        self.shuffle = nn.PixelShuffle(r)
+
+    def forward(self, x):
+        return self.shuffle(self.c(torch.tanh(self.b(torch.tanh(self.a(x))))))
+
+
+class StyleNet(nn.Module):
+    """Style transfer: reflection padding, InstanceNorm, residual blocks,
+    nearest-neighbour upsampling."""
+
+    def __init__(self):
+        super().__init__()
+
+        def block(i, o, k, stride):
+            return nn.Sequential(nn.ReflectionPad2d(k // 2), nn.Conv2d(i, o, k, stride),
+                                 nn.InstanceNorm2d(o, affine=True), nn.ReLU())
+        self.down = nn.Sequential(block(3, 16, 9, 1), block(16, 32, 3, 2), block(32, 64, 3, 2))
+        self.res = nn.ModuleList([nn.Sequential(block(64, 64, 3, 1), nn.ReflectionPad2d(1),
+                                                nn.Conv2d(64, 64, 3),
+                                                nn.InstanceNorm2d(64, affine=True))
+                                  for _ in range(2)])
+        self.up = nn.Sequential(nn.Upsample(scale_factor=2, mode="nearest"), block(64, 32, 3, 1),
+                                nn.Upsample(scale_factor=2, mode="nearest"), block(32, 16, 3, 1),
+                                nn.ReflectionPad2d(4), nn.Conv2d(16, 3, 9))
+
+    def forward(self, x):
+        y = self.down(x)
+        for r in self.res:
+            y = y + r(y)
+        return self.up(y)
+
+
+class TCN(nn.Module):
+    """Dilated causal 1D convolutions (left padding) with residuals."""
+
+    def __init__(self, channels=32, levels=4):
+        super().__init__()
+        self.inp = nn.Conv1d(1, channels, 1)
+        self.convs = nn.ModuleList([nn.Conv1d(channels, channels, 3, dilation=2 ** i)
+                                    for i in range(levels)])
+        self.head = nn.Linear(channels, 5)
+
+    def forward(self, x):
+        y = self.inp(x)
+        for i, conv in enumerate(self.convs):
+            y = y + F.relu(conv(F.pad(y, (2 * 2 ** i, 0))))
+        return self.head(y.mean(-1))
+
+
+class BiLSTMClassifier(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(800, 48)
+        self.lstm = nn.LSTM(48, 32, batch_first=True, bidirectional=True)
+        self.head = nn.Linear(64, 4)
+
+    def forward(self, t):
+        y, _ = self.lstm(self.emb(t))
+        return self.head(y.max(1).values)
+
+
+class TorchEncoder(nn.Module):
+    """nn.TransformerEncoder (its exported attention bakes the sequence
+    length in: both sets use 16 tokens)."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(600, 64)
+        self.pos = nn.Parameter(torch.randn(1, 32, 64) * 0.02)
+        layer = nn.TransformerEncoderLayer(64, 4, 128, dropout=0.0, batch_first=True,
+                                           activation="gelu")
+        self.enc = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+        self.head = nn.Linear(64, 3)
+
+    def forward(self, t):
+        x = self.emb(t) + self.pos[:, : t.shape[1]]
+        return self.head(self.enc(x)[:, 0])
+
+
+class GroupNormNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+        def block(i, o, stride):
+            return nn.Sequential(nn.Conv2d(i, o, 3, stride, 1, bias=False), nn.GroupNorm(8, o),
+                                 nn.SiLU())
+        self.features = nn.Sequential(block(3, 32, 2), block(32, 64, 2), block(64, 64, 1),
+                                      block(64, 128, 2))
+        self.head = nn.Linear(128, 10)
+
+    def forward(self, x):
+        return self.head(self.features(x).mean((2, 3)))
+
+
+class AutoEncoder(nn.Module):
+    """A ConvTranspose decoder with a sigmoid output in (0, 1)."""
+
+    def __init__(self):
+        super().__init__()
+        self.encode = nn.Sequential(nn.Conv2d(1, 16, 3, 2, 1), nn.ReLU(),
+                                    nn.Conv2d(16, 32, 3, 2, 1), nn.ReLU())
+        self.decode = nn.Sequential(nn.ConvTranspose2d(32, 16, 4, 2, 1), nn.ReLU(),
+                                    nn.ConvTranspose2d(16, 1, 4, 2, 1), nn.Sigmoid())
+
+    def forward(self, x):
+        return self.decode(self.encode(x))
+
+
 def mels(frames):
     def make(batch, gen, which=0):
         return (torch.randn(batch, 40, frames + 20 * which, generator=gen),)
@@ -379,4 +495,22 @@ ZOO = {
     "audio_cnn": (AudioCNN, audio(4000), [{"batch": 0, "samples": 2}], 13),
     "conformer_like": (ConformerLike, mels(50), [{"batch": 0, "frames": 2}], 17),
     "crnn_ctc": (CRNN, text_line, [{"batch": 0, "width": 3}], 13),
+    # Added 2026-12-04 (docs/precision.md, "Fourteen more architectures").
+    "mobilenet_v3_large": (lambda: tvm.mobilenet_v3_large(num_classes=10), images(64),
+                           [BATCH_SEQ], 17),
+    "regnet_y_400mf": (lambda: tvm.regnet_y_400mf(num_classes=10), images(64), [BATCH_SEQ], 15),
+    "resnext50": (lambda: tvm.resnext50_32x4d(num_classes=10), images(64), [BATCH_SEQ], 13),
+    "efficientnet_v2_s": (lambda: tvm.efficientnet_v2_s(num_classes=10), images(64),
+                          [BATCH_SEQ], 17),
+    "shufflenet_v2_1_0": (lambda: tvm.shufflenet_v2_x1_0(num_classes=10), images(64),
+                          [BATCH_SEQ], 15),
+    "squeezenet1_0": (lambda: tvm.squeezenet1_0(num_classes=10), images(64), [BATCH_SEQ], 13),
+    "mnasnet1_0": (lambda: tvm.mnasnet1_0(num_classes=10), images(64), [BATCH_SEQ], 13),
+    "espcn": (ESPCN, images(32, channels=1), [BATCH_SEQ], 13),
+    "style_net": (StyleNet, images(32), [BATCH_SEQ], 13),
+    "tcn": (TCN, audio(1200), [{"batch": 0, "samples": 2}], 13),
+    "bilstm": (BiLSTMClassifier, tokens(800), [TOKENS], 14),
+    "torch_encoder": (TorchEncoder, tokens(600, lengths=(16, 16)), [BATCH_SEQ], 17),
+    "groupnorm_net": (GroupNormNet, images(32), [BATCH_SEQ], 18),
+    "autoencoder": (AutoEncoder, images(32, channels=1), [BATCH_SEQ], 13),
 }
