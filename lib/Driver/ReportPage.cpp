@@ -105,6 +105,9 @@ const Reason kReasons[] = {
     {"overflow", "its calibrated values overflow every lower format"},
     {"underflow",
      "an f8 scale for its values would flush too many of them to zero"},
+    {"flushed_divisor",
+     "it divides by (or takes the log of) values that are non-zero in FP32 "
+     "but round to zero in every lower format"},
     {"target", "the target offers no lower format for this kind of op"},
     {"discrete_use",
      "feeds only integer uses (indices, masks, buckets): rounding could "
@@ -729,6 +732,9 @@ std::string explainFormat(const json::Object &op) {
   }
   if (reason == "underflow")
     return f + "an f8 scale would flush too many of its values to zero";
+  if (reason == "flushed_divisor")
+    return f + "it divides by (or takes the log of) values that are "
+               "non-zero in FP32 but round to zero in 16 bits";
   if (reason == "target")
     return f + "the target has no lower format for this kind of op";
   if (reason == "discrete_use")

@@ -253,7 +253,7 @@ struct AssignPrecisionPass final
 
       // Formats the target and the op both allow, minus overflowing ones.
       SmallVector<Format> allowed = precision.getAllowedFormats();
-      bool overflowed = false, underflowed = false;
+      bool overflowed = false, underflowed = false, flushed = false;
       SmallVector<Choice, 2> choices;
       for (Format f :
            {Format::f16, Format::bf16, Format::tf32, Format::f8E4M3FN,
@@ -276,6 +276,10 @@ struct AssignPrecisionPass final
           overflowed = true;
           continue;
         }
+        if (!operandsOnly && flushesSingularOperand(op, f)) {
+          flushed = true;
+          continue;
+        }
         double benefit = flops * (1.0 - 1.0 / t.throughputOf(f));
         if (benefit <= 0)
           continue;
@@ -286,6 +290,8 @@ struct AssignPrecisionPass final
           mark(op, Format::f32, "overflow");
         else if (underflowed)
           mark(op, Format::f32, "underflow");
+        else if (flushed)
+          mark(op, Format::f32, "flushed_divisor");
         continue;
       }
       if (policyOnly) {
@@ -560,6 +566,35 @@ struct AssignPrecisionPass final
         return false;
     }
     return true;
+  }
+
+  /// Whether the op divides by (Div's divisor, Reciprocal) or takes the log
+  /// of an operand whose calibrated nonzero values include some that `f`
+  /// flushes to zero: x / 0 or log 0 where FP32 had a finite result. The
+  /// guard of F.normalize, x / clamp_min(||x||, 1e-12), is one: in f16 the
+  /// clamp's 1e-12 becomes 0 and a zero row gives 0 / 0 (swin_v2_t).
+  static bool flushesSingularOperand(Operation *op, Format f) {
+    Value singular = isa<DivOp>(op)                 ? op->getOperand(1)
+                     : isa<ReciprocalOp, LogOp>(op) ? op->getOperand(0)
+                                                    : Value();
+    DictionaryAttr range = singular ? rangeOf(singular) : nullptr;
+    auto hist = range ? range.getAs<DenseI64ArrayAttr>("hist") : nullptr;
+    if (!hist)
+      return false;
+    // Values below half the smallest subnormal round to zero: those whose
+    // binary exponent is at most its exponent - 2 for certain. Formats
+    // whose subnormals lie below the histogram's lowest bin (bf16) flush
+    // nothing it can show.
+    int flushExponent =
+        llvm::ilogb(llvm::APFloat::getSmallest(semanticsOf(f))) - 2;
+    if (flushExponent < kRangeHistLowestExponent)
+      return false;
+    ArrayRef<int64_t> bins = hist.asArrayRef();
+    for (int e = kRangeHistLowestExponent; e <= flushExponent; ++e)
+      if (size_t bin = e - kRangeHistLowestExponent;
+          bin < bins.size() && bins[bin] > 0)
+        return true;
+    return false;
   }
 
   /// Whether the op's result or a float operand (a graph input too) exceeds

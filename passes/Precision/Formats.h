@@ -38,6 +38,15 @@ DictionaryAttr rangeOf(Value value);
 /// handful to every op).
 void setAttrsOf(Operation *op, ArrayRef<NamedAttribute> attrs);
 
+/// On a cast dsmp-insert-casts puts on a constant operand of a 16-bit op:
+/// the folded constant keeps every non-zero finite value non-zero and
+/// finite. A value below the format's smallest subnormal becomes that
+/// subnormal and one beyond its largest finite value becomes that value,
+/// each with its sign. Round to nearest would flush an epsilon guard
+/// (F.normalize's clamp_min(1e-12)) to 0, so 0 / clamp gives NaN, and
+/// would turn a -1e9 mask into -inf.
+inline constexpr llvm::StringLiteral kKeepNonzeroAttr = "dsmp.keep_nonzero";
+
 /// The ONNX node name an op came from (its NameLoc), or "".
 std::string nodeName(Operation *op);
 /// The ONNX operator type of a dsmp op ("Conv"), or its op name.

@@ -25,7 +25,10 @@ namespace {
 
 Value castTo(OpBuilder &b, Location loc, Value v, Type element) {
   auto type = cast<RankedTensorType>(v.getType());
-  return CastOp::create(b, loc, type.clone(element), v);
+  auto cast = CastOp::create(b, loc, type.clone(element), v);
+  if (v.getDefiningOp<ConstantOp>() && (element.isF16() || element.isBF16()))
+    cast->setAttr(kKeepNonzeroAttr, b.getUnitAttr());
+  return cast;
 }
 
 struct InsertCastsPass final

@@ -19,6 +19,8 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/APFloat.h"
 
+#include <cmath>
+
 #define DEBUG_TYPE "dsmp-minimize-casts"
 
 namespace mlir::dsmp {
@@ -71,8 +73,33 @@ struct FoldCastChain : OpRewritePattern<CastOp> {
   llvm::Statistic &removed;
 };
 
+/// Codes of a 16-bit format that keepNonzeroFinite rewrites.
+struct SixteenBitCodes {
+  uint16_t smallestSubnormal, largestFinite, infinity;
+};
+constexpr SixteenBitCodes kF16Codes{0x0001, 0x7BFF, 0x7C00};
+constexpr SixteenBitCodes kBF16Codes{0x0001, 0x7F7F, 0x7F80};
+
+/// The rounded `codes` of `values`, with each non-zero finite value that
+/// rounded to zero or to infinity moved to the nearest non-zero finite code
+/// (kKeepNonzeroAttr).
+void keepNonzeroFinite(ArrayRef<float> values, MutableArrayRef<uint16_t> codes,
+                       const SixteenBitCodes &format) {
+  for (auto [v, code] : llvm::zip_equal(values, codes)) {
+    if (v == 0.0f || !std::isfinite(v))
+      continue;
+    uint16_t sign = code & 0x8000u, magnitude = code & 0x7FFFu;
+    if (magnitude == 0)
+      code = sign | format.smallestSubnormal;
+    else if (magnitude == format.infinity)
+      code = sign | format.largestFinite;
+  }
+}
+
 /// A cast of an f32 constant to f16/bf16 becomes a constant of that type,
-/// rounded to nearest even as the runtime cast would.
+/// rounded to nearest even as the runtime cast would; a cast the precision
+/// passes put on an op's constant operand (kKeepNonzeroAttr) also keeps
+/// non-zero finite values so.
 struct FoldConstantCast : OpRewritePattern<CastOp> {
   FoldConstantCast(MLIRContext *ctx, llvm::Statistic &folded)
       : OpRewritePattern(ctx), folded(folded) {}
@@ -86,14 +113,18 @@ struct FoldConstantCast : OpRewritePattern<CastOp> {
     if (!target || !(target.isF16() || target.isBF16()) ||
         !floatElement(op.getInput()) || !floatElement(op.getInput()).isF32())
       return failure();
+    // The memo holds the precision passes' conversions only (a model's own
+    // Cast of a constant rounds to nearest, zero and infinity included).
+    bool keepNonzero = op->hasAttr(kKeepNonzeroAttr);
     auto *dialect = cast<DsmpDialect>(op->getDialect());
-    if (Attribute known =
-            dialect->lookupConvertedConstant(constant.getValue(), type)) {
-      rewriter.replaceOpWithNewOp<ConstantOp>(op, type,
-                                              cast<ElementsAttr>(known));
-      ++folded;
-      return success();
-    }
+    if (keepNonzero)
+      if (Attribute known =
+              dialect->lookupConvertedConstant(constant.getValue(), type)) {
+        rewriter.replaceOpWithNewOp<ConstantOp>(op, type,
+                                                cast<ElementsAttr>(known));
+        ++folded;
+        return success();
+      }
     SmallVector<float> values;
     if (!constantFloats(constant, values))
       return failure();
@@ -106,10 +137,13 @@ struct FoldConstantCast : OpRewritePattern<CastOp> {
     else
       for (auto [v, code] : llvm::zip_equal(values, bits))
         code = ::dsmp::formats::toBF16(v);
+    if (keepNonzero)
+      keepNonzeroFinite(values, bits, target.isF16() ? kF16Codes : kBF16Codes);
     ArrayRef<char> raw(reinterpret_cast<const char *>(bits.data()),
                        bits.size() * sizeof(uint16_t));
     auto attr = DenseElementsAttr::getFromRawBuffer(type, raw);
-    dialect->rememberConvertedConstant(constant.getValue(), type, attr);
+    if (keepNonzero)
+      dialect->rememberConvertedConstant(constant.getValue(), type, attr);
     rewriter.replaceOpWithNewOp<ConstantOp>(op, type, attr);
     ++folded;
     return success();

@@ -65,12 +65,19 @@ Type accumulationType(Operation *op) {
   }
 }
 
-/// Converts a float scalar to `to` (extf or truncf), if it differs.
+/// Converts a float scalar to `to` (extf or truncf), if it differs. Two
+/// types of one width (f16 and bf16) convert through f32, which holds
+/// both exactly, so the value rounds once.
 Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
   Type from = v.getType();
   if (from == to)
     return v;
-  if (cast<FloatType>(from).getWidth() < cast<FloatType>(to).getWidth())
+  unsigned fromWidth = cast<FloatType>(from).getWidth(),
+           toWidth = cast<FloatType>(to).getWidth();
+  if (fromWidth == toWidth && fromWidth < 32)
+    return arith::TruncFOp::create(
+        b, loc, to, arith::ExtFOp::create(b, loc, b.getF32Type(), v));
+  if (fromWidth < toWidth)
     return arith::ExtFOp::create(b, loc, to, v);
   return arith::TruncFOp::create(b, loc, to, v);
 }

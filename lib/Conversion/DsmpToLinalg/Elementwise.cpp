@@ -266,9 +266,7 @@ void addElementwisePatterns(RewritePatternSet &patterns) {
         auto fromFloat = dyn_cast<FloatType>(from);
         auto toFloat = dyn_cast<FloatType>(to);
         if (fromFloat && toFloat)
-          return fromFloat.getWidth() < toFloat.getWidth()
-                     ? Value(arith::ExtFOp::create(b, loc, to, x))
-                     : Value(arith::TruncFOp::create(b, loc, to, x));
+          return convertFloat(b, loc, x, to);
         // To bool: nonzero is true (2 and 0.5 too; NaN as well, as numpy
         // and onnxruntime have it), not the low bit or an out-of-range
         // conversion.

@@ -299,3 +299,18 @@ func.func @one_hot(%i: tensor<2x3xi64>, %d: tensor<i64>, %v: tensor<2xf32>) -> t
   %y = dsmp.one_hot %i, %d, %v {axis = 1 : i64} : (tensor<2x3xi64>, tensor<i64>, tensor<2xf32>) -> tensor<2x5x3xf32>
   return %y : tensor<2x5x3xf32>
 }
+
+// -----
+
+/// f16 -> bf16 (an f16 op's result read by a bf16 op) goes through f32,
+/// which holds every f16 exactly: one rounding, and no truncf between two
+/// types of one width (which arith rejects).
+// CHECK-LABEL: func.func @f16_to_bf16
+// CHECK: linalg.generic
+// CHECK: %[[W:.*]] = arith.extf %{{.*}} : f16 to f32
+// CHECK-NEXT: %[[N:.*]] = arith.truncf %[[W]] : f32 to bf16
+// CHECK-NEXT: linalg.yield %[[N]] : bf16
+func.func @f16_to_bf16(%x: tensor<4xf16>) -> tensor<4xbf16> {
+  %0 = dsmp.cast %x : (tensor<4xf16>) -> tensor<4xbf16>
+  return %0 : tensor<4xbf16>
+}

@@ -137,3 +137,26 @@ module {
     return %1, %3, %5 : tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>
   }
 }
+
+// -----
+
+/// A Div whose divisor has non-zero values that f16 flushes to zero (a
+/// calibrated value below 2^-26: bin 0 of the |x| histogram) would divide
+/// by zero in f16 where FP32 divides by 1e-12 (F.normalize's guard): f16
+/// is excluded, so sm_80 takes bf16 (f32's exponent range) and an
+/// f16-only target keeps it f32. @safe's divisor has nothing below 2^-12.
+// SM80-LABEL: func.func @main_graph
+// SM80: dsmp.div {{.*}}dsmp.assigned = #dsmp.format<bf16>{{.*}}loc("normalize")
+// SM80: dsmp.div {{.*}}dsmp.assigned = #dsmp.format<f16>{{.*}}loc("safe")
+// F16ONLY-LABEL: func.func @main_graph
+// F16ONLY: dsmp.div {{.*}}dsmp.assigned = #dsmp.format<f32>{{.*}}dsmp.reason = "flushed_divisor"{{.*}}loc("normalize")
+// F16ONLY: dsmp.div {{.*}}dsmp.assigned = #dsmp.format<f16>{{.*}}loc("safe")
+module {
+  func.func @main_graph(%x: tensor<8xf32>,
+      %tiny: tensor<8xf32> {dsmp.range = {amax = 4.0 : f64, hist = array<i64: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>}},
+      %fine: tensor<8xf32> {dsmp.range = {amax = 4.0 : f64, hist = array<i64: 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>}}) -> (tensor<8xf32>, tensor<8xf32>) {
+    %0 = dsmp.div %x, %tiny {dsmp.flops = 8 : i64, dsmp.sensitivity = {adapt = 1.0e-06 : f64, energy = 1.0e-06 : f64}} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32> loc("normalize")
+    %1 = dsmp.div %x, %fine {dsmp.flops = 8 : i64, dsmp.sensitivity = {adapt = 1.0e-06 : f64, energy = 1.0e-06 : f64}} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32> loc("safe")
+    return %0, %1 : tensor<8xf32>, tensor<8xf32>
+  }
+}

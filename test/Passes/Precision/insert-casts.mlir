@@ -59,3 +59,18 @@ func.func @batch_norm_f16(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
   %y = dsmp.batch_normalization %x, %s, %b, %m, %v {dsmp.assigned = #dsmp.format<f16>} : (tensor<1x2x3x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
 }
+
+/// A cast of a constant operand is marked to keep its non-zero values
+/// non-zero when dsmp-minimize-casts folds it (F.normalize's 1e-12 clamp);
+/// a cast of a computed value is not.
+// CHECK-LABEL: func.func @constant_operand
+// CHECK: %[[X16:.*]] = dsmp.cast %{{.*}} : (tensor<4xf32>) -> tensor<4xf16>
+// CHECK-NOT: dsmp.keep_nonzero
+// CHECK: %[[E16:.*]] = dsmp.cast %{{.*}} {dsmp.keep_nonzero} : (tensor<1xf32>) -> tensor<1xf16>
+// CHECK: dsmp.clip %[[X16]], %[[E16]], %{{.*}}
+func.func @constant_operand(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %eps = dsmp.constant dense<1.0e-12> : tensor<1xf32>
+  %n = dsmp.none
+  %c = dsmp.clip %x, %eps, %n {dsmp.assigned = #dsmp.format<f16>} : (tensor<4xf32>, tensor<1xf32>, none) -> tensor<4xf32>
+  return %c : tensor<4xf32>
+}

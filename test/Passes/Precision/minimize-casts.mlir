@@ -29,6 +29,23 @@ func.func @weights(%x: tensor<3xf16>) -> tensor<3xf16> {
   return %m : tensor<3xf16>
 }
 
+/// A cast dsmp-insert-casts put on a constant operand (dsmp.keep_nonzero)
+/// keeps non-zero finite values non-zero and finite: 1e-12 becomes f16's
+/// smallest subnormal (2^-24), -1e9 its largest finite value, with signs;
+/// 0 stays 0 and 1/3 rounds as before. The same constant in a model's own
+/// cast rounds to nearest: 0 and -inf.
+// CHECK-LABEL: func.func @keep_nonzero
+// CHECK-DAG: dsmp.constant dense<[5.960460e-08, -5.960460e-08, -6.550400e+04, 0.000000e+00, 3.332520e-01]> : tensor<5xf16>
+// CHECK-DAG: dsmp.constant dense<[0.000000e+00, -0.000000e+00, 0xFC00, 0.000000e+00, 3.332520e-01]> : tensor<5xf16>
+func.func @keep_nonzero(%x: tensor<5xf16>) -> (tensor<5xf16>, tensor<5xf16>) {
+  %c = dsmp.constant dense<[1.0e-12, -1.0e-12, -1.0e9, 0.0, 0.333333343]> : tensor<5xf32>
+  %kept = dsmp.cast %c {dsmp.keep_nonzero} : (tensor<5xf32>) -> tensor<5xf16>
+  %rounded = dsmp.cast %c : (tensor<5xf32>) -> tensor<5xf16>
+  %a = dsmp.add %x, %kept : (tensor<5xf16>, tensor<5xf16>) -> tensor<5xf16>
+  %b = dsmp.add %x, %rounded : (tensor<5xf16>, tensor<5xf16>) -> tensor<5xf16>
+  return %a, %b : tensor<5xf16>, tensor<5xf16>
+}
+
 /// A widening cast sinks below a reshape, so the data moves in bf16 and the
 /// narrowing cast after it cancels.
 // CHECK-LABEL: func.func @sink
