@@ -160,7 +160,7 @@ def Dsmp_IsInfOp : Dsmp_PredicateOp<"is_inf", "IsInf", "x is +inf or -inf (as en
 def Dsmp_IsNaNOp : Dsmp_PredicateOp<"is_nan", "IsNaN", "x is NaN", Dsmp_FloatTensor>;
 
 def Dsmp_NotOp : Dsmp_OnnxOp<"not", Dsmp_ElementwiseClass, (ins Dsmp_BoolTensor:$X),
-    (outs Dsmp_BoolTensor:$Y), [Pure, SameOperandsAndResultType]> {
+    (outs Dsmp_BoolTensor:$Y), [Pure, SameOperandsAndResultShape, SameOperandsAndResultElementType]> {
   let summary = "ONNX Not: logical negation";
   let description = [{
     Negates each element of a boolean tensor.
@@ -493,7 +493,7 @@ def Dsmp_LayerNormalizationOp : Dsmp_OnnxOp<"layer_normalization",
 def Dsmp_LpNormalizationOp : Dsmp_OnnxOp<"lp_normalization", Dsmp_NormalizationClass,
     (ins Dsmp_FloatTensor:$input, DefaultValuedAttr<I64Attr, "-1">:$axis,
          DefaultValuedAttr<I64Attr, "2">:$p),
-    (outs Dsmp_FloatTensor:$output), [Pure, SameOperandsAndResultType]> {
+    (outs Dsmp_FloatTensor:$output), [Pure, SameOperandsAndResultShape, SameOperandsAndResultElementType]> {
   let summary = "ONNX LpNormalization";
   let description = [{
     Divides by the Lp norm along `axis`.
@@ -508,7 +508,7 @@ def Dsmp_LRNOp : Dsmp_OnnxOp<"lrn", Dsmp_NormalizationClass,
     (ins Dsmp_FloatTensor:$X, DefaultValuedAttr<F32Attr, "0.0001f">:$alpha,
          DefaultValuedAttr<F32Attr, "0.75f">:$beta,
          DefaultValuedAttr<F32Attr, "1.0f">:$bias, I64Attr:$size),
-    (outs Dsmp_FloatTensor:$Y), [Pure, SameOperandsAndResultType]> {
+    (outs Dsmp_FloatTensor:$Y), [Pure, SameOperandsAndResultShape, SameOperandsAndResultElementType]> {
   let summary = "ONNX LRN: local response normalization across channels";
   let description = [{
     ```mlir
@@ -520,7 +520,7 @@ def Dsmp_LRNOp : Dsmp_OnnxOp<"lrn", Dsmp_NormalizationClass,
 def Dsmp_MeanVarianceNormalizationOp : Dsmp_OnnxOp<"mean_variance_normalization",
     Dsmp_NormalizationClass,
     (ins Dsmp_FloatTensor:$X, OptionalAttr<DenseI64ArrayAttr>:$axes),
-    (outs Dsmp_FloatTensor:$Y), [Pure, SameOperandsAndResultType]> {
+    (outs Dsmp_FloatTensor:$Y), [Pure, SameOperandsAndResultShape, SameOperandsAndResultElementType]> {
   let summary = "ONNX MeanVarianceNormalization: (x - mean) / std over axes";
   let description = [{
     `axes` defaults to [0, 2, 3].
@@ -535,7 +535,7 @@ class Dsmp_SoftmaxLikeOp<string mnemonic, string onnxName, string formula,
                          Dsmp_OpClassTrait cls>
     : Dsmp_OnnxOp<mnemonic, cls,
                   (ins Dsmp_FloatTensor:$input, DefaultValuedAttr<I64Attr, "-1">:$axis),
-                  (outs Dsmp_FloatTensor:$output), [Pure, SameOperandsAndResultType]> {
+                  (outs Dsmp_FloatTensor:$output), [Pure, SameOperandsAndResultShape, SameOperandsAndResultElementType]> {
   let summary = "ONNX " # onnxName # " along one axis";
   let description = "Computes `" # formula # "` along `axis` (opset-13 "
     # "semantics; the importer rewrites the older flattening form).\n\n```mlir\n"
@@ -948,7 +948,7 @@ def Dsmp_ScatterElementsOp : Dsmp_OnnxOp<"scatter_elements", Dsmp_DataMovementCl
 }
 
 def Dsmp_IdentityOp : Dsmp_OnnxOp<"identity", Dsmp_DataMovementClass,
-    (ins AnyType:$input), (outs AnyType:$output), [Pure, SameOperandsAndResultType]> {
+    (ins AnyType:$input), (outs AnyType:$output), [Pure, SameOperandsAndResultShape, SameOperandsAndResultElementType]> {
   let summary = "ONNX Identity";
   let description = [{
     Folds to its input.

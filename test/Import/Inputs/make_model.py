@@ -60,6 +60,18 @@ def symbolic_dims():
         [const("w", np.random.default_rng(0).standard_normal((8, 4)).astype(np.float32))])
 
 
+def refined_dims():
+    # The exporter knows a dim its input leaves symbolic (wav2vec2's
+    # LogSoftmax over frames: input ?x?x12, value_info ?x159x12).
+    m = model([
+        helper.make_node("LogSoftmax", ["x"], ["l"], name="log_softmax", axis=-1),
+        helper.make_node("Identity", ["l"], ["y"], name="identity"),
+    ], [vi("x", ["batch", "frames", 4])], [vi("y", ["batch", 3, 4])],
+        opset=17)
+    m.graph.value_info.append(vi("l", ["batch", 3, 4]))
+    return m
+
+
 def if_constants():
     # Weights live in Constant nodes inside the If branches, which also read
     # the outer-scope value x.
@@ -113,7 +125,7 @@ def external_data():
 
 
 BUILDERS = {f.__name__: f for f in [unsorted, unused_opset, opaque_names,
-                                    symbolic_dims, if_constants, opset9_forms,
+                                    symbolic_dims, refined_dims, if_constants, opset9_forms,
                                     large_weights, external_data]}
 
 if __name__ == "__main__":
