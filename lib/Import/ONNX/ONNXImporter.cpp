@@ -478,6 +478,14 @@ Error ModelImporter::normalizeOldForm(const onnx::NodeProto &node,
                       b.getStringAttr("asymmetric"));
     attrs.try_emplace("nearest_mode", b.getStringAttr("floor"));
     opType = "Resize";
+  } else if (type == "Resize") {
+    // Resize-11/12 exporters pass an empty tensor for the roi and for
+    // whichever of scales and sizes they do not use; an empty operand is
+    // an absent one.
+    for (size_t i = 1; i < operands.size(); ++i)
+      if (auto t = dyn_cast<RankedTensorType>(operands[i].getType()))
+        if (t.hasStaticShape() && t.getNumElements() == 0)
+          operands[i] = getNone();
   }
   if (type == "Split" &&
       (operands.size() < 2 || isa<NoneType>(operands[1].getType())) &&

@@ -10,6 +10,8 @@ DIR/<case>/test_data_set_0/.
                 dim the model leaves dynamic, Sigmoid, Mul
   split18       Split with num_outputs (opset 18) into 3 unequal parts
   split11       Split with the `split` attribute (opset 11)
+  resize11      Resize-11 with an empty roi and empty scales, the sizes
+                given (torchvision's LRASPP head at opset 11)
 """
 import os
 import sys
@@ -85,3 +87,12 @@ write("split11",
       [helper.make_node("Split", ["x"], ["p", "q"], axis=0, split=[1, 3], name="split")],
       [vi("x", [4, 2])], [vi("p", [1, 2]), vi("q", [3, 2])],
       {"x": rng.standard_normal((4, 2)).astype(f32)}, opset=11)
+
+empty = np.zeros((0,), f32)
+write("resize11",
+      [helper.make_node("Resize", ["x", "roi", "scales", "sizes"], ["y"], name="up",
+                        mode="linear", coordinate_transformation_mode="half_pixel")],
+      [vi("x", [1, 2, 3, 3])], [vi("y", [1, 2, 6, 5])],
+      {"x": rng.standard_normal((1, 2, 3, 3)).astype(f32)},
+      [numpy_helper.from_array(empty, "roi"), numpy_helper.from_array(empty, "scales"),
+       numpy_helper.from_array(np.array([1, 2, 6, 5], np.int64), "sizes")], opset=11)

@@ -110,6 +110,18 @@ def opset9_forms():
     ], [vi("x", [2, 4])], [vi("y", [2, 3])], opset=9)
 
 
+def resize11_empty_inputs():
+    # torchvision's LRASPP at opset 11: Resize with an empty roi and empty
+    # scales, the sizes given.
+    empty = np.zeros((0,), np.float32)
+    return model([
+        helper.make_node("Resize", ["x", "roi", "scales", "sizes"], ["y"], name="up",
+                         mode="linear", coordinate_transformation_mode="half_pixel"),
+    ], [vi("x", [1, 2, 3, 3])], [vi("y", [1, 2, 6, 5])],
+        [const("roi", empty), const("scales", empty),
+         const("sizes", np.array([1, 2, 6, 5], np.int64))], opset=11)
+
+
 def large_weights():
     rng = np.random.default_rng(3)
     return model([
@@ -126,6 +138,7 @@ def external_data():
 
 BUILDERS = {f.__name__: f for f in [unsorted, unused_opset, opaque_names,
                                     symbolic_dims, refined_dims, if_constants, opset9_forms,
+                                    resize11_empty_inputs,
                                     large_weights, external_data]}
 
 if __name__ == "__main__":
