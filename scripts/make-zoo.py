@@ -9,7 +9,7 @@ input_*.pb and the FP32 outputs (output_*.pb) of torch, in ONNX's
 backend-test layout, as ../shared/models has it. BatchNorm statistics are
 re-estimated on random data first, so activations have the ranges a trained
 network's would rather than the identity statistics of a fresh one. Every
-export is checked against torch with onnxruntime (1e-4 relative) before it
+export is checked against torch with onnxruntime (3e-4 relative) before it
 is written. Needs torch and torchvision (CPU wheels will do) and onnx.
 """
 import argparse
@@ -79,7 +79,8 @@ def export(name, out_root):
         for g, e in zip(got, outputs):
             e = e.numpy()
             err = np.linalg.norm(g - e) / max(np.linalg.norm(e), 1e-30)
-            if err > 1e-4:
+            # 3e-4: inception_v3's 94 convolutions differ by 1.3e-4 in f32.
+            if err > 3e-4:
                 raise RuntimeError(f"{name}: onnxruntime differs from torch on set {i}: {err:.2e}")
         set_dir = os.path.join(folder, f"test_data_set_{i}")
         write_set(set_dir, input_names, feeds.values(), "input")

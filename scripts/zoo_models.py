@@ -12,6 +12,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 import torchvision.models as tvm
+import torchvision.models.segmentation as seg
+import torchvision.models.video as video
 from torchvision.models.convnext import CNBlockConfig, ConvNeXt
 
 
@@ -436,6 +438,153 @@ class AutoEncoder(nn.Module):
         return self.decode(self.encode(x))
 
 
+# --- added in session 27 ------------------------------------------------------
+
+class ConvBNSiLU(nn.Sequential):
+    def __init__(self, cin, cout, k=3, stride=1):
+        super().__init__(nn.Conv2d(cin, cout, k, stride, k // 2, bias=False),
+                         nn.BatchNorm2d(cout), nn.SiLU())
+
+
+class C2f(nn.Module):
+    """YOLOv8's block: split, a chain of convolutions, concat of all."""
+
+    def __init__(self, c):
+        super().__init__()
+        self.cv1 = ConvBNSiLU(c, 2 * c, 1)
+        self.m = nn.Sequential(ConvBNSiLU(c, c), ConvBNSiLU(c, c))
+        self.cv2 = ConvBNSiLU(3 * c, c, 1)
+
+    def forward(self, x):
+        a, b = self.cv1(x).chunk(2, 1)
+        return self.cv2(torch.cat([a, b, self.m(b)], 1))
+
+
+class YoloLike(nn.Module):
+    """A backbone of C2f blocks, nearest up-sampling and Concat (an FPN
+    level), a head with a DFL softmax over box bins and sigmoid class
+    scores."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = ConvBNSiLU(3, 16, 3, 2)
+        self.down1, self.block1 = ConvBNSiLU(16, 32, 3, 2), C2f(32)
+        self.down2, self.block2 = ConvBNSiLU(32, 64, 3, 2), C2f(64)
+        self.up = nn.Upsample(scale_factor=2, mode="nearest")
+        self.reduce, self.fuse = ConvBNSiLU(96, 64, 1), C2f(64)
+        self.box, self.cls = nn.Conv2d(64, 4 * 8, 1), nn.Conv2d(64, 5, 1)
+
+    def forward(self, x):
+        p3 = self.block1(self.down1(self.stem(x)))
+        p4 = self.block2(self.down2(p3))
+        f = self.fuse(self.reduce(torch.cat([self.up(p4)[:, :64], p3], 1)))
+        n, _, h, w = f.shape
+        box = self.box(f).view(n, 4, 8, h * w).softmax(2)
+        box = (box * torch.arange(8, dtype=torch.float32).view(1, 1, 8, 1)).sum(2)
+        return torch.cat([box, self.cls(f).view(n, 5, h * w).sigmoid()], 1)
+
+
+class Wav2VecLike(nn.Module):
+    """wav2vec 2.0's shape: a convolutional feature encoder (GroupNorm with
+    a group per channel on its first layer, GELU), a grouped positional
+    convolution, post-LN transformer layers, a log-softmax per frame."""
+
+    def __init__(self, d=64):
+        super().__init__()
+        self.convs = nn.ModuleList([nn.Conv1d(1, d, 10, 5, bias=False),
+                                    nn.Conv1d(d, d, 3, 2, bias=False),
+                                    nn.Conv1d(d, d, 3, 2, bias=False)])
+        self.norm0 = nn.GroupNorm(d, d)
+        self.proj, self.ln = nn.Linear(d, d), nn.LayerNorm(d)
+        self.pos = nn.Conv1d(d, d, 15, padding=7, groups=4)
+        self.layers = nn.ModuleList([
+            nn.TransformerEncoderLayer(d, 4, 128, dropout=0.0, batch_first=True,
+                                       activation="gelu") for _ in range(2)])
+        self.head = nn.Linear(d, 12)
+
+    def forward(self, x):
+        for i, conv in enumerate(self.convs):
+            x = conv(x)
+            if i == 0:
+                x = self.norm0(x)
+            x = F.gelu(x)
+        x = self.proj(self.ln(x.transpose(1, 2)))
+        x = x + F.gelu(self.pos(x.transpose(1, 2))).transpose(1, 2)
+        for layer in self.layers:
+            x = layer(x)
+        return self.head(x).log_softmax(-1)
+
+
+class DLRMLike(nn.Module):
+    """A recommender: a bottom MLP on dense features, embedding tables for
+    sparse ones, pairwise dot interactions (bmm, upper triangle), a top MLP
+    and a click probability."""
+
+    SIZES = (1000, 500, 200, 50)
+
+    def __init__(self):
+        super().__init__()
+        self.tables = nn.ModuleList([nn.Embedding(n, 16) for n in self.SIZES])
+        self.bottom = nn.Sequential(nn.Linear(13, 64), nn.ReLU(), nn.Linear(64, 16), nn.ReLU())
+        self.top = nn.Sequential(nn.Linear(16 + 10, 64), nn.ReLU(), nn.Linear(64, 1))
+
+    def forward(self, dense, sparse):
+        z = [self.bottom(dense)] + [t(sparse[:, i]) for i, t in enumerate(self.tables)]
+        stacked = torch.stack(z, 1)
+        pairs = torch.bmm(stacked, stacked.transpose(1, 2))
+        i, j = torch.triu_indices(5, 5, 1)
+        return torch.sigmoid(self.top(torch.cat([z[0], pairs[:, i, j]], 1)))
+
+
+def dlrm_inputs(batch, gen, which=0):
+    dense = torch.rand(batch, 13, generator=gen) * 3
+    sparse = torch.stack([torch.randint(0, n, (batch,), generator=gen)
+                          for n in DLRMLike.SIZES], 1)
+    return dense, sparse
+
+
+class ActZoo(nn.Module):
+    """A CNN through the less common activations: PReLU, ELU, Softplus,
+    Mish, LeakyReLU, a HardSigmoid gate, HardSwish, AvgPool."""
+
+    def __init__(self):
+        super().__init__()
+        widths = [(3, 24, 1), (24, 32, 2), (32, 48, 2), (48, 48, 1), (48, 64, 2)]
+        self.convs = nn.ModuleList([nn.Conv2d(i, o, 3, s, 1) for i, o, s in widths])
+        self.acts = nn.ModuleList([nn.PReLU(24), nn.ELU(), nn.Softplus(), nn.Mish(),
+                                   nn.LeakyReLU(0.1)])
+        self.gate = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Conv2d(64, 64, 1),
+                                  nn.Hardsigmoid())
+        self.fc = nn.Linear(64, 10)
+
+    def forward(self, x):
+        for conv, act in zip(self.convs, self.acts):
+            x = act(conv(x))
+        x = F.hardswish(x * self.gate(x))
+        return self.fc(F.avg_pool2d(x, 4).flatten(1))
+
+
+class SegmentationOut(nn.Module):
+    """torchvision's segmentation models return a dict; the zoo exports
+    its "out" map."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x)["out"]
+
+
+def clip(batch, gen, which=0):
+    return (torch.randn(batch, 3, 4, 32, 32, generator=gen),)
+
+
+def waveform(batch, gen, which=0):
+    # nn.TransformerEncoderLayer's export bakes the frame count in.
+    return (torch.randn(batch, 1, 3200, generator=gen),)
+
+
 def mels(frames):
     def make(batch, gen, which=0):
         return (torch.randn(batch, 40, frames + 20 * which, generator=gen),)
@@ -513,4 +662,23 @@ ZOO = {
     "torch_encoder": (TorchEncoder, tokens(600, lengths=(16, 16)), [BATCH_SEQ], 17),
     "groupnorm_net": (GroupNormNet, images(32), [BATCH_SEQ], 18),
     "autoencoder": (AutoEncoder, images(32, channels=1), [BATCH_SEQ], 13),
+    # Added in session 27 (docs/precision.md, "Thirteen more architectures").
+    "yolo_like": (YoloLike, images(64), [BATCH_SEQ], 17),
+    "wav2vec_like": (Wav2VecLike, waveform, [BATCH_SEQ], 17),
+    "dlrm_like": (DLRMLike, dlrm_inputs, [BATCH_SEQ, BATCH_SEQ], 13),
+    "act_zoo": (ActZoo, images(32), [BATCH_SEQ], 12),
+    "deeplabv3_mnv3": (lambda: SegmentationOut(seg.deeplabv3_mobilenet_v3_large(
+        weights=None, weights_backbone=None, num_classes=5, aux_loss=False)),
+        images(64), [BATCH_SEQ], 13),
+    "lraspp_mnv3": (lambda: SegmentationOut(seg.lraspp_mobilenet_v3_large(
+        weights=None, weights_backbone=None, num_classes=4)), images(64), [BATCH_SEQ], 11),
+    "r3d_18": (lambda: video.r3d_18(num_classes=10), clip, [BATCH_SEQ], 13),
+    "inception_v3": (lambda: tvm.inception_v3(num_classes=10, aux_logits=False,
+                                              init_weights=True), images(80), [BATCH_SEQ], 13),
+    "swin_v2_t": (lambda: tvm.swin_v2_t(num_classes=10), images(64), [BATCH_SEQ], 17),
+    "efficientnet_b3": (lambda: tvm.efficientnet_b3(num_classes=10), images(64), [BATCH_SEQ], 15),
+    "resnet50_op9": (lambda: tvm.resnet50(num_classes=10), images(64), [BATCH_SEQ], 9),
+    "regnet_y_800mf": (lambda: tvm.regnet_y_800mf(num_classes=10), images(64), [BATCH_SEQ], 16),
+    "mobilenet_v2_op10": (lambda: tvm.mobilenet_v2(num_classes=10, width_mult=0.75),
+                          images(64), [BATCH_SEQ], 10),
 }

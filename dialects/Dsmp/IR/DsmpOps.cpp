@@ -987,6 +987,27 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   auto outType = dyn_cast<RankedTensorType>(getType());
   if (!outType)
     return {};
+  // A small float constant widened exactly (a Resize's scales that an f16
+  // export casts back to f32): shape inference reads it. Rounding casts
+  // and weights are left to dsmp-minimize-casts, which converts in bulk.
+  auto outFloat = dyn_cast<FloatType>(outType.getElementType());
+  auto inFloat = in ? dyn_cast<FloatType>(in.getElementType()) : FloatType();
+  auto ieee = [](FloatType t) {
+    return t && (t.isF16() || t.isBF16() || t.isF32() || t.isF64());
+  };
+  if (ieee(inFloat) && ieee(outFloat) && outType.hasStaticShape() &&
+      in.getNumElements() <= 64 &&
+      llvm::APFloat::isRepresentableBy(inFloat.getFloatSemantics(),
+                                       outFloat.getFloatSemantics())) {
+    SmallVector<APFloat> values;
+    for (APFloat v : in.getValues<APFloat>()) {
+      bool lost;
+      v.convert(outFloat.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                &lost);
+      values.push_back(v);
+    }
+    return DenseElementsAttr::get(outType, values);
+  }
   auto outInt = dyn_cast<IntegerType>(outType.getElementType());
   if (!in || !outInt || !isa<IntegerType>(in.getElementType()) ||
       !outType.hasStaticShape())

@@ -84,6 +84,23 @@ func.func @cast_keeps_precision(%x: tensor<4xf32>) -> tensor<4xbf16> {
 
 // -----
 
+/// A small float constant widened exactly folds (f16 scales an f16 export
+/// casts back to f32 for a Resize, so shape inference can read them); a
+/// rounding cast of a constant stays for dsmp-minimize-casts.
+// CHECK-LABEL: func.func @cast_widens_constant(
+// CHECK-DAG: %[[W:.+]] = dsmp.constant dense<[1.000000e+00, 1.000000e+00, 2.000000e+00, 2.000000e+00]> : tensor<4xf32>
+// CHECK-DAG: %[[N:.+]] = dsmp.cast %{{.+}} : (tensor<2xf32>) -> tensor<2xf16>
+// CHECK: return %[[W]], %[[N]]
+func.func @cast_widens_constant() -> (tensor<4xf32>, tensor<2xf16>) {
+  %s = dsmp.constant dense<[1.0, 1.0, 2.0, 2.0]> : tensor<4xf16>
+  %w = dsmp.cast %s : (tensor<4xf16>) -> tensor<4xf32>
+  %c = dsmp.constant dense<[0.1, 0.2]> : tensor<2xf32>
+  %n = dsmp.cast %c : (tensor<2xf32>) -> tensor<2xf16>
+  return %w, %n : tensor<4xf32>, tensor<2xf16>
+}
+
+// -----
+
 /// Weights in the weight file are distinct constants even when their types
 /// match: canonicalization must not merge them. Equal inline constants merge.
 // CHECK-LABEL: func.func @external_constants_stay_distinct(
