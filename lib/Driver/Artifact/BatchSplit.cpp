@@ -383,6 +383,8 @@ bool readsShape(Operation *op, unsigned index) {
     return index == 1;
   if (name == "constant_of_shape")
     return index == 0;
+  if (name == "resize") // the sizes (LRASPP's: Shape -> Slice -> Concat)
+    return index == 3;
   return name == "slice" && index >= 1;
 }
 

@@ -12,6 +12,8 @@ DIR/<case>/test_data_set_0/.
   split11       Split with the `split` attribute (opset 11)
   resize11      Resize-11 with an empty roi and empty scales, the sizes
                 given (torchvision's LRASPP head at opset 11)
+  resize_sizes  a dynamic batch whose Resize sizes are read from the input:
+                Shape -> Slice (batch, channels) -> Concat with (6, 5)
 """
 import os
 import sys
@@ -96,3 +98,15 @@ write("resize11",
       {"x": rng.standard_normal((1, 2, 3, 3)).astype(f32)},
       [numpy_helper.from_array(empty, "roi"), numpy_helper.from_array(empty, "scales"),
        numpy_helper.from_array(np.array([1, 2, 6, 5], np.int64), "sizes")], opset=11)
+
+write("resize_sizes",
+      [helper.make_node("Shape", ["x"], ["shape"], name="shape"),
+       helper.make_node("Slice", ["shape", "zero", "two"], ["nc"], name="nc"),
+       helper.make_node("Concat", ["nc", "hw"], ["sizes"], axis=0, name="sizes"),
+       helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], name="up", mode="linear",
+                        coordinate_transformation_mode="half_pixel")],
+      [vi("x", ["batch", 2, 3, 3])], [vi("y", ["batch", 2, 6, 5])],
+      {"x": rng.standard_normal((2, 2, 3, 3)).astype(f32)},
+      [numpy_helper.from_array(np.array([0], np.int64), "zero"),
+       numpy_helper.from_array(np.array([2], np.int64), "two"),
+       numpy_helper.from_array(np.array([6, 5], np.int64), "hw")], opset=13)
