@@ -30,7 +30,7 @@ import onnx.numpy_helper
 LOWERED = """Abs Acos Acosh Add And ArgMax ArgMin Asin Asinh Atan Atanh AveragePool
 BatchNormalization Cast Ceil Celu Clip Concat Constant ConstantOfShape Conv
 ConvTranspose Cos Cosh CumSum DepthToSpace Div Dropout Einsum Elu Equal Erf Exp
-Expand Flatten Floor GRU Gather GatherND Gelu Gemm GlobalAveragePool GlobalMaxPool
+EyeLike Expand Flatten Floor GRU Gather GatherND Gelu Gemm GlobalAveragePool GlobalMaxPool
 Greater GreaterOrEqual GridSample GroupNormalization HardSigmoid HardSwish Hardmax Identity IsInf IsNaN LSTM
 LRN LayerNormalization LeakyRelu Less LessOrEqual Log LogSoftmax MatMul Max
 MaxPool Mean Min Mish Mod Mul Neg Not OneHot Or PRelu Pad Pow RNN Reciprocal ReduceL1

@@ -216,6 +216,7 @@ private:
   Error importNode(const onnx::NodeProto &node);
   void foldConstantShapeMath(Operation *op, SmallVectorImpl<Value> &results);
   Error importConstantNode(const onnx::NodeProto &node);
+  Error importEyeLike(const onnx::NodeProto &node);
   Error importSubgraph(const onnx::GraphProto &graph, Region &region,
                        ArrayRef<Value> loopOperands,
                        const onnx::NodeProto &node);
@@ -623,6 +624,8 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
     return fail(node, "op domain '" + node.domain() + "' is not supported");
   if (node.op_type() == "Constant")
     return importConstantNode(node);
+  if (node.op_type() == "EyeLike")
+    return importEyeLike(node);
 
   std::string opType = node.op_type();
   StringRef canonicalType = opType == "Upsample"   ? "Resize"
@@ -783,6 +786,60 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
   for (int i = 0; i < numOutputs; ++i)
     if (!node.output(i).empty())
       scopes.back().values[node.output(i)] = results[i];
+  return Error::success();
+}
+
+/// EyeLike(x) has x's 2-D shape, ones on the k-th diagonal (k > 0 above
+/// the main one) and zeros elsewhere. It imports as the ops that spell it,
+/// which every later layer already runs and differentiates:
+/// Trilu(Trilu(ConstantOfShape(Shape(x), 1), k, upper), k, lower).
+Error ModelImporter::importEyeLike(const onnx::NodeProto &node) {
+  if (node.input_size() != 1 || node.input(0).empty() ||
+      node.output_size() != 1)
+    return fail(node, "EyeLike takes one input and gives one output");
+  Value input = lookup(node.input(0));
+  if (!input)
+    return fail(node, "input '" + node.input(0) + "' is undefined");
+  auto inputType = dyn_cast<RankedTensorType>(input.getType());
+  if (!inputType || inputType.getRank() != 2)
+    return fail(node, "EyeLike's input must be a 2-D tensor");
+  int64_t k = 0;
+  Type element = inputType.getElementType();
+  for (const auto &attr : node.attribute()) {
+    if (attr.name() == "k" && attr.type() == onnx::AttributeProto::INT) {
+      k = attr.i();
+    } else if (attr.name() == "dtype" &&
+               attr.type() == onnx::AttributeProto::INT) {
+      element = getElementTypeOfOnnx(ctx, static_cast<int32_t>(attr.i()));
+      if (!element)
+        return fail(node, "EyeLike to unsupported dtype " +
+                              getOnnxTypeName(static_cast<int32_t>(attr.i())));
+    } else {
+      return fail(node, "attribute '" + attr.name() +
+                            "' is not an ONNX attribute of EyeLike (k and "
+                            "dtype are, both INT)");
+    }
+  }
+  Location loc = locOf(node);
+  auto one = RankedTensorType::get({1}, element);
+  Attribute value;
+  if (auto floatType = dyn_cast<FloatType>(element))
+    value = DenseElementsAttr::get(
+        one, llvm::APFloat::getOne(floatType.getFloatSemantics()));
+  else if (element.isIntOrIndex())
+    value = DenseElementsAttr::get(
+        one, APInt(element.getIntOrFloatBitWidth(), 1, /*isSigned=*/false));
+  else
+    return fail(node, "EyeLike to a non-numeric dtype");
+  auto type = RankedTensorType::get(inputType.getShape(), element);
+  Value shape = ShapeOp::create(
+      b, loc, RankedTensorType::get({2}, b.getI64Type()), input);
+  Value ones =
+      ConstantOfShapeOp::create(b, loc, type, shape, cast<ElementsAttr>(value));
+  Value diagonal = constI64({k}, loc, /*scalar=*/true);
+  Value upper = TriluOp::create(b, loc, type, ones, diagonal, 1);
+  Value eye = TriluOp::create(b, loc, type, upper, diagonal, 0);
+  scopes.back().values[node.output(0)] = eye;
   return Error::success();
 }
 
@@ -987,7 +1044,10 @@ Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
       return makeError(path, where, opset,
                        "op domain '" + node.domain() + "' is not supported");
     StringRef type = node.op_type();
-    if (type != "Constant" && type != "Upsample" && type != "CastLike" &&
+    // Taken as another op's form (Upsample, CastLike) or spelled with
+    // other ops (Constant, EyeLike): no dialect op of their own.
+    if (!llvm::is_contained({"Constant", "Upsample", "CastLike", "EyeLike"},
+                            type) &&
         !lookupOnnxType(type))
       return makeError(path, where, opset,
                        unsupportedOpMessage(node.op_type(), opset));

@@ -14,6 +14,9 @@ DIR/<case>/test_data_set_0/.
                 given (torchvision's LRASPP head at opset 11)
   resize_sizes  a dynamic batch whose Resize sizes are read from the input:
                 Shape -> Slice (batch, channels) -> Concat with (6, 5)
+  eye_like      EyeLike on a dynamic square input (torch.eye(n) of a graph's
+                node count): ones on the diagonal added in, and an int64
+                one on the diagonal below (k = -1, dtype)
 """
 import os
 import sys
@@ -110,3 +113,10 @@ write("resize_sizes",
       [numpy_helper.from_array(np.array([0], np.int64), "zero"),
        numpy_helper.from_array(np.array([2], np.int64), "two"),
        numpy_helper.from_array(np.array([6, 5], np.int64), "hw")], opset=13)
+
+write("eye_like",
+      [helper.make_node("EyeLike", ["a"], ["eye"], name="eye"),
+       helper.make_node("Add", ["a", "eye"], ["y"], name="self_loops"),
+       helper.make_node("EyeLike", ["a"], ["z"], k=-1, dtype=TensorProto.INT64, name="below")],
+      [vi("a", ["n", "n"])], [vi("y", ["n", "n"]), vi("z", ["n", "n"], TensorProto.INT64)],
+      {"a": rng.standard_normal((5, 5)).astype(f32)}, opset=13)
