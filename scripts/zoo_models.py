@@ -613,6 +613,438 @@ def convnext():
     return ConvNeXt([CNBlockConfig(32, 64, 2), CNBlockConfig(64, None, 2)], num_classes=10)
 
 
+# --- added in session 28 ------------------------------------------------------
+
+class RMSNorm(nn.Module):
+    def __init__(self, d, eps=1e-6):
+        super().__init__()
+        self.w, self.eps = nn.Parameter(torch.ones(d)), eps
+
+    def forward(self, x):
+        return self.w * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps)
+
+
+def rotate_half(x):
+    a, b = x.chunk(2, -1)
+    return torch.cat([-b, a], -1)
+
+
+class LlamaLike(nn.Module):
+    """RMSNorm, rotary embeddings from cos/sin tables sliced to the
+    sequence length, SwiGLU, a causal mask filled with finfo.min, tied head."""
+
+    def __init__(self, vocab=500, d=64, heads=4, layers=2, maxlen=64):
+        super().__init__()
+        self.emb, self.h, self.dh = nn.Embedding(vocab, d), heads, d // heads
+        inv = 1.0 / (10000 ** (torch.arange(0, self.dh, 2).float() / self.dh))
+        f = torch.outer(torch.arange(maxlen).float(), inv)
+        e = torch.cat([f, f], -1)
+        self.register_buffer("cos", e.cos())
+        self.register_buffer("sin", e.sin())
+        self.blocks = nn.ModuleList()
+        for _ in range(layers):
+            self.blocks.append(nn.ModuleDict(dict(
+                n1=RMSNorm(d), qkv=nn.Linear(d, 3 * d, bias=False), o=nn.Linear(d, d, bias=False),
+                n2=RMSNorm(d), gate=nn.Linear(d, 128, bias=False), up=nn.Linear(d, 128, bias=False),
+                down=nn.Linear(128, d, bias=False))))
+        self.norm = RMSNorm(d)
+
+    def forward(self, ids):
+        b, t = ids.shape
+        x = self.emb(ids)
+        cos, sin = self.cos[:t], self.sin[:t]
+        mask = torch.full((t, t), torch.finfo(torch.float32).min).triu(1)
+        for blk in self.blocks:
+            q, k, v = blk["qkv"](blk["n1"](x)).view(b, t, 3, self.h, self.dh).permute(2, 0, 3, 1, 4)
+            q = q * cos + rotate_half(q) * sin
+            k = k * cos + rotate_half(k) * sin
+            a = (q @ k.transpose(-1, -2)) / math.sqrt(self.dh) + mask
+            y = (a.softmax(-1) @ v).transpose(1, 2).reshape(b, t, -1)
+            x = x + blk["o"](y)
+            h = blk["n2"](x)
+            x = x + blk["down"](F.silu(blk["gate"](h)) * blk["up"](h))
+        return self.norm(x) @ self.emb.weight.t()
+
+
+class HFBert(nn.Module):
+    """HuggingFace BERT's export: input_ids, attention_mask and
+    token_type_ids; the extended mask (1 - m) * finfo.min; a tanh pooler."""
+
+    def __init__(self, vocab=800, d=64, heads=4, layers=2):
+        super().__init__()
+        self.word, self.pos, self.tt = nn.Embedding(vocab, d), nn.Embedding(64, d), nn.Embedding(2, d)
+        self.ln = nn.LayerNorm(d, eps=1e-12)
+        self.h, self.dh = heads, d // heads
+        self.layers = nn.ModuleList([nn.ModuleDict(dict(
+            q=nn.Linear(d, d), k=nn.Linear(d, d), v=nn.Linear(d, d), o=nn.Linear(d, d),
+            ln1=nn.LayerNorm(d, eps=1e-12), f1=nn.Linear(d, 4 * d), f2=nn.Linear(4 * d, d),
+            ln2=nn.LayerNorm(d, eps=1e-12))) for _ in range(layers)])
+        self.pool, self.cls = nn.Linear(d, d), nn.Linear(d, 3)
+
+    def forward(self, ids, mask, types):
+        b, t = ids.shape
+        pos = torch.arange(t).unsqueeze(0)
+        x = self.ln(self.word(ids) + self.pos(pos) + self.tt(types))
+        ext = (1.0 - mask[:, None, None, :].float()) * torch.finfo(torch.float32).min
+        for L in self.layers:
+            sh = lambda z: z.view(b, t, self.h, self.dh).transpose(1, 2)
+            a = sh(L["q"](x)) @ sh(L["k"](x)).transpose(-1, -2) / math.sqrt(self.dh) + ext
+            y = (a.softmax(-1) @ sh(L["v"](x))).transpose(1, 2).reshape(b, t, -1)
+            x = L["ln1"](x + L["o"](y))
+            x = L["ln2"](x + L["f2"](F.gelu(L["f1"](x))))
+        return self.cls(torch.tanh(self.pool(x[:, 0])))
+
+
+def bert_inputs(batch, gen, which=0):
+    t = (16, 20)[which]
+    ids = torch.randint(0, 800, (batch, t), generator=gen)
+    mask = torch.ones(batch, t, dtype=torch.int64)
+    mask[0, t - 5:] = 0
+    types = torch.zeros(batch, t, dtype=torch.int64)
+    types[:, t // 2:] = 1
+    return ids, mask, types
+
+
+class ClipLike(nn.Module):
+    """Two towers, L2-normalised embeddings, logit_scale.exp() * cosines."""
+
+    def __init__(self, vocab=300, d=64):
+        super().__init__()
+        self.img = nn.Sequential(nn.Conv2d(3, 32, 4, 4), nn.GELU(), nn.Conv2d(32, 64, 2, 2),
+                                 nn.GELU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, d))
+        self.tok = nn.Embedding(vocab, d)
+        self.enc = nn.TransformerEncoderLayer(d, 4, 128, dropout=0.0, batch_first=True,
+                                              norm_first=True)
+        self.tproj = nn.Linear(d, d, bias=False)
+        self.logit_scale = nn.Parameter(torch.tensor(math.log(1 / 0.07)))
+
+    def forward(self, image, text):
+        i = F.normalize(self.img(image), dim=-1)
+        h = self.enc(self.tok(text))
+        eot = h[torch.arange(h.shape[0]), text.argmax(-1)]
+        t = F.normalize(self.tproj(eot), dim=-1)
+        return self.logit_scale.exp() * i @ t.t()
+
+
+def clip_inputs(batch, gen, which=0):
+    return (torch.randn(batch, 3, 32, 32, generator=gen),
+            torch.randint(0, 300, (batch, 12), generator=gen))
+
+
+class NBeats(nn.Module):
+    """N-BEATS generic blocks: an MLP per block, backcast subtracted from
+    the residual, forecasts summed."""
+
+    def __init__(self, back=48, fore=12, width=128, blocks=4):
+        super().__init__()
+        self.blocks = nn.ModuleList([nn.Sequential(
+            nn.Linear(back, width), nn.ReLU(), nn.Linear(width, width), nn.ReLU(),
+            nn.Linear(width, back + fore)) for _ in range(blocks)])
+        self.back = back
+
+    def forward(self, x):
+        level = x.mean(-1, keepdim=True)
+        r, f = x - level, 0
+        for blk in self.blocks:
+            out = blk(r)
+            r = r - out[:, :self.back]
+            f = f + out[:, self.back:]
+        return f + level
+
+
+def series(batch, gen, which=0):
+    t = torch.arange(48).float()
+    base_ = 100 + 20 * torch.sin(t / 5)
+    return (base_ + torch.randn(batch, 48, generator=gen) * 3,)
+
+
+class PointNet(nn.Module):
+    """A T-net predicts a 3x3 transform (plus identity), shared 1x1
+    Conv1d MLPs, a max over points, a classifier."""
+
+    def __init__(self):
+        super().__init__()
+        def mlp(*w):
+            layers = []
+            for a, b in zip(w, w[1:]):
+                layers += [nn.Conv1d(a, b, 1), nn.BatchNorm1d(b), nn.ReLU()]
+            return nn.Sequential(*layers)
+        self.tnet, self.tfc = mlp(3, 32, 64), nn.Linear(64, 9)
+        self.feat = mlp(3, 32, 64, 128)
+        self.head = nn.Sequential(nn.Linear(128, 64), nn.BatchNorm1d(64), nn.ReLU(), nn.Linear(64, 8))
+
+    def forward(self, pts):
+        t = self.tfc(self.tnet(pts).max(2)[0]).view(-1, 3, 3) + torch.eye(3)
+        x = torch.bmm(t, pts)
+        return self.head(self.feat(x).max(2)[0]).log_softmax(-1)
+
+
+def points(batch, gen, which=0):
+    return (torch.randn(batch, 3, 256 + 64 * which, generator=gen),)
+
+
+class VAE(nn.Module):
+    """Encoder to mu and logvar, z = mu + exp(logvar / 2) * eps (eps an
+    input), a decoder to a sigmoid image; three outputs."""
+
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.Sequential(nn.Conv2d(1, 16, 4, 2, 1), nn.ReLU(), nn.Conv2d(16, 32, 4, 2, 1),
+                                 nn.ReLU(), nn.Flatten())
+        self.mu, self.lv = nn.Linear(32 * 64, 16), nn.Linear(32 * 64, 16)
+        self.dec_fc = nn.Linear(16, 32 * 64)
+        self.dec = nn.Sequential(nn.ConvTranspose2d(32, 16, 4, 2, 1), nn.ReLU(),
+                                 nn.ConvTranspose2d(16, 1, 4, 2, 1), nn.Sigmoid())
+
+    def forward(self, x, eps):
+        h = self.enc(x)
+        mu, lv = self.mu(h), self.lv(h)
+        z = mu + torch.exp(0.5 * lv) * eps
+        return self.dec(self.dec_fc(z).view(-1, 32, 8, 8)), mu, lv
+
+
+def vae_inputs(batch, gen, which=0):
+    return torch.rand(batch, 1, 32, 32, generator=gen), torch.randn(batch, 16, generator=gen)
+
+
+class Siamese(nn.Module):
+    """A shared CNN over two images; Euclidean distance and cosine
+    similarity of the embeddings."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Conv2d(3, 16, 3, 2, 1), nn.BatchNorm2d(16), nn.ReLU(),
+                                 nn.Conv2d(16, 32, 3, 2, 1), nn.BatchNorm2d(32), nn.ReLU(),
+                                 nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(32, 32))
+
+    def forward(self, a, b):
+        ea, eb = self.net(a), self.net(b)
+        dist = torch.sqrt(((ea - eb) ** 2).sum(-1) + 1e-6)
+        return torch.stack([dist, F.cosine_similarity(ea, eb, -1)], -1)
+
+
+def pair(batch, gen, which=0):
+    a = torch.randn(batch, 3, 32, 32, generator=gen)
+    return a, a + 0.1 * torch.randn(batch, 3, 32, 32, generator=gen)
+
+
+class MobileViTBlock(nn.Module):
+    def __init__(self, c, d=48, p=2):
+        super().__init__()
+        self.p = p
+        self.local = nn.Sequential(nn.Conv2d(c, c, 3, 1, 1), nn.BatchNorm2d(c), nn.SiLU(),
+                                   nn.Conv2d(c, d, 1))
+        self.tf = nn.TransformerEncoderLayer(d, 4, 96, dropout=0.0, batch_first=True,
+                                             norm_first=True, activation="gelu")
+        self.proj = nn.Conv2d(d, c, 1)
+        self.fuse = nn.Conv2d(2 * c, c, 3, 1, 1)
+
+    def forward(self, x):
+        y = self.local(x)
+        b, d, h, w = y.shape
+        p = self.p
+        u = y.reshape(b, d, h // p, p, w // p, p).permute(0, 3, 5, 2, 4, 1)
+        u = u.reshape(b * p * p, (h // p) * (w // p), d)
+        u = self.tf(u)
+        u = u.reshape(b, p, p, h // p, w // p, d).permute(0, 5, 3, 1, 4, 2).reshape(b, d, h, w)
+        return self.fuse(torch.cat([x, self.proj(u)], 1))
+
+
+class MobileViTLike(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 16, 3, 2, 1), nn.BatchNorm2d(16), nn.SiLU(),
+                                  nn.Conv2d(16, 32, 3, 2, 1), nn.BatchNorm2d(32), nn.SiLU())
+        self.block = MobileViTBlock(32)
+        self.head = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(32, 10))
+
+    def forward(self, x):
+        return self.head(self.block(self.stem(x)))
+
+
+class WhisperLike(nn.Module):
+    """An encoder over mels (two Conv1d, GELU, sinusoidal positions) and a
+    decoder over tokens: causal self-attention and cross-attention."""
+
+    def __init__(self, d=64, vocab=200):
+        super().__init__()
+        self.c1, self.c2 = nn.Conv1d(40, d, 3, 1, 1), nn.Conv1d(d, d, 3, 2, 1)
+        inv = torch.exp(-math.log(10000) * torch.arange(d // 2).float() / (d // 2 - 1))
+        ang = torch.arange(200).float()[:, None] * inv[None]
+        self.register_buffer("pos", torch.cat([ang.sin(), ang.cos()], 1))
+        self.enc = nn.TransformerEncoderLayer(d, 4, 128, dropout=0.0, batch_first=True,
+                                              norm_first=True, activation="gelu")
+        self.tok, self.tpos = nn.Embedding(vocab, d), nn.Embedding(32, d)
+        self.dec = nn.TransformerDecoderLayer(d, 4, 128, dropout=0.0, batch_first=True,
+                                              norm_first=True, activation="gelu")
+        self.ln = nn.LayerNorm(d)
+
+    def forward(self, mel, toks):
+        h = F.gelu(self.c2(F.gelu(self.c1(mel)))).transpose(1, 2)
+        h = self.enc(h + self.pos[:h.shape[1]])
+        t = toks.shape[1]
+        y = self.tok(toks) + self.tpos(torch.arange(t))
+        mask = torch.full((t, t), float("-inf")).triu(1)
+        y = self.dec(y, h, tgt_mask=mask)
+        return self.ln(y) @ self.tok.weight.t()
+
+
+def whisper_inputs(batch, gen, which=0):
+    return (torch.randn(batch, 40, 60, generator=gen),
+            torch.randint(0, 200, (batch, 8), generator=gen))
+
+
+class KerasStyle(nn.Module):
+    """What a Keras-to-ONNX converter writes: NHWC input transposed,
+    LayerNorm spelled out (mean, variance, sqrt, divide), a softmax spelled
+    out without subtracting the max, explicit MatMul + Add."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1, self.conv2 = nn.Conv2d(3, 32, 3, 2, 1), nn.Conv2d(32, 64, 3, 2, 1)
+        self.g, self.b = nn.Parameter(torch.ones(64)), nn.Parameter(torch.zeros(64))
+        self.w1 = nn.Parameter(torch.randn(64, 64) / 8)
+        self.b1 = nn.Parameter(torch.zeros(64))
+        self.w2 = nn.Parameter(torch.randn(64, 10) / 8)
+
+    def forward(self, x):
+        x = x.permute(0, 3, 1, 2)
+        x = F.relu(self.conv2(F.relu(self.conv1(x)))).permute(0, 2, 3, 1)
+        mu = x.mean(-1, keepdim=True)
+        var = ((x - mu) * (x - mu)).mean(-1, keepdim=True)
+        x = (x - mu) / torch.sqrt(var + 1e-3) * self.g + self.b
+        x = x.mean((1, 2))
+        x = F.relu(x @ self.w1 + self.b1) @ self.w2
+        e = torch.exp(x)
+        return e / e.sum(-1, keepdim=True)
+
+
+def nhwc(batch, gen, which=0):
+    return (torch.randn(batch, 32, 32, 3, generator=gen),)
+
+
+class LinearAttention(nn.Module):
+    """Causal linear attention: elu + 1 features, CumSum of k v^T and of k,
+    a division by the running normaliser."""
+
+    def __init__(self, vocab=400, d=32, layers=2):
+        super().__init__()
+        self.emb = nn.Embedding(vocab, d)
+        self.qkv = nn.ModuleList([nn.Linear(d, 3 * d) for _ in range(layers)])
+        self.ln = nn.ModuleList([nn.LayerNorm(d) for _ in range(layers)])
+        self.head = nn.Linear(d, vocab)
+
+    def forward(self, ids):
+        x = self.emb(ids)
+        for qkv, ln in zip(self.qkv, self.ln):
+            q, k, v = qkv(ln(x)).chunk(3, -1)
+            q, k = F.elu(q) + 1, F.elu(k) + 1
+            kv = torch.cumsum(k.unsqueeze(-1) * v.unsqueeze(-2), 1)
+            num = (q.unsqueeze(-2) @ kv).squeeze(-2)
+            den = (q * torch.cumsum(k, 1)).sum(-1, keepdim=True)
+            x = x + num / den
+        return self.head(x)
+
+
+class Tabular(nn.Module):
+    """Unscaled numeric features (prices up to 2e5), categorical
+    embeddings, BatchNorm1d on the raw numbers, a residual MLP."""
+
+    def __init__(self):
+        super().__init__()
+        self.cats = nn.ModuleList([nn.Embedding(n, 8) for n in (20, 7, 100)])
+        self.bn = nn.BatchNorm1d(6)
+        self.fc1, self.fc2, self.fc3 = nn.Linear(6 + 24, 64), nn.Linear(64, 64), nn.Linear(64, 2)
+
+    def forward(self, num, cat):
+        x = torch.cat([self.bn(num)] + [e(cat[:, i]) for i, e in enumerate(self.cats)], 1)
+        h = F.relu(self.fc1(x))
+        h = h + F.relu(self.fc2(h))
+        return self.fc3(h)
+
+
+def tabular_inputs(batch, gen, which=0):
+    scale = torch.tensor([2e5, 1e3, 50.0, 1.0, 0.01, 3e4])
+    num = torch.rand(batch, 6, generator=gen) * scale
+    cat = torch.stack([torch.randint(0, n, (batch,), generator=gen) for n in (20, 7, 100)], 1)
+    return num, cat
+
+
+class GCN(nn.Module):
+    """Two graph convolutions: D^-1/2 (A + I) D^-1/2 X W, the degree's
+    inverse square root computed in the model; a mean readout."""
+
+    def __init__(self, f=16, h=32):
+        super().__init__()
+        self.w1, self.w2, self.out = nn.Linear(f, h), nn.Linear(h, h), nn.Linear(h, 4)
+
+    def forward(self, x, adj):
+        a = adj + torch.eye(adj.shape[-1])
+        d = a.sum(-1).pow(-0.5)
+        a = d.unsqueeze(-1) * a * d.unsqueeze(-2)
+        x = F.relu(a @ self.w1(x))
+        x = F.relu(a @ self.w2(x))
+        return self.out(x.mean(1))
+
+
+def graph_inputs(batch, gen, which=0):
+    n = 24 + 8 * which
+    adj = (torch.rand(batch, n, n, generator=gen) < 0.15).float()
+    adj = ((adj + adj.transpose(1, 2)) > 0).float()
+    return torch.randn(batch, n, 16, generator=gen), adj
+
+
+class PoolFormer(nn.Module):
+    """PoolFormer blocks: GroupNorm(1), AvgPool(x) - x token mixing,
+    a 1x1-conv MLP, layer scale."""
+
+    def __init__(self, c=48):
+        super().__init__()
+        self.stem = nn.Conv2d(3, c, 4, 4)
+        self.blocks = nn.ModuleList([nn.ModuleDict(dict(
+            n1=nn.GroupNorm(1, c), n2=nn.GroupNorm(1, c),
+            mlp=nn.Sequential(nn.Conv2d(c, 4 * c, 1), nn.GELU(), nn.Conv2d(4 * c, c, 1))))
+            for _ in range(3)])
+        self.s1 = nn.ParameterList([nn.Parameter(torch.full((c, 1, 1), 1e-2)) for _ in range(3)])
+        self.head = nn.Linear(c, 10)
+
+    def forward(self, x):
+        x = self.stem(x)
+        for blk, s in zip(self.blocks, self.s1):
+            y = blk["n1"](x)
+            x = x + s * (F.avg_pool2d(y, 3, 1, 1, count_include_pad=False) - y)
+            x = x + s * blk["mlp"](blk["n2"](x))
+        return self.head(x.mean((2, 3)))
+
+
+class Seq2SeqAttn(nn.Module):
+    """An LSTM encoder, a GRU-cell decoder unrolled for 6 steps with
+    additive (Bahdanau) attention, greedy feeding of its own argmax."""
+
+    def __init__(self, vocab=300, d=48):
+        super().__init__()
+        self.emb = nn.Embedding(vocab, d)
+        self.enc = nn.LSTM(d, d, batch_first=True)
+        self.cell = nn.GRUCell(2 * d, d)
+        self.wa, self.ua, self.va = nn.Linear(d, d), nn.Linear(d, d), nn.Linear(d, 1)
+        self.out = nn.Linear(d, vocab)
+
+    def forward(self, ids):
+        mem, (h, _) = self.enc(self.emb(ids))
+        h = h[0]
+        y = torch.zeros_like(h)
+        logits = []
+        keys = self.ua(mem)
+        for _ in range(6):
+            score = self.va(torch.tanh(self.wa(h).unsqueeze(1) + keys)).softmax(1)
+            ctx = (score * mem).sum(1)
+            h = self.cell(torch.cat([y, ctx], -1), h)
+            lo = self.out(h)
+            logits.append(lo)
+            y = self.emb(lo.argmax(-1))
+        return torch.stack(logits, 1)
+
+
 BATCH_SEQ = {"batch": 0}
 TOKENS = {"batch": 0, "length": 1}
 
@@ -681,4 +1113,20 @@ ZOO = {
     "regnet_y_800mf": (lambda: tvm.regnet_y_800mf(num_classes=10), images(64), [BATCH_SEQ], 16),
     "mobilenet_v2_op10": (lambda: tvm.mobilenet_v2(num_classes=10, width_mult=0.75),
                           images(64), [BATCH_SEQ], 10),
+    # Added in session 28 (docs/precision.md, "Fifteen more architectures").
+    "llama_like": (LlamaLike, tokens(500), [TOKENS], 17),
+    "hf_bert": (HFBert, bert_inputs, [TOKENS, TOKENS, TOKENS], 14),
+    "clip_like": (ClipLike, clip_inputs, [BATCH_SEQ, BATCH_SEQ], 14),
+    "nbeats": (NBeats, series, [BATCH_SEQ], 13),
+    "pointnet": (PointNet, points, [{"batch": 0, "points": 2}], 13),
+    "vae": (VAE, vae_inputs, [BATCH_SEQ, BATCH_SEQ], 13),
+    "siamese": (Siamese, pair, [BATCH_SEQ, BATCH_SEQ], 13),
+    "mobilevit_like": (MobileViTLike, images(32), [BATCH_SEQ], 17),
+    "whisper_like": (WhisperLike, whisper_inputs, [BATCH_SEQ, BATCH_SEQ], 17),
+    "keras_style": (KerasStyle, nhwc, [BATCH_SEQ], 13),
+    "linear_attention": (LinearAttention, tokens(400), [TOKENS], 14),
+    "tabular": (Tabular, tabular_inputs, [BATCH_SEQ, BATCH_SEQ], 13),
+    "gcn": (GCN, graph_inputs, [{"batch": 0, "nodes": 1}, {"batch": 0, "nodes": 1, "n2": 2}], 13),
+    "poolformer": (PoolFormer, images(32), [BATCH_SEQ], 13),
+    "seq2seq_attn": (Seq2SeqAttn, tokens(300), [TOKENS], 13),
 }

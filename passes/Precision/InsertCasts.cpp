@@ -57,7 +57,9 @@ struct InsertCastsPass final
         for (unsigned i = 0; i < std::min(2u, op->getNumOperands()); ++i)
           if (isF32Tensor(op->getOperand(i).getType()))
             op->setOperand(i, castTo(b, loc, op->getOperand(i), tf32));
-        if (op->hasTrait<mlir::OpTrait::SameOperandsAndResultElementType>())
+        // (MatMul's result may be f32 only for 16-bit operands.)
+        if (op->hasTrait<mlir::OpTrait::SameOperandsAndResultElementType>() ||
+            isa<MatMulOp>(op))
           retypeResults(op, tf32);
         continue;
       }

@@ -220,6 +220,31 @@ struct SinkWideningCast : RewritePattern {
   }
 };
 
+/// cast(matmul(a, b) : 16-bit -> f32), the cast its product's only use:
+/// the matmul stores its f32 sum unrounded instead (GEMMs' f32 output).
+/// No 16-bit copy of the product is kept beside the f32 one (a language
+/// model's logits would otherwise take 1.5x their f32 bytes), and the
+/// value is at least as close to FP32's as the rounded one.
+struct StoreProductWide : OpRewritePattern<CastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(CastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto product = op.getInput().getDefiningOp<MatMulOp>();
+    if (!product || !op.getInput().hasOneUse())
+      return failure();
+    FloatType narrow = floatElement(op.getInput());
+    FloatType wide = floatElement(op.getResult());
+    if (!narrow || !wide || !wide.isF32() ||
+        !isa<Float16Type, BFloat16Type>(narrow))
+      return failure();
+    rewriter.modifyOpInPlace(product, [&] {
+      product.getResult().setType(cast<RankedTensorType>(op.getType()));
+    });
+    rewriter.replaceOp(op, product.getResult());
+    return success();
+  }
+};
+
 struct MinimizeCastsPass final
     : mlir::dsmp::impl::MinimizeCastsPassBase<MinimizeCastsPass> {
   void runOnOperation() override {
@@ -230,6 +255,7 @@ struct MinimizeCastsPass final
     patterns.add<FoldConstantCast>(ctx, numFolded);
     patterns.add<FoldConstantQuantize>(ctx, numFolded);
     patterns.add<SinkWideningCast>(ctx);
+    patterns.add<StoreProductWide>(ctx);
     if (failed(applyPatternsGreedily(func, std::move(patterns))))
       return signalPassFailure();
     shareCasts(func);

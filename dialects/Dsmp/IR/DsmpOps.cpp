@@ -390,6 +390,15 @@ LogicalResult ClipOp::verify() {
 }
 
 LogicalResult MatMulOp::verify() {
+  Type element = getElementTypeOrSelf(getA().getType());
+  if (getElementTypeOrSelf(getB().getType()) != element)
+    return emitOpError("expects A and B of one element type");
+  Type result = getElementTypeOrSelf(getY().getType());
+  // The f32 result of 16-bit operands: their product stored unrounded.
+  if (result != element &&
+      !(result.isF32() && isa<Float16Type, BFloat16Type>(element)))
+    return emitOpError("expects a result of the operands' element type, or "
+                       "f32 for f16 and bf16 operands");
   if (hasUnranked(*this))
     return success();
   int64_t ra = rankOf(getA()), rb = rankOf(getB());

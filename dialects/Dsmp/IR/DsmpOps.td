@@ -309,15 +309,23 @@ def Dsmp_ClipOp : Dsmp_OnnxOp<"clip", Dsmp_ElementwiseClass,
 
 def Dsmp_MatMulOp : Dsmp_OnnxOp<"matmul", Dsmp_MatmulClass,
     (ins Dsmp_NumericTensor:$A, Dsmp_NumericTensor:$B), (outs Dsmp_NumericTensor:$Y),
-    [Pure, SameOperandsAndResultElementType],
+    [Pure],
     DeclareOpInterfaceMethods<Dsmp_PrecisionOpInterface, ["getFlopCount"]>> {
   let summary = "ONNX MatMul: numpy matmul with batch broadcasting";
   let description = [{
     Matrix product with numpy semantics: 1-D operands are promoted to
     matrices and the batch dims broadcast.
 
+    `A` and `B` have one element type. The result has it too, or is f32
+    where the operands are f16 or bf16: the sum, accumulated in f32, is
+    stored without rounding to 16 bits, as GEMM libraries' f32 output
+    does (dsmp-minimize-casts folds a widening cast of the product into
+    it). This form has no ONNX node of its own; it exports as f32 copies of
+    the operands and an f32 MatMul, which gives the same values.
+
     ```mlir
     %y = dsmp.matmul %a, %b : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>
+    %w = dsmp.matmul %h, %e : (tensor<4x8xf16>, tensor<8x16xf16>) -> tensor<4x16xf32>
     ```
   }];
   let hasVerifier = 1;

@@ -376,9 +376,15 @@ void Exporter::widenUnsupported(Operation *op, onnx::GraphProto &graph) {
     if (!t.empty() && !accepts(schema->outputs(), i, t))
       missing = t;
   }
+  // A MatMul that stores its 16-bit product in f32 has no ONNX node: it
+  // reads f32 copies of its operands, which gives the same values.
+  bool storesWide = missing.empty() && isa<MatMulOp>(op) &&
+                    getElementTypeOrSelf(op->getResult(0).getType()).isF32();
+  if (storesWide)
+    missing = narrowTypeString(op->getOperand(0).getType());
   if (missing.empty() || !accepts(schema->inputs(), 0, "tensor(float)"))
     return;
-  if (options.widened)
+  if (options.widened && !storesWide)
     options.widened->push_back({node.name(), node.op_type(), missing});
   // Operands of the missing type go through one shared Cast to f32 each,
   // placed before the node; results come back through a Cast after it.

@@ -52,3 +52,22 @@ func.func @conv_f16(%x: tensor<2x2x6x6xf16>, %w: tensor<4x2x3x3xf16>) -> tensor<
   %y = dsmp.conv %x, %w, %n : (tensor<2x2x6x6xf16>, tensor<4x2x3x3xf16>, none) -> tensor<2x4x4x4xf16>
   return %y : tensor<2x4x4x4xf16>
 }
+
+// -----
+
+/// An f16 MatMul that stores its product in f32 (dsmp-minimize-casts folds
+/// the widening cast of logits into it): the f32 sum is the result, with no
+/// rounding to f16 on either path.
+// CHECK-LABEL: func.func @matmul_f16_stored_wide(
+// CHECK: linalg.matmul {{.*}}: tensor<6x8xf32>, tensor<8x4xf32>) outs(%{{.+}} : tensor<6x4xf32>)
+// CHECK-NOT: arith.truncf
+// CHECK: return
+// LOOPS-LABEL: func.func @matmul_f16_stored_wide(
+// LOOPS: linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<2x3x8xf16>, tensor<8x4xf16>) outs(%{{.+}} : tensor<2x3x4xf32>)
+// LOOPS: arith.extf
+// LOOPS-NOT: arith.truncf
+// LOOPS: return
+func.func @matmul_f16_stored_wide(%a: tensor<2x3x8xf16>, %b: tensor<8x4xf16>) -> tensor<2x3x4xf32> {
+  %y = dsmp.matmul %a, %b : (tensor<2x3x8xf16>, tensor<8x4xf16>) -> tensor<2x3x4xf32>
+  return %y : tensor<2x3x4xf32>
+}

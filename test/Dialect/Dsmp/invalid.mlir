@@ -49,6 +49,24 @@ func.func @matmul_k(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) {
 
 // -----
 
+/// MatMul: A and B have one element type.
+func.func @matmul_mixed_operands(%a: tensor<2x3xf16>, %b: tensor<3x5xf32>) {
+  // expected-error @+1 {{expects A and B of one element type}}
+  %y = dsmp.matmul %a, %b : (tensor<2x3xf16>, tensor<3x5xf32>) -> tensor<2x5xf32>
+  return
+}
+
+// -----
+
+/// MatMul: only 16-bit products may be stored wider, and only in f32.
+func.func @matmul_wide_result(%a: tensor<2x3xf16>, %b: tensor<3x5xf16>) {
+  // expected-error @+1 {{expects a result of the operands' element type, or f32 for f16 and bf16 operands}}
+  %y = dsmp.matmul %a, %b : (tensor<2x3xf16>, tensor<3x5xf16>) -> tensor<2x5xbf16>
+  return
+}
+
+// -----
+
 /// Gemm: transB decides which dim of B contracts.
 func.func @gemm_trans(%a: tensor<2x3xf32>, %b: tensor<3x5xf32>) {
   %n = dsmp.none

@@ -72,3 +72,23 @@ func.func @shared(%x: tensor<8xf32>) -> (tensor<8xf16>, tensor<8xf16>) {
   %n = dsmp.neg %b : (tensor<8xf16>) -> tensor<8xf16>
   return %r, %n : tensor<8xf16>, tensor<8xf16>
 }
+
+/// A widening cast that is an f16 MatMul's only use folds into it: the
+/// MatMul stores its f32 sum unrounded (a language model's logits, no f16
+/// copy beside the f32 one). A product with another use keeps its cast.
+// CHECK-LABEL: func.func @product_stored_wide
+// CHECK: %[[L:.*]] = dsmp.matmul %{{.*}}, %{{.*}} : (tensor<4x8xf16>, tensor<8x16xf16>) -> tensor<4x16xf32>
+// CHECK: %[[S:.*]] = dsmp.matmul %{{.*}}, %{{.*}} : (tensor<4x8xbf16>, tensor<8x16xbf16>) -> tensor<4x16xbf16>
+// CHECK: %[[W:.*]] = dsmp.cast %[[S]] : (tensor<4x16xbf16>) -> tensor<4x16xf32>
+// CHECK: %[[R:.*]] = dsmp.relu %[[S]]
+// CHECK: return %[[L]], %[[W]], %[[R]]
+func.func @product_stored_wide(%h: tensor<4x8xf16>, %e: tensor<8x16xf16>,
+                               %hb: tensor<4x8xbf16>, %eb: tensor<8x16xbf16>)
+    -> (tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xbf16>) {
+  %p = dsmp.matmul %h, %e : (tensor<4x8xf16>, tensor<8x16xf16>) -> tensor<4x16xf16>
+  %logits = dsmp.cast %p : (tensor<4x16xf16>) -> tensor<4x16xf32>
+  %q = dsmp.matmul %hb, %eb : (tensor<4x8xbf16>, tensor<8x16xbf16>) -> tensor<4x16xbf16>
+  %wide = dsmp.cast %q : (tensor<4x16xbf16>) -> tensor<4x16xf32>
+  %r = dsmp.relu %q : (tensor<4x16xbf16>) -> tensor<4x16xbf16>
+  return %logits, %wide, %r : tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xbf16>
+}
