@@ -192,7 +192,10 @@ FailureOr<SmallVector<Value>> integerParameters(OpTy op, Value x, Value scale,
     return failure();
   auto xType = cast<RankedTensorType>(x.getType());
   int64_t rank = xType.getRank();
-  int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+  // The I64Attr getter is unsigned: a negative axis reads as a huge one.
+  auto axis = static_cast<int64_t>(op.getAxis());
+  if (axis < 0)
+    axis += rank;
   SmallVector<Value> params{x};
   for (Value v : {scale, zero}) {
     if (isa<NoneType>(v.getType()))

@@ -182,7 +182,10 @@ struct ScatterElementsLowering : OpRewritePattern<ScatterElementsOp> {
     auto type = cast<RankedTensorType>(op.getType());
     auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
     int64_t rank = type.getRank();
-    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    // The I64Attr getter is unsigned: a negative axis reads as a huge one.
+    auto axis = static_cast<int64_t>(op.getAxis());
+    if (axis < 0)
+      axis += rank;
     if (axis < 0 || axis >= rank)
       return rewriter.notifyMatchFailure(op, "axis out of range");
     Location loc = op.getLoc();

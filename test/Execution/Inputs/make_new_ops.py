@@ -14,6 +14,8 @@ DIR/<case>/test_data_set_0/.
                 given (torchvision's LRASPP head at opset 11)
   resize_sizes  a dynamic batch whose Resize sizes are read from the input:
                 Shape -> Slice (batch, channels) -> Concat with (6, 5)
+  negative_axes ScatterElements and per-axis DequantizeLinear with axis = -1
+                (a mixture of experts' top-k gate, a per-column int8 weight)
   eye_like      EyeLike on a dynamic square input (torch.eye(n) of a graph's
                 node count): ones on the diagonal added in, and an int64
                 one on the diagonal below (k = -1, dtype)
@@ -120,3 +122,17 @@ write("eye_like",
        helper.make_node("EyeLike", ["a"], ["z"], k=-1, dtype=TensorProto.INT64, name="below")],
       [vi("a", ["n", "n"])], [vi("y", ["n", "n"]), vi("z", ["n", "n"], TensorProto.INT64)],
       {"a": rng.standard_normal((5, 5)).astype(f32)}, opset=13)
+
+write("negative_axes",
+      [helper.make_node("TopK", ["p", "two"], ["top", "idx"], axis=-1, name="topk"),
+       helper.make_node("ScatterElements", ["zeros", "idx", "top"], ["gate"], axis=-1,
+                        name="gate"),
+       helper.make_node("DequantizeLinear", ["wq", "scale", "zp"], ["w"], axis=-1,
+                        name="dequant"),
+       helper.make_node("MatMul", ["gate", "w"], ["y"], name="mix")],
+      [vi("p", [3, 4]), vi("zeros", [3, 4])], [vi("gate", [3, 4]), vi("y", [3, 5])],
+      {"p": rng.random((3, 4)).astype(f32), "zeros": np.zeros((3, 4), f32)},
+      [numpy_helper.from_array(np.array([2], np.int64), "two"),
+       numpy_helper.from_array(rng.integers(-100, 100, (4, 5)).astype(np.int8), "wq"),
+       numpy_helper.from_array(np.array([0.01, 0.02, 0.03, 0.04, 0.05], f32), "scale"),
+       numpy_helper.from_array(np.array([0, 1, -1, 2, 0], np.int8), "zp")], opset=13)
