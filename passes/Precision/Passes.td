@@ -16,6 +16,29 @@
 
 include "mlir/Pass/PassBase.td"
 
+def FoldConstantMathPass : Pass<"dsmp-fold-constant-math", "mlir::ModuleOp"> {
+  let summary = "Compute float math that reads only constants, once, into constants";
+  let description = [{
+    Pre-condition: @main_graph in the dsmp dialect; constants inline (run
+    dsmp-load-weights first when they are #dsmp.external).
+
+    Post-condition: an f32 value that pure ops compute from constants alone,
+    with some float math on the way (weight standardisation, weight norm,
+    a mask multiplied into a kernel), and that an op outside that math
+    reads, is a constant: the reference evaluator computed it in f32, as
+    onnxruntime's constant folding does. The precision passes then see a
+    plain weight, stored once in the format its reader takes, not an f32
+    original beside a 16-bit copy. A value larger than the constants it
+    reads (a causal mask made from a few integers) stays computed; so does
+    math the evaluator has no kernel for. Integer shape arithmetic is the
+    canonicalizer's.
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect"];
+  let statistics = [
+    Statistic<"numFolded", "num-folded", "Values computed into constants">
+  ];
+}
+
 def AnalyzeRangesPass : Pass<"dsmp-analyze-ranges", "mlir::ModuleOp"> {
   let summary = "Value ranges of every float tensor: static bounds and calibrated statistics";
   let description = [{

@@ -24,6 +24,8 @@ void mlir::dsmp::buildPrecisionAnalysisPipeline(
   LoadWeightsPassOptions weights;
   weights.weightsDir = options.weightsDir;
   pm.addPass(createLoadWeightsPass(weights));
+  // Math on weights alone (weight standardisation) becomes the weight.
+  pm.addPass(createFoldConstantMathPass());
   // How much each op's rounding moves the outputs (one forward + adjoint
   // run), and where values lie, which decides the formats that can hold
   // them: dsmp-analyze-ranges' attributes from that run's forward half

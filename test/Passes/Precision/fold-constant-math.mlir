@@ -1,0 +1,29 @@
+// RUN: dsmp-opt %s --dsmp-fold-constant-math | FileCheck %s
+
+/// Weight standardisation on a constant weight: W - mean(W) per row is
+/// computed once into the constant the MatMul reads, and the math is gone.
+/// A causal mask that a few integers make (Trilu of ConstantOfShape) takes
+/// more bytes than the constants it reads, so it stays computed; so does
+/// the math on the graph's input.
+// CHECK-LABEL: func.func @main_graph
+// CHECK-NOT: dsmp.reduce_mean
+// CHECK: %[[W:.*]] = dsmp.constant dense<{{\[\[}}-5.000000e-01, 5.000000e-01], [-1.000000e+00, 1.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NOT: dense<{{\[\[}}1.000000e+00, 2.000000e+00]
+// CHECK: %[[ONES:.*]] = dsmp.constant_of_shape
+// CHECK: %[[MASK:.*]] = dsmp.trilu %[[ONES]]
+// CHECK: %[[P:.*]] = dsmp.matmul %arg0, %[[W]]
+// CHECK: %[[Y:.*]] = dsmp.matmul %[[P]], %[[MASK]]
+// CHECK: return %[[Y]]
+func.func @main_graph(%x: tensor<2x2xf32>) -> tensor<2x4xf32> {
+  %n = dsmp.none
+  %w = dsmp.constant dense<[[1.0, 2.0], [3.0, 5.0]]> : tensor<2x2xf32>
+  %axes = dsmp.constant dense<1> : tensor<1xi64>
+  %m = dsmp.reduce_mean %w, %axes : (tensor<2x2xf32>, tensor<1xi64>) -> tensor<2x1xf32>
+  %ws = dsmp.sub %w, %m : (tensor<2x2xf32>, tensor<2x1xf32>) -> tensor<2x2xf32>
+  %shape = dsmp.constant dense<[2, 4]> : tensor<2xi64>
+  %ones = dsmp.constant_of_shape %shape {value = dense<1.0> : tensor<1xf32>} : (tensor<2xi64>) -> tensor<2x4xf32>
+  %mask = dsmp.trilu %ones, %n {upper = 0 : i64} : (tensor<2x4xf32>, none) -> tensor<2x4xf32>
+  %p = dsmp.matmul %x, %ws : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %y = dsmp.matmul %p, %mask : (tensor<2x2xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %y : tensor<2x4xf32>
+}
