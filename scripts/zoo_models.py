@@ -1045,6 +1045,348 @@ class Seq2SeqAttn(nn.Module):
         return torch.stack(logits, 1)
 
 
+class AlibiEncoder(nn.Module):
+    """Attention biased by ALiBi: per-head slopes times the distance
+    matrix built from arange of the sequence length; key padding mask with
+    masked_fill(-inf)."""
+
+    def __init__(self, vocab=500, d=64, h=4):
+        super().__init__()
+        self.emb, self.h, self.dh = nn.Embedding(vocab, d), h, d // h
+        self.qkv, self.o = nn.Linear(d, 3 * d), nn.Linear(d, d)
+        self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.ff = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+        self.register_buffer("slopes", torch.tensor([2 ** (-8 * (i + 1) / h) for i in range(h)]))
+        self.head = nn.Linear(d, 5)
+
+    def forward(self, ids):
+        b, t = ids.shape
+        x = self.emb(ids)
+        pos = torch.arange(t)
+        dist = (pos[None, :] - pos[:, None]).abs().float()
+        bias = -self.slopes[:, None, None] * dist
+        q, k, v = self.qkv(self.ln1(x)).view(b, t, 3, self.h, self.dh).permute(2, 0, 3, 1, 4)
+        s = q @ k.transpose(-1, -2) / math.sqrt(self.dh) + bias
+        s = s.masked_fill((ids == 0)[:, None, None, :], float("-inf"))
+        x = x + self.o((s.softmax(-1) @ v).transpose(1, 2).reshape(b, t, -1))
+        x = x + self.ff(self.ln2(x))
+        return self.head(x.mean(1))
+
+
+def ids_with_padding(batch, gen, which=0):
+    t = (16, 20)[which]
+    ids = torch.randint(1, 500, (batch, t), generator=gen)
+    ids[0, -3:] = 0
+    return (ids,)
+
+
+class GlobalLayerNorm(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.g, self.b = nn.Parameter(torch.ones(1, c, 1)), nn.Parameter(torch.zeros(1, c, 1))
+
+    def forward(self, x):
+        mean = x.mean((1, 2), keepdim=True)
+        var = ((x - mean) ** 2).mean((1, 2), keepdim=True)
+        return self.g * (x - mean) / torch.sqrt(var + 1e-8) + self.b
+
+
+class ConvTasNet(nn.Module):
+    """Conv-TasNet: a strided Conv1d encoder, depthwise-separable TCN blocks
+    with PReLU and global layer norm, sigmoid masks for two sources, a
+    ConvTranspose1d decoder back to waveforms."""
+
+    def __init__(self, n=64, b=32, h=64):
+        super().__init__()
+        self.enc = nn.Conv1d(1, n, 16, 8, bias=False)
+        self.norm, self.bottle = GlobalLayerNorm(n), nn.Conv1d(n, b, 1)
+        self.blocks = nn.ModuleList()
+        for i in range(4):
+            d = 2 ** i
+            self.blocks.append(nn.Sequential(
+                nn.Conv1d(b, h, 1), nn.PReLU(), GlobalLayerNorm(h),
+                nn.Conv1d(h, h, 3, padding=d, dilation=d, groups=h), nn.PReLU(),
+                GlobalLayerNorm(h), nn.Conv1d(h, b, 1)))
+        self.mask = nn.Conv1d(b, 2 * n, 1)
+        self.dec = nn.ConvTranspose1d(n, 1, 16, 8, bias=False)
+
+    def forward(self, wav):
+        w = F.relu(self.enc(wav))
+        y = self.bottle(self.norm(w))
+        for blk in self.blocks:
+            y = y + blk(y)
+        m = torch.sigmoid(self.mask(y)).view(wav.shape[0], 2, w.shape[1], -1)
+        s = (w.unsqueeze(1) * m).view(wav.shape[0] * 2, w.shape[1], -1)
+        return self.dec(s).view(wav.shape[0], 2, -1)
+
+
+def wav(batch, gen, which=0):
+    return (torch.randn(batch, 1, 2000 + 400 * which, generator=gen) * 0.3,)
+
+
+class BiFPNLike(nn.Module):
+    """EfficientDet's fast normalised fusion: relu(w) / (sum + eps) of
+    learned weights, computed in the graph, over resized feature maps."""
+
+    def __init__(self, c=32):
+        super().__init__()
+        self.s1 = nn.Sequential(nn.Conv2d(3, c, 3, 2, 1), nn.BatchNorm2d(c), nn.SiLU())
+        self.s2 = nn.Sequential(nn.Conv2d(c, c, 3, 2, 1), nn.BatchNorm2d(c), nn.SiLU())
+        self.s3 = nn.Sequential(nn.Conv2d(c, c, 3, 2, 1), nn.BatchNorm2d(c), nn.SiLU())
+        self.w_td = nn.Parameter(torch.tensor([1.0, 0.5]))
+        self.w_out = nn.Parameter(torch.tensor([0.8, 1.2, 0.3]))
+        self.dw = nn.Conv2d(c, c, 3, 1, 1, groups=c)
+        self.head = nn.Conv2d(c, 9, 1)
+
+    def forward(self, x):
+        p3 = self.s1(x)
+        p4 = self.s2(p3)
+        p5 = self.s3(p4)
+        w = F.relu(self.w_td)
+        w = w / (w.sum() + 1e-4)
+        td = self.dw(w[0] * p4 + w[1] * F.interpolate(p5, scale_factor=2.0, mode="nearest"))
+        v = F.relu(self.w_out)
+        v = v / (v.sum() + 1e-4)
+        out = self.dw(v[0] * p4 + v[1] * td + v[2] * F.max_pool2d(p3, 3, 2, 1))
+        return self.head(out).flatten(2)
+
+
+class MoELike(nn.Module):
+    """A mixture of experts: softmax router, top-2 experts per token,
+    their weights renormalised, a dense sum over experts masked by a
+    scatter of the chosen ones."""
+
+    def __init__(self, vocab=400, d=48, experts=4):
+        super().__init__()
+        self.emb = nn.Embedding(vocab, d)
+        self.router = nn.Linear(d, experts)
+        self.w1 = nn.Parameter(torch.randn(experts, d, 96) / math.sqrt(d))
+        self.w2 = nn.Parameter(torch.randn(experts, 96, d) / math.sqrt(96))
+        self.ln = nn.LayerNorm(d)
+        self.head = nn.Linear(d, vocab)
+
+    def forward(self, ids):
+        x = self.emb(ids)
+        p = self.router(x).softmax(-1)
+        top, idx = p.topk(2, -1)
+        gate = torch.zeros_like(p).scatter(-1, idx, top / top.sum(-1, keepdim=True))
+        h = F.gelu(torch.einsum("btd,edf->btef", x, self.w1))
+        y = torch.einsum("btef,efd->bted", h, self.w2)
+        x = x + (gate.unsqueeze(-1) * y).sum(2)
+        return self.head(self.ln(x))
+
+
+class GPTKVCache(nn.Module):
+    """One decoding step of a GPT-2-like decoder with a KV cache: past
+    keys and values are inputs (dynamic past length), the new token's
+    keys/values are concatenated and returned as presents."""
+
+    def __init__(self, vocab=300, d=64, h=4, layers=2):
+        super().__init__()
+        self.wte, self.wpe = nn.Embedding(vocab, d), nn.Embedding(128, d)
+        self.h, self.dh = h, d // h
+        self.ln1 = nn.ModuleList([nn.LayerNorm(d) for _ in range(layers)])
+        self.attn = nn.ModuleList([nn.Linear(d, 3 * d) for _ in range(layers)])
+        self.proj = nn.ModuleList([nn.Linear(d, d) for _ in range(layers)])
+        self.ln2 = nn.ModuleList([nn.LayerNorm(d) for _ in range(layers)])
+        self.mlp = nn.ModuleList([nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(approximate="tanh"),
+                                                nn.Linear(4 * d, d)) for _ in range(layers)])
+        self.lnf = nn.LayerNorm(d)
+
+    def forward(self, ids, past_k, past_v):
+        b = ids.shape[0]
+        pos = past_k.shape[3] + torch.zeros_like(ids)
+        x = self.wte(ids) + self.wpe(pos)
+        ks, vs = [], []
+        for i in range(len(self.attn)):
+            q, k, v = self.attn[i](self.ln1[i](x)).view(b, 1, 3, self.h, self.dh).permute(2, 0, 3, 1, 4)
+            k = torch.cat([past_k[:, i], k], 2)
+            v = torch.cat([past_v[:, i], v], 2)
+            ks.append(k)
+            vs.append(v)
+            a = (q @ k.transpose(-1, -2) / math.sqrt(self.dh)).softmax(-1) @ v
+            x = x + self.proj[i](a.transpose(1, 2).reshape(b, 1, -1))
+            x = x + self.mlp[i](self.ln2[i](x))
+        return self.lnf(x) @ self.wte.weight.t(), torch.stack(ks, 1), torch.stack(vs, 1)
+
+
+def kv_inputs(batch, gen, which=0):
+    t = (10, 14)[which]
+    return (torch.randint(0, 300, (batch, 1), generator=gen),
+            torch.randn(batch, 2, 4, t, 16, generator=gen),
+            torch.randn(batch, 2, 4, t, 16, generator=gen))
+
+
+class DiffusionBlock(nn.Module):
+    """A diffusion U-Net's block: sinusoidal embedding of the timestep
+    (up to 1000), GroupNorm, SiLU, the time embedding added per channel,
+    self-attention over pixels, cross-attention to a text context."""
+
+    def __init__(self, c=32, ctx=48):
+        super().__init__()
+        self.inp = nn.Conv2d(4, c, 3, 1, 1)
+        self.temb = nn.Sequential(nn.Linear(32, 64), nn.SiLU(), nn.Linear(64, c))
+        self.n1, self.c1 = nn.GroupNorm(8, c), nn.Conv2d(c, c, 3, 1, 1)
+        self.n2, self.c2 = nn.GroupNorm(8, c), nn.Conv2d(c, c, 3, 1, 1)
+        self.na = nn.GroupNorm(8, c)
+        self.selfa = nn.MultiheadAttention(c, 4, batch_first=True)
+        self.cross = nn.MultiheadAttention(c, 4, kdim=ctx, vdim=ctx, batch_first=True)
+        self.out = nn.Conv2d(c, 4, 3, 1, 1)
+
+    def forward(self, x, t, context):
+        half = 16
+        freqs = torch.exp(-math.log(10000) * torch.arange(half).float() / half)
+        arg = t[:, None] * freqs[None]
+        emb = self.temb(torch.cat([arg.sin(), arg.cos()], -1))
+        h = self.inp(x)
+        r = self.c1(F.silu(self.n1(h))) + emb[:, :, None, None]
+        h = h + self.c2(F.silu(self.n2(r)))
+        b, c, hh, ww = h.shape
+        s = self.na(h).flatten(2).transpose(1, 2)
+        s = s + self.selfa(s, s, s, need_weights=False)[0]
+        s = s + self.cross(s, context, context, need_weights=False)[0]
+        h = h + s.transpose(1, 2).reshape(b, c, hh, ww)
+        return self.out(F.silu(h))
+
+
+def diffusion_inputs(batch, gen, which=0):
+    return (torch.randn(batch, 4, 16, 16, generator=gen),
+            torch.randint(0, 1000, (batch,), generator=gen).float(),
+            torch.randn(batch, 7, 48, generator=gen))
+
+
+class NeRFMLP(nn.Module):
+    """NeRF's MLP: positional encoding sin/cos(2^k pi x) for k < 10 of 3-D
+    points in [-1.5, 1.5], eight ReLU layers with a skip, density and colour."""
+
+    def __init__(self, w=128, freqs=10):
+        super().__init__()
+        self.register_buffer("bands", (2.0 ** torch.arange(freqs)) * math.pi)
+        d = 3 + 6 * freqs
+        self.l1 = nn.ModuleList([nn.Linear(d, w)] + [nn.Linear(w, w) for _ in range(3)])
+        self.l2 = nn.ModuleList([nn.Linear(w + d, w)] + [nn.Linear(w, w) for _ in range(3)])
+        self.sigma, self.rgb = nn.Linear(w, 1), nn.Linear(w, 3)
+
+    def forward(self, pts):
+        a = pts[..., None] * self.bands
+        enc = torch.cat([pts, a.sin().flatten(-2), a.cos().flatten(-2)], -1)
+        h = enc
+        for l in self.l1:
+            h = F.relu(l(h))
+        h = torch.cat([h, enc], -1)
+        for l in self.l2:
+            h = F.relu(l(h))
+        return torch.cat([F.softplus(self.sigma(h)), torch.sigmoid(self.rgb(h))], -1)
+
+
+def rays(batch, gen, which=0):
+    return ((torch.rand(batch, 256, 3, generator=gen) - 0.5) * 3,)
+
+
+class CaptionLSTM(nn.Module):
+    """Show-and-tell: a CNN encodes the image into the LSTM's first input,
+    the caption tokens follow (teacher forcing), a softmax per step."""
+
+    def __init__(self, vocab=300, d=64):
+        super().__init__()
+        self.cnn = nn.Sequential(nn.Conv2d(3, 32, 3, 2, 1), nn.BatchNorm2d(32), nn.ReLU(),
+                                 nn.Conv2d(32, d, 3, 2, 1), nn.BatchNorm2d(d), nn.ReLU(),
+                                 nn.AdaptiveAvgPool2d(1), nn.Flatten())
+        self.emb = nn.Embedding(vocab, d)
+        self.lstm = nn.LSTM(d, d, batch_first=True)
+        self.out = nn.Linear(d, vocab)
+
+    def forward(self, image, caption):
+        seq = torch.cat([self.cnn(image).unsqueeze(1), self.emb(caption)], 1)
+        return self.out(self.lstm(seq)[0]).log_softmax(-1)
+
+
+def caption_inputs(batch, gen, which=0):
+    return (torch.randn(batch, 3, 32, 32, generator=gen),
+            torch.randint(0, 300, (batch, (8, 11)[which]), generator=gen))
+
+
+class HRNetLike(nn.Module):
+    """Two resolutions in parallel, exchanged by strided conv and bilinear
+    up-sampling (align_corners=True), a heatmap head."""
+
+    def __init__(self, c=24):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, c, 3, 2, 1), nn.BatchNorm2d(c), nn.ReLU())
+        self.down = nn.Sequential(nn.Conv2d(c, 2 * c, 3, 2, 1), nn.BatchNorm2d(2 * c), nn.ReLU())
+        self.hi = nn.ModuleList([nn.Sequential(nn.Conv2d(c, c, 3, 1, 1), nn.BatchNorm2d(c), nn.ReLU())
+                                 for _ in range(2)])
+        self.lo = nn.ModuleList([nn.Sequential(nn.Conv2d(2 * c, 2 * c, 3, 1, 1),
+                                               nn.BatchNorm2d(2 * c), nn.ReLU()) for _ in range(2)])
+        self.up = nn.ModuleList([nn.Conv2d(2 * c, c, 1) for _ in range(2)])
+        self.dn = nn.ModuleList([nn.Conv2d(c, 2 * c, 3, 2, 1) for _ in range(2)])
+        self.head = nn.Conv2d(c, 8, 1)
+
+    def forward(self, x):
+        h = self.stem(x)
+        l = self.down(h)
+        for i in range(2):
+            h2, l2 = self.hi[i](h), self.lo[i](l)
+            h = F.relu(h2 + F.interpolate(self.up[i](l2), size=h2.shape[2:], mode="bilinear",
+                                          align_corners=True))
+            l = F.relu(l2 + self.dn[i](h2))
+        return self.head(h)
+
+
+class WSConv(nn.Conv2d):
+    def forward(self, x):
+        w = self.weight
+        m = w.mean((1, 2, 3), keepdim=True)
+        v = w.var((1, 2, 3), keepdim=True, unbiased=False)
+        return F.conv2d(x, (w - m) / torch.sqrt(v + 1e-10), self.bias, self.stride, self.padding)
+
+
+class BiTLike(nn.Module):
+    """BiT's ResNet: weight-standardised convolutions (the standardisation
+    is in the graph, on the weights), GroupNorm, pre-activation blocks."""
+
+    def __init__(self, c=32):
+        super().__init__()
+        self.stem = WSConv(3, c, 3, 2, 1)
+        self.blocks = nn.ModuleList([nn.ModuleDict(dict(
+            n1=nn.GroupNorm(8, c), c1=WSConv(c, c, 3, 1, 1),
+            n2=nn.GroupNorm(8, c), c2=WSConv(c, c, 3, 1, 1))) for _ in range(3)])
+        self.norm, self.head = nn.GroupNorm(8, c), nn.Linear(c, 10)
+
+    def forward(self, x):
+        x = self.stem(x)
+        for b in self.blocks:
+            x = x + b["c2"](F.relu(b["n2"](b["c1"](F.relu(b["n1"](x))))))
+        return self.head(F.relu(self.norm(x)).mean((2, 3)))
+
+
+class PixelCNN(nn.Module):
+    """Masked convolutions (weights times a constant causal mask), gated
+    tanh * sigmoid units, a 256-way softmax per pixel."""
+
+    def __init__(self, c=32):
+        super().__init__()
+        def mask(k, first):
+            m = torch.ones(k, k)
+            m[k // 2, k // 2 + (0 if first else 1):] = 0
+            m[k // 2 + 1:] = 0
+            return m
+        self.register_buffer("ma", mask(7, True))
+        self.register_buffer("mb", mask(3, False))
+        self.c0 = nn.Conv2d(1, 2 * c, 7, 1, 3)
+        self.cs = nn.ModuleList([nn.Conv2d(c, 2 * c, 3, 1, 1) for _ in range(3)])
+        self.out = nn.Conv2d(c, 256, 1)
+
+    def forward(self, x):
+        h = F.conv2d(x, self.c0.weight * self.ma, self.c0.bias, padding=3)
+        a, g = h.chunk(2, 1)
+        h = torch.tanh(a) * torch.sigmoid(g)
+        for conv in self.cs:
+            a, g = F.conv2d(h, conv.weight * self.mb, conv.bias, padding=1).chunk(2, 1)
+            h = h + torch.tanh(a) * torch.sigmoid(g)
+        return self.out(h).log_softmax(1)
+
+
 BATCH_SEQ = {"batch": 0}
 TOKENS = {"batch": 0, "length": 1}
 
@@ -1113,7 +1455,7 @@ ZOO = {
     "regnet_y_800mf": (lambda: tvm.regnet_y_800mf(num_classes=10), images(64), [BATCH_SEQ], 16),
     "mobilenet_v2_op10": (lambda: tvm.mobilenet_v2(num_classes=10, width_mult=0.75),
                           images(64), [BATCH_SEQ], 10),
-    # Added in session 28 (docs/precision.md, "Fifteen more architectures").
+    # Added in session 28 (docs/precision.md, "Twenty-six more architectures").
     "llama_like": (LlamaLike, tokens(500), [TOKENS], 17),
     "hf_bert": (HFBert, bert_inputs, [TOKENS, TOKENS, TOKENS], 14),
     "clip_like": (ClipLike, clip_inputs, [BATCH_SEQ, BATCH_SEQ], 14),
@@ -1129,4 +1471,16 @@ ZOO = {
     "gcn": (GCN, graph_inputs, [{"batch": 0, "nodes": 1}, {"batch": 0, "nodes": 1, "n2": 2}], 13),
     "poolformer": (PoolFormer, images(32), [BATCH_SEQ], 13),
     "seq2seq_attn": (Seq2SeqAttn, tokens(300), [TOKENS], 13),
+    "alibi_encoder": (AlibiEncoder, ids_with_padding, [TOKENS], 14),
+    "conv_tasnet": (ConvTasNet, wav, [{"batch": 0, "samples": 2}], 13),
+    "bifpn_like": (BiFPNLike, images(64), [BATCH_SEQ], 13),
+    "moe_like": (MoELike, tokens(400), [TOKENS], 14),
+    "gpt_kv_cache": (GPTKVCache, kv_inputs, [BATCH_SEQ, {"batch": 0, "past": 3},
+                                            {"batch": 0, "past": 3}], 14),
+    "diffusion_block": (DiffusionBlock, diffusion_inputs, [BATCH_SEQ, BATCH_SEQ, BATCH_SEQ], 17),
+    "nerf_mlp": (NeRFMLP, rays, [BATCH_SEQ], 13),
+    "caption_lstm": (CaptionLSTM, caption_inputs, [BATCH_SEQ, TOKENS], 13),
+    "hrnet_like": (HRNetLike, images(64), [BATCH_SEQ], 13),
+    "bit_like": (BiTLike, images(32), [BATCH_SEQ], 13),
+    "pixelcnn": (PixelCNN, lambda b, g, w=0: (torch.rand(b, 1, 16, 16, generator=g),), [BATCH_SEQ], 13),
 }
