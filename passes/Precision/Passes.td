@@ -278,9 +278,9 @@ def MinimizeCastsPass : Pass<"dsmp-minimize-casts", "mlir::func::FuncOp"> {
     - a widening cast through a data-movement op (reshape, transpose,
       flatten, squeeze, unsqueeze, identity) is sunk below it, so the data
       moves in the narrow type and the next cast can cancel;
-    - a widening cast to f32 that is the only use of an f16 or bf16 MatMul's
-      product is folded into it: the MatMul stores its f32 sum unrounded,
-      and no 16-bit copy is kept beside the f32 one;
+    - widening casts to f32 that are the only uses of an f16 or bf16
+      MatMul's product are folded into it: it stores its f32 sum
+      unrounded, and no 16-bit copy is kept beside the f32 one;
     - identical casts of one value are one cast shared by its users.
   }];
   let statistics = [

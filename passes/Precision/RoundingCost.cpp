@@ -8,6 +8,7 @@
 #include "passes/Precision/F8Scaling.h"
 #include "passes/Precision/Formats.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -192,15 +193,31 @@ Format RoundingCost::formatOf(Operation *op) const {
   return it == formats.end() ? Format::f32 : it->second;
 }
 
-double RoundingCost::rootCost(const Root &root) const {
+bool RoundingCost::storesWide(const Root &root) const {
+  Operation *producer = root.producer;
+  if (!producer || !isa<MatMulOp>(producer) ||
+      root.value != producer->getResult(0))
+    return false;
+  return llvm::all_of(root.value.getUsers(), [&](Operation *user) {
+    if (user->getBlock() != producer->getBlock())
+      return false;
+    return isa<func::ReturnOp>(user) ||
+           (!movesData(user) && formatOf(user) == Format::f32);
+  });
+}
+
+double RoundingCost::rootCost(const Root &root, bool afterCasts) const {
   Format held = root.producer ? formatOf(root.producer) : Format::f32;
   if (!isSixteenBit(held))
     held = Format::f32; // tf32 and f8 contractions give f32 results
   double cost = 0;
   // A 16-bit contraction rounds its sum and then the sum plus the bias;
   // counted as one rounding of the result, which predicts resnet18's error
-  // in f16 within 1 % (two overestimate it by 15 %).
-  if (held != Format::f32 && !root.exact)
+  // in f16 within 1 % (two overestimate it by 15 %). One whose every reader
+  // takes it in f32 stores it unrounded once the casts are minimized; the
+  // choices still count that rounding, so that a product's reader does not
+  // pay for it (an exact Relu after an f16 MatMul stays free).
+  if (held != Format::f32 && !root.exact && !(afterCasts && storesWide(root)))
     cost += roundingVariance(held) * root.energy;
   for (const auto &[format, energies] : root.casts)
     if (!energies.empty() && castRounds(held, format))
@@ -272,7 +289,7 @@ void RoundingCost::set(Operation *op, Format format) {
 double RoundingCost::total() const {
   double cost = 0;
   for (const Root &root : roots)
-    cost += rootCost(root);
+    cost += rootCost(root, /*afterCasts=*/true);
   // Summed in value order, not the map's (pointer-hashed) order, so that a
   // replayed compile predicts the same error to the last bit.
   SmallVector<double> weights;

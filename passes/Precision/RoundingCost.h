@@ -40,7 +40,8 @@ public:
   double delta(Operation *op, Format format);
   /// Records that `op` computes in `format`.
   void set(Operation *op, Format format);
-  /// The predicted squared relative error of the formats set so far.
+  /// The predicted squared relative error of the formats set so far, once
+  /// the casts are inserted and minimized.
   double total() const;
   /// The ops whose delta may change when `op`'s format does (but readers
   /// of widely read values, see kMaxNeighbourReaders).
@@ -67,7 +68,12 @@ private:
     double energy;
   };
 
-  double rootCost(const Root &root) const;
+  /// `afterCasts`: as dsmp-minimize-casts leaves the graph (storesWide).
+  double rootCost(const Root &root, bool afterCasts = false) const;
+  /// A 16-bit MatMul whose product every reader takes in f32 (or
+  /// the graph returns): dsmp-minimize-casts folds the widening cast into
+  /// it, and it stores the product in f32, unrounded.
+  bool storesWide(const Root &root) const;
   double weightCost(Operation *op, Format format) const;
   double costAround(Operation *op, Format format);
   void addReads(Operation *op, Format format, bool add);

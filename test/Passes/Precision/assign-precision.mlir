@@ -160,3 +160,32 @@ module {
     return %0, %1 : tensor<8xf32>, tensor<8xf32>
   }
 }
+
+// -----
+
+/// A 16-bit MatMul whose every reader takes its product in f32 (here the
+/// graph's output) stores it unrounded once dsmp-minimize-casts has run, so
+/// the predicted error counts only its factors' roundings: sqrt(2 x
+/// u^2/3 x 1) = 3.99e-4. The choice still charges the product's rounding
+/// (error share 0.32 of the budget), so that an exact reader after it
+/// stays free; with a Relu reading it in f16 the product is rounded and
+/// the prediction is sqrt(u^2/3 x (2 + 100)) = 2.85e-3.
+// SM80: module attributes {dsmp.precision = {margin = 5.000000e-01 : f64, predicted_error = 3.98{{[0-9]+}}E-4 : f64
+// SM80: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f16>, dsmp.error_share = 0.324{{[0-9]*}} : f64{{.*}}loc("logits")
+// SM80: module attributes {dsmp.precision = {margin = 5.000000e-01 : f64, predicted_error = 0.00284{{[0-9]+}} : f64
+// SM80: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f16>{{.*}}loc("logits")
+// SM80: dsmp.relu {{.*}}dsmp.assigned = #dsmp.format<f16>, dsmp.error_share = 0.000000e+00 : f64{{.*}}loc("relu")
+module {
+  func.func @main_graph(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>) -> tensor<16x16xf32> {
+    %0 = dsmp.matmul %a, %b {dsmp.flops = 8192 : i64, dsmp.sensitivity = {adapt = 1.0 : f64, energy = 1.0e+02 : f64, operand_energy = 1.0 : f64}} : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32> loc("logits")
+    return %0 : tensor<16x16xf32>
+  }
+}
+// -----
+module {
+  func.func @main_graph(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>) -> tensor<16x16xf32> {
+    %0 = dsmp.matmul %a, %b {dsmp.flops = 8192 : i64, dsmp.sensitivity = {adapt = 1.0 : f64, energy = 1.0e+02 : f64, operand_energy = 1.0 : f64}} : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32> loc("logits")
+    %1 = dsmp.relu %0 {dsmp.flops = 256 : i64, dsmp.sensitivity = {adapt = 1.0 : f64, energy = 1.0e+02 : f64}} : (tensor<16x16xf32>) -> tensor<16x16xf32> loc("relu")
+    return %1 : tensor<16x16xf32>
+  }
+}

@@ -92,3 +92,19 @@ func.func @product_stored_wide(%h: tensor<4x8xf16>, %e: tensor<8x16xf16>,
   %r = dsmp.relu %q : (tensor<4x16xbf16>) -> tensor<4x16xbf16>
   return %logits, %wide, %r : tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xbf16>
 }
+
+/// Two f32 readers that take the product through casts of their own: both
+/// fold into the MatMul.
+// CHECK-LABEL: func.func @two_casts_stored_wide
+// CHECK: %[[G:.*]] = dsmp.matmul {{.*}} : (tensor<2x8xf16>, tensor<8x4xf16>) -> tensor<2x4xf32>
+// CHECK-NOT: dsmp.cast
+// CHECK: %[[E:.*]] = dsmp.exp %[[G]]
+// CHECK: return %[[G]], %[[E]]
+func.func @two_casts_stored_wide(%x: tensor<2x8xf16>, %w: tensor<8x4xf16>)
+    -> (tensor<2x4xf32>, tensor<2x4xf32>) {
+  %g = dsmp.matmul %x, %w : (tensor<2x8xf16>, tensor<8x4xf16>) -> tensor<2x4xf16>
+  %c1 = dsmp.cast %g : (tensor<2x4xf16>) -> tensor<2x4xf32>
+  %c2 = dsmp.cast %g : (tensor<2x4xf16>) -> tensor<2x4xf32>
+  %e = dsmp.exp %c2 : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %c1, %e : tensor<2x4xf32>, tensor<2x4xf32>
+}
