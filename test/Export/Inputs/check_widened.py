@@ -6,32 +6,19 @@ numpy convolution of the rounded operands (bf16 conv: rounded to bf16, one
 bf16 ulp allowed for a tie the two f32/f64 sums break differently; f16 conv:
 the max error within 2e-3 of the largest output: onnxruntime's CPU
 computes it in f32 and rounds)."""
+import os
 import sys
 
 import ml_dtypes
 import numpy as np
-import onnx
 import onnxruntime as ort
 from onnx import numpy_helper
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from exported_nodes import check_and_print  # noqa: E402
+
 path = sys.argv[1]
-model = onnx.load(path)
-onnx.checker.check_model(model, full_check=True)
-print("checker: ok")
-name = onnx.TensorProto.DataType.Name
-inferred = onnx.shape_inference.infer_shapes(model, strict_mode=True)
-types = {v.name: v.type.tensor_type.elem_type for v in
-         list(inferred.graph.value_info) + list(inferred.graph.input) +
-         list(inferred.graph.output)}
-types.update({i.name: i.data_type for i in model.graph.initializer})
-for node in model.graph.node:
-    if node.op_type == "Cast":
-        to = next(a.i for a in node.attribute if a.name == "to")
-        print(f"Cast {node.input[0]} -> {node.output[0]} to={name(to)}")
-    else:
-        print(f"{node.op_type} {node.name} inputs="
-              + ",".join(name(types[i]) for i in node.input if i)
-              + " outputs=" + ",".join(name(types[o]) for o in node.output))
+model = check_and_print(path)
 
 weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
 w = weights["w_bf16"].astype(np.float64)
