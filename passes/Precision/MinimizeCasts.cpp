@@ -220,11 +220,10 @@ struct SinkWideningCast : RewritePattern {
   }
 };
 
-/// cast(product : 16-bit -> f32) of a MatMul, where every use of
-/// the product is such a cast: the contraction stores its f32 sum
-/// unrounded instead (GEMMs' f32 output). (Gemm, whose heads end most
-/// classifiers, does not yet: the shared models' tests are tuned to its
-/// rounded output.) No 16-bit copy of the product is
+/// cast(product : 16-bit -> f32) of a MatMul or Gemm, where every use of
+/// the product is such a cast: the contraction stores its f32 sum (plus
+/// Gemm's bias) unrounded instead (GEMMs' f32 output). No 16-bit copy of
+/// the product is
 /// kept beside the f32 one (a language model's logits would otherwise take
 /// 1.5x their f32 bytes), and the value is at least as close to FP32's as
 /// the rounded one. RoundingCost::storesWide predicts it.
@@ -233,7 +232,7 @@ struct StoreProductWide : OpRewritePattern<CastOp> {
   LogicalResult matchAndRewrite(CastOp op,
                                 PatternRewriter &rewriter) const override {
     Operation *product = op.getInput().getDefiningOp();
-    if (!product || !isa<MatMulOp>(product))
+    if (!product || !isa<MatMulOp, GemmOp>(product))
       return failure();
     FloatType narrow = floatElement(op.getInput());
     FloatType wide = floatElement(op.getResult());

@@ -279,8 +279,9 @@ def MinimizeCastsPass : Pass<"dsmp-minimize-casts", "mlir::func::FuncOp"> {
       flatten, squeeze, unsqueeze, identity) is sunk below it, so the data
       moves in the narrow type and the next cast can cancel;
     - widening casts to f32 that are the only uses of an f16 or bf16
-      MatMul's product are folded into it: it stores its f32 sum
-      unrounded, and no 16-bit copy is kept beside the f32 one;
+      MatMul's or Gemm's product are folded into it: it stores its f32
+      sum (plus Gemm's bias) unrounded, and no 16-bit copy is kept beside
+      the f32 one;
     - identical casts of one value are one cast shared by its users.
   }];
   let statistics = [

@@ -195,7 +195,7 @@ Format RoundingCost::formatOf(Operation *op) const {
 
 bool RoundingCost::storesWide(const Root &root) const {
   Operation *producer = root.producer;
-  if (!producer || !isa<MatMulOp>(producer) ||
+  if (!producer || !isa<MatMulOp, GemmOp>(producer) ||
       root.value != producer->getResult(0))
     return false;
   return llvm::all_of(root.value.getUsers(), [&](Operation *user) {

@@ -70,7 +70,7 @@ private:
 
   /// `afterCasts`: as dsmp-minimize-casts leaves the graph (storesWide).
   double rootCost(const Root &root, bool afterCasts = false) const;
-  /// A 16-bit MatMul whose product every reader takes in f32 (or
+  /// A 16-bit MatMul or Gemm whose product every reader takes in f32 (or
   /// the graph returns): dsmp-minimize-casts folds the widening cast into
   /// it, and it stores the product in f32, unrounded.
   bool storesWide(const Root &root) const;

@@ -344,6 +344,10 @@ def Dsmp_GemmOp : Dsmp_OnnxOp<"gemm", Dsmp_MatmulClass,
     2-D general matrix multiply; `transA`/`transB` transpose the operands and
     the optional `C` broadcasts unidirectionally to `[M, N]`.
 
+    As with MatMul, f16 or bf16 `A` and `B` may give an f32 result: the sum
+    and `C` are added in f32 and stored unrounded (dsmp-minimize-casts). It
+    exports as f32 copies of the operands and an f32 Gemm.
+
     ```mlir
     %n = dsmp.none
     %y = dsmp.gemm %a, %b, %n {transB = 1 : i64} : (tensor<4x8xf32>, tensor<16x8xf32>, none) -> tensor<4x16xf32>

@@ -376,10 +376,12 @@ void Exporter::widenUnsupported(Operation *op, onnx::GraphProto &graph) {
     if (!t.empty() && !accepts(schema->outputs(), i, t))
       missing = t;
   }
-  // A MatMul that stores its 16-bit product in f32 has no ONNX node: it
-  // reads f32 copies of its operands, which gives the same values.
-  bool storesWide = missing.empty() && isa<MatMulOp>(op) &&
-                    getElementTypeOrSelf(op->getResult(0).getType()).isF32();
+  // A MatMul or Gemm that stores its 16-bit product in f32 has no ONNX
+  // node: it reads f32 copies of its operands, which gives the same values.
+  bool storesWide = missing.empty() && isa<MatMulOp, GemmOp>(op) &&
+                    getElementTypeOrSelf(op->getResult(0).getType()).isF32() &&
+                    isa<Float16Type, BFloat16Type>(
+                        getElementTypeOrSelf(op->getOperand(0).getType()));
   if (storesWide)
     missing = narrowTypeString(op->getOperand(0).getType());
   if (missing.empty() || !accepts(schema->inputs(), 0, "tensor(float)"))

@@ -71,3 +71,25 @@ func.func @matmul_f16_stored_wide(%a: tensor<2x3x8xf16>, %b: tensor<8x4xf16>) ->
   %y = dsmp.matmul %a, %b : (tensor<2x3x8xf16>, tensor<8x4xf16>) -> tensor<2x3x4xf32>
   return %y : tensor<2x3x4xf32>
 }
+
+// -----
+
+/// An f16 Gemm that stores its product in f32: the f32 sum plus the bias
+/// widened from f16, with no rounding to f16.
+// CHECK-LABEL: func.func @gemm_f16_stored_wide(
+// CHECK: linalg.matmul {{.*}}outs(%{{.+}} : tensor<3x4xf32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<3x4xf32>, tensor<4xf16>) outs(%{{.+}} : tensor<3x4xf32>)
+// CHECK: arith.extf
+// CHECK-NEXT: arith.addf
+// CHECK-NOT: arith.truncf
+// CHECK: return
+// LOOPS-LABEL: func.func @gemm_f16_stored_wide(
+// LOOPS: linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<3x8xf16>, tensor<4x8xf16>) outs(%{{.+}} : tensor<3x4xf32>)
+// LOOPS-NOT: arith.truncf
+// LOOPS: arith.addf
+// LOOPS-NOT: arith.truncf
+// LOOPS: return
+func.func @gemm_f16_stored_wide(%a: tensor<3x8xf16>, %b: tensor<4x8xf16>, %c: tensor<4xf16>) -> tensor<3x4xf32> {
+  %y = dsmp.gemm %a, %b, %c {transB = 1 : i64} : (tensor<3x8xf16>, tensor<4x8xf16>, tensor<4xf16>) -> tensor<3x4xf32>
+  return %y : tensor<3x4xf32>
+}

@@ -2,8 +2,9 @@
 """Checks test/Export/matmul-stored-wide.mlir's export: onnx.checker (full
 check), the nodes in order (Casts with their source, destination and `to`;
 others with their input/output element types), and onnxruntime's output
-against a float64 numpy product of the f16-rounded operands (2e-6
-relative: onnxruntime sums the exact f16 products in f32)."""
+against a float64 numpy product of the f16-rounded operands, plus the
+bias for the Gemm (2e-6 relative: onnxruntime sums the exact f16 products
+in f32)."""
 import os
 import sys
 
@@ -17,10 +18,16 @@ from exported_nodes import check_and_print  # noqa: E402
 path = sys.argv[1]
 model = check_and_print(path)
 
-e = numpy_helper.to_array(next(i for i in model.graph.initializer if i.name == "e_f16"))
+
+def initializer(name):
+    return numpy_helper.to_array(next(i for i in model.graph.initializer if i.name == name))
+
+
+e, b = initializer("e_f16").astype(np.float64), initializer("b_f16").astype(np.float64)
 x = (np.random.default_rng(3).standard_normal((3, 8)) * 2).astype(np.float32)
-got = ort.InferenceSession(path, providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
-want = x.astype(np.float16).astype(np.float64) @ e.astype(np.float64)
-rel = np.linalg.norm(got - want) / np.linalg.norm(want)
-print(f"relative error {rel:.2e}", "within 2e-6" if got.dtype == np.float32 and rel <= 2e-6
-      else "OUT OF BOUNDS")
+logits, head = ort.InferenceSession(path, providers=["CPUExecutionProvider"]).run(None, {"x": x})
+product = x.astype(np.float16).astype(np.float64) @ e
+for name, got, want in (("logits", logits, product), ("head", head, product + b)):
+    rel = np.linalg.norm(got - want) / np.linalg.norm(want)
+    print(f"{name}: relative error {rel:.2e}",
+          "within 2e-6" if got.dtype == np.float32 and rel <= 2e-6 else "OUT OF BOUNDS")

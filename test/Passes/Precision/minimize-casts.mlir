@@ -108,3 +108,16 @@ func.func @two_casts_stored_wide(%x: tensor<2x8xf16>, %w: tensor<8x4xf16>)
   %e = dsmp.exp %c2 : (tensor<2x4xf32>) -> tensor<2x4xf32>
   return %c1, %e : tensor<2x4xf32>, tensor<2x4xf32>
 }
+
+/// A classifier's head: an f16 Gemm whose only use widens it stores its
+/// f32 sum plus the f16 bias unrounded.
+// CHECK-LABEL: func.func @gemm_stored_wide
+// CHECK: %[[G:.*]] = dsmp.gemm {{.*}} {transB = 1 : i64} : (tensor<2x8xf16>, tensor<4x8xf16>, tensor<4xf16>) -> tensor<2x4xf32>
+// CHECK-NOT: dsmp.cast
+// CHECK: return %[[G]]
+func.func @gemm_stored_wide(%x: tensor<2x8xf16>, %w: tensor<4x8xf16>,
+                            %b: tensor<4xf16>) -> tensor<2x4xf32> {
+  %g = dsmp.gemm %x, %w, %b {transB = 1 : i64} : (tensor<2x8xf16>, tensor<4x8xf16>, tensor<4xf16>) -> tensor<2x4xf16>
+  %c = dsmp.cast %g : (tensor<2x4xf16>) -> tensor<2x4xf32>
+  return %c : tensor<2x4xf32>
+}
