@@ -669,17 +669,16 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   summarizeFlops(final.ops, summary);
   InputShapes shapes = shapesOf(sets->front());
   TimingScope summaryTimer = phase(options, "summary");
-  auto actBefore = activationBytes(fp32, shapes);
-  auto actAfter = activationBytes(*result.module, shapes);
-  if (!actBefore || !actAfter)
-    return llvm::createStringError("activation sizes: " +
-                                   llvm::toString(actBefore
-                                                      ? actAfter.takeError()
-                                                      : actBefore.takeError()));
-  summary["weight_bytes_before"] = weightBytes(fp32);
-  summary["weight_bytes_after"] = weightBytes(*result.module);
-  summary["activation_bytes_before"] = *actBefore;
-  summary["activation_bytes_after"] = *actAfter;
+  auto before = footprint(fp32, shapes);
+  auto after = footprint(*result.module, shapes);
+  if (!before || !after)
+    return llvm::createStringError(
+        "memory footprint: " +
+        llvm::toString(before ? after.takeError() : before.takeError()));
+  summary["weight_bytes_before"] = before->weights;
+  summary["weight_bytes_after"] = after->weights;
+  summary["activation_bytes_before"] = before->peakActivations;
+  summary["activation_bytes_after"] = after->peakActivations;
   summary["predicted_error"] = final.predicted;
   summary["measured_error"] = final.measurement.worst();
   json::Object perOutput;

@@ -142,21 +142,17 @@ int64_t bytesOf(RankedTensorType type) {
 
 } // namespace
 
-int64_t weightBytes(ModuleOp module) {
-  int64_t total = 0;
-  module.walk([&](ConstantOp op) {
-    auto type = dyn_cast<RankedTensorType>(op.getType());
-    if (type && isa<FloatType>(type.getElementType()))
-      total += bytesOf(type);
-  });
-  return total;
-}
-
-llvm::Expected<int64_t> activationBytes(ModuleOp module,
-                                        const InputShapes &shapes) {
+llvm::Expected<Footprint> footprint(ModuleOp module,
+                                    const InputShapes &shapes) {
   OwningOpRef<ModuleOp> copy(module.clone());
   if (llvm::Error err = specializeGraph(*copy, shapes, 1, true))
     return std::move(err);
+  Footprint result;
+  copy->walk([&](ConstantOp op) {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (type && isa<FloatType>(type.getElementType()))
+      result.weights += bytesOf(type);
+  });
   func::FuncOp graph = lookupMainGraph(*copy);
   Block &body = graph.getBody().front();
   // Each counted value's last reader, by top-level position (an op inside
@@ -189,7 +185,8 @@ llvm::Expected<int64_t> activationBytes(ModuleOp module,
     for (int64_t bytes : freedAfter[at])
       live -= bytes;
   }
-  return peak;
+  result.peakActivations = peak;
+  return result;
 }
 
 } // namespace mlir::dsmp

@@ -49,15 +49,20 @@ std::vector<double> errorFloors(ModuleOp analyzed, const OutputSets &reference,
                                 double option,
                                 std::vector<std::string> &zeroOutputs);
 
-/// Bytes of every float constant.
-int64_t weightBytes(ModuleOp module);
-/// Peak bytes of the float intermediates live at once at the given input
-/// shapes when the graph runs op by op in order, each freed after its last
-/// use (as the artifact frees its buffers; a graph output lives to the
-/// end). A DequantizeLinear's f32 result is not counted: f8 contractions
-/// read their f8 operands directly (the Q/DQ pair models that rounding).
-llvm::Expected<int64_t> activationBytes(ModuleOp module,
-                                        const InputShapes &shapes);
+/// What the graph holds in memory when specialized to the given input
+/// shapes (and the inputs the module fixes), as an artifact compiled for
+/// them does: a branch those inputs never take is gone.
+struct Footprint {
+  /// Bytes of every float constant.
+  int64_t weights = 0;
+  /// Peak bytes of the float intermediates live at once when the graph
+  /// runs op by op in order, each freed after its last use (as the
+  /// artifact frees its buffers; a graph output lives to the end). A
+  /// DequantizeLinear's f32 result is not counted: f8 contractions read
+  /// their f8 operands directly (the Q/DQ pair models that rounding).
+  int64_t peakActivations = 0;
+};
+llvm::Expected<Footprint> footprint(ModuleOp module, const InputShapes &shapes);
 
 } // namespace mlir::dsmp
 

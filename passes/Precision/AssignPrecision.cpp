@@ -470,7 +470,7 @@ struct AssignPrecisionPass final
           continue;
         Operation *def = operand.getDefiningOp();
         auto type = dyn_cast<RankedTensorType>(operand.getType());
-        if (!def || !def->hasTrait<mlir::OpTrait::ConstantLike>() ||
+        if (!def || !def->hasTrait<mlir::OpTrait::ConstantLike>() || !type ||
             !type.hasStaticShape()) {
           constantsOnly = false;
           break;
@@ -519,7 +519,7 @@ struct AssignPrecisionPass final
       // The format of the data operand: the first non-constant f32 one.
       std::optional<Format> common;
       for (Value operand : op->getOperands()) {
-        auto type = dyn_cast<RankedTensorType>(operand.getType());
+        auto type = dyn_cast<TensorType>(operand.getType());
         Operation *def = operand.getDefiningOp();
         if (!type || !type.getElementType().isF32() ||
             (def && def->hasTrait<mlir::OpTrait::ConstantLike>()))

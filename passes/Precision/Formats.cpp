@@ -52,7 +52,7 @@ double mlir::dsmp::smallestNormal(Format format) {
 }
 
 bool mlir::dsmp::isF32Tensor(Type type, bool requireStaticShape) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
+  auto tensor = dyn_cast<TensorType>(type);
   return tensor && tensor.getElementType().isF32() &&
          (!requireStaticShape || tensor.hasStaticShape());
 }

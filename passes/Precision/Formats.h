@@ -25,8 +25,10 @@ double smallestNormal(Format format);
 /// [2^(i + lowest), 2^(i + lowest + 1)), the first and last bins open-ended.
 constexpr int kRangeHistLowestExponent = -30, kRangeHistHighestExponent = 17;
 
-/// Whether `type` is a ranked f32 tensor (with a static shape if asked):
-/// the values the precision passes measure and retype.
+/// Whether `type` is an f32 tensor (with a static shape if asked): the
+/// values the precision passes measure and retype. An unranked one counts:
+/// a dynamic graph's If may give different ranks per branch (squeeze at
+/// batch 1), and the ops after it still get formats.
 bool isF32Tensor(Type type, bool requireStaticShape = false);
 
 /// The calibrated range (dsmp.range) of a value: its producer's, or a graph

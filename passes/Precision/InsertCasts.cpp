@@ -24,7 +24,7 @@ using namespace mlir::dsmp;
 namespace {
 
 Value castTo(OpBuilder &b, Location loc, Value v, Type element) {
-  auto type = cast<RankedTensorType>(v.getType());
+  auto type = cast<TensorType>(v.getType());
   auto cast = CastOp::create(b, loc, type.clone(element), v);
   if (v.getDefiningOp<ConstantOp>() && (element.isF16() || element.isBF16()))
     cast->setAttr(kKeepNonzeroAttr, b.getUnitAttr());
@@ -97,7 +97,7 @@ struct InsertCastsPass final
       Value zero = ConstantOp::create(
           b, loc, scalarOf(f8),
           DenseElementsAttr::get(scalarOf(f8), b.getFloatAttr(f8, 0.0)));
-      auto type = cast<RankedTensorType>(operand.getType());
+      auto type = cast<TensorType>(operand.getType());
       Value q = QuantizeLinearOp::create(b, loc, type.clone(f8), operand, scale,
                                          zero);
       op->setOperand(i,
@@ -113,7 +113,7 @@ struct InsertCastsPass final
     for (Value result : op->getResults()) {
       if (!isF32Tensor(result.getType()))
         continue;
-      result.setType(cast<RankedTensorType>(result.getType()).clone(element));
+      result.setType(cast<TensorType>(result.getType()).clone(element));
       Value wide = castTo(b, op->getLoc(), result, b.getF32Type());
       result.replaceAllUsesExcept(wide, wide.getDefiningOp());
     }

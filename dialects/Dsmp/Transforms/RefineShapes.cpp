@@ -51,11 +51,12 @@ RankedTensorType joinBranches(IfOp op, unsigned index) {
 }
 
 RankedTensorType refine(Type currentType, RankedTensorType inferred) {
-  // An unranked tensor takes any ranked type of its element type.
+  // An unranked tensor takes the inferred shape, keeping its element type
+  // (a Cast's result is its input's shape in another type).
   if (auto unranked = dyn_cast<UnrankedTensorType>(currentType))
-    return inferred && inferred.getElementType() == unranked.getElementType()
-               ? inferred
-               : RankedTensorType();
+    return inferred ? RankedTensorType::get(inferred.getShape(),
+                                            unranked.getElementType())
+                    : RankedTensorType();
   auto current = dyn_cast<RankedTensorType>(currentType);
   if (!current || !inferred || inferred.getRank() != current.getRank())
     return {};
