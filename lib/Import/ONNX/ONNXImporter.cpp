@@ -18,6 +18,7 @@
 
 #include "ImportUtils.h"
 #include "dialects/Dsmp/IR/DsmpOps.h"
+#include "dialects/Dsmp/IR/GraphBuilder.h"
 #include "dialects/Dsmp/IR/OnnxOpRegistry.h"
 #include "dialects/Dsmp/IR/ShapeInference.h"
 #include "dsmp/Support/WeightFile.h"
@@ -217,6 +218,8 @@ private:
   void foldConstantShapeMath(Operation *op, SmallVectorImpl<Value> &results);
   Error importConstantNode(const onnx::NodeProto &node);
   Error importEyeLike(const onnx::NodeProto &node);
+  Error importFlatteningSoftmax(const onnx::NodeProto &node, Value input,
+                                int64_t axis);
   Error importSubgraph(const onnx::GraphProto &graph, Region &region,
                        ArrayRef<Value> loopOperands,
                        const onnx::NodeProto &node);
@@ -626,6 +629,21 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
     return importConstantNode(node);
   if (node.op_type() == "EyeLike")
     return importEyeLike(node);
+  if ((node.op_type() == "Softmax" || node.op_type() == "LogSoftmax" ||
+       node.op_type() == "Hardmax") &&
+      opset < 13 && node.input_size() == 1 && node.output_size() == 1) {
+    // The older form flattens at `axis`; it is the per-axis form only when
+    // `axis` is the last dim of a ranked input (normalizeOldForm).
+    int64_t axis = 1;
+    for (const auto &attr : node.attribute())
+      if (attr.name() == "axis" && attr.type() == onnx::AttributeProto::INT)
+        axis = attr.i();
+    Value input = lookup(node.input(0));
+    auto ranked = input ? dyn_cast<RankedTensorType>(input.getType()) : nullptr;
+    if (input && (!ranked || (axis < 0 ? axis + ranked.getRank() : axis) !=
+                                 ranked.getRank() - 1))
+      return importFlatteningSoftmax(node, input, axis);
+  }
 
   std::string opType = node.op_type();
   StringRef canonicalType = opType == "Upsample"   ? "Resize"
@@ -840,6 +858,58 @@ Error ModelImporter::importEyeLike(const onnx::NodeProto &node) {
   Value upper = TriluOp::create(b, loc, type, ones, diagonal, 1);
   Value eye = TriluOp::create(b, loc, type, upper, diagonal, 0);
   scopes.back().values[node.output(0)] = eye;
+  return Error::success();
+}
+
+/// Softmax, LogSoftmax and Hardmax before opset 13 normalize the rows of
+/// the input flattened to 2-D at `axis`: Flatten, the op over axis 1, and a
+/// Reshape back to the input's shape. Taken where that is not the per-axis
+/// form: `axis` is not the last dim, or the rank is unknown at import (an
+/// old model's attention scores after shape arithmetic).
+Error ModelImporter::importFlatteningSoftmax(const onnx::NodeProto &node,
+                                             Value input, int64_t axis) {
+  for (const auto &attr : node.attribute())
+    if (attr.name() != "axis" || attr.type() != onnx::AttributeProto::INT)
+      return fail(node, "attribute '" + attr.name() +
+                            "' is not an ONNX "
+                            "attribute of " +
+                            node.op_type() + " (axis is, INT)");
+  auto tensor = dyn_cast<TensorType>(input.getType());
+  if (!tensor || !isa<FloatType>(tensor.getElementType()))
+    return fail(node, node.op_type() + " takes a float tensor");
+  int64_t outer = ShapedType::kDynamic, inner = ShapedType::kDynamic;
+  Type shapeType =
+      RankedTensorType::get({ShapedType::kDynamic}, b.getI64Type());
+  if (auto ranked = dyn_cast<RankedTensorType>(tensor)) {
+    int64_t rank = ranked.getRank();
+    if (axis < -rank || axis > rank)
+      return fail(node, "axis " + std::to_string(axis) +
+                            " is out of range for a rank-" +
+                            std::to_string(rank) + " input");
+    int64_t at = axis < 0 ? axis + rank : axis;
+    auto product = [&](ArrayRef<int64_t> dims) {
+      int64_t n = 1;
+      for (int64_t d : dims)
+        if (ShapedType::isDynamic(d))
+          return ShapedType::kDynamic;
+        else
+          n *= d;
+      return n;
+    };
+    outer = product(ranked.getShape().take_front(at));
+    inner = product(ranked.getShape().drop_front(at));
+    shapeType = RankedTensorType::get({rank}, b.getI64Type());
+  }
+  GraphBuilder g(b, locOf(node));
+  auto flatType =
+      RankedTensorType::get({outer, inner}, tensor.getElementType());
+  const std::string &name = lookupOnnxType(node.op_type())->opName;
+  Value flat =
+      g.typed("dsmp.flatten", {input}, flatType, {g.i64("axis", axis)});
+  Value rows = g.typed(name, {flat}, flatType, {g.i64("axis", 1)});
+  Value shape = g.typed("dsmp.shape", {input}, shapeType);
+  scopes.back().values[node.output(0)] =
+      g.typed("dsmp.reshape", {rows, shape}, input.getType());
   return Error::success();
 }
 

@@ -19,6 +19,9 @@ DIR/<case>/test_data_set_0/.
   eye_like      EyeLike on a dynamic square input (torch.eye(n) of a graph's
                 node count): ones on the diagonal added in, and an int64
                 one on the diagonal below (k = -1, dtype)
+  old_softmax   opset 11's flattening Softmax, LogSoftmax and Hardmax over an
+                inner axis, and Softmax over an input whose rank is unknown
+                at import (an If that unsqueezes unless the batch is 1)
 """
 import os
 import sys
@@ -136,3 +139,25 @@ write("negative_axes",
        numpy_helper.from_array(rng.integers(-100, 100, (4, 5)).astype(np.int8), "wq"),
        numpy_helper.from_array(np.array([0.01, 0.02, 0.03, 0.04, 0.05], f32), "scale"),
        numpy_helper.from_array(np.array([0, 1, -1, 2, 0], np.int8), "zp")], opset=13)
+
+write("old_softmax",
+      [helper.make_node("Softmax", ["x"], ["inner"], axis=1, name="inner"),
+       helper.make_node("LogSoftmax", ["x"], ["outer"], axis=0, name="outer"),
+       helper.make_node("Hardmax", ["x"], ["onehot"], name="onehot"),
+       helper.make_node("Shape", ["x"], ["shape"], name="shape"),
+       helper.make_node("Gather", ["shape", "zero"], ["batch"], axis=0, name="batch"),
+       helper.make_node("Equal", ["batch", "one"], ["single"], name="single"),
+       helper.make_node(
+           "If", ["single"], ["u"], name="maybe_unsqueeze",
+           then_branch=helper.make_graph(
+               [helper.make_node("Identity", ["x"], ["same"], name="same")], "then", [],
+               [vi("same", None)]),
+           else_branch=helper.make_graph(
+               [helper.make_node("Unsqueeze", ["x"], ["wide"], axes=[0], name="wide")],
+               "else", [], [vi("wide", None)])),
+       helper.make_node("Softmax", ["u"], ["any_rank"], axis=2, name="any_rank")],
+      [vi("x", ["batch", 3, 4])],
+      [vi("inner", None), vi("outer", None), vi("onehot", None), vi("any_rank", None)],
+      {"x": rng.standard_normal((2, 3, 4)).astype(f32)},
+      [numpy_helper.from_array(np.array(0, np.int64), "zero"),
+       numpy_helper.from_array(np.array(1, np.int64), "one")], opset=11)

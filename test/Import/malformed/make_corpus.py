@@ -197,10 +197,6 @@ add("training_outputs.onnx",
                  for n in "sbmv"], opset=14))
 add("constant_without_value.onnx", "node 'c' (Constant, opset 13)",
     model([helper.make_node("Constant", [], ["y"], name="c")], inputs=[]))
-add("old_softmax_inner_axis.onnx",
-    "node 'softmax' (Softmax, opset 11): the opset < 13 form over axis 1 of a rank-3",
-    model([helper.make_node("Softmax", ["x"], ["y"], name="softmax", axis=1)],
-          inputs=[vi("x", [2, 3, 4])], outputs=[vi("y", [2, 3, 4])], opset=11))
 
 # Tensors.
 add("raw_data_size_mismatch.onnx", "tensor 'w': raw_data has 12 bytes but dims need 16",
