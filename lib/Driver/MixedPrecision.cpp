@@ -22,6 +22,7 @@
 #include "dsmp/Support/DeclinableAction.h"
 #include "dsmp/Target/TargetDescription.h"
 #include "lib/Driver/Artifact/RunPasses.h"
+#include "lib/Driver/BranchInputs.h"
 #include "lib/Driver/PrecisionMetrics.h"
 #include "lib/Driver/PrecisionReport.h"
 #include "passes/Precision/Calibration.h"
@@ -820,6 +821,17 @@ compileWithPrecision(StringRef modelPath, StringRef outputDir,
   // op inside is analysed and assigned. Other graphs keep their dynamic dims
   // (the ONNX export stays as general as the model).
   func::FuncOp graph = lookupMainGraph(*loaded->module);
+  FixedInputs fixedByData;
+  if (options.fixBranchInputsByData) {
+    auto byData = inputsFixedByData(
+        graph, {options.calibration, options.validation}, compile.fixedInputs);
+    if (!byData)
+      return llvm::createStringError(modelPath + ": precision analysis: " +
+                                     llvm::toString(byData.takeError()));
+    fixedByData = std::move(*byData);
+    for (const auto &entry : fixedByData)
+      compile.fixedInputs[entry.getKey()] = entry.getValue();
+  }
   bool structured = !compile.fixedInputs.empty();
   graph.walk([&](Operation *op) {
     structured |= isa<IfOp, LSTMOp, GRUOp, RNNOp>(op);
@@ -875,6 +887,12 @@ compileWithPrecision(StringRef modelPath, StringRef outputDir,
   artifactTimer.stop();
   json::Object &summary = *result->report.getObject("summary");
   summary["artifact_cpu"] = compile.target.name;
+  if (!fixedByData.empty()) {
+    json::Object fixedJson;
+    for (const auto &entry : fixedByData)
+      fixedJson[entry.getKey().str()] = json::Array(entry.getValue());
+    summary["inputs_fixed_by_data"] = std::move(fixedJson);
+  }
   summary["model"] = modelPath.str();
   // Reading the ONNX file into the dialect, before total_seconds' flow.
   summary["import_seconds"] = importSeconds;

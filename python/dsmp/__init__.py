@@ -161,7 +161,7 @@ def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
             deny_ops=(), allow_ops=(), sensitive_layers="", fix_inputs=None,
             error_metric="rel-l2", margin=None, max_retries=None, keep_top1=False,
             sensitivity_seeds=None, features=(), error_floor=None,
-            bisection_runs=None, profile=False):
+            bisection_runs=None, profile=False, keep_branches=False):
     """Compiles an ONNX (or dsmp .mlir) model for `target` and returns a
     Module over the artifact (`Module.runnable` says whether this host runs
     it: a cross-compiled one is there to copy).
@@ -190,7 +190,11 @@ def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
     budget is not met.
     fix_inputs: {input name: value or list of values} of integer inputs to
     compile for one value (dsmp-compile --fix-input, e.g. {"sr": 16000} for
-    silero_vad); running with another value is an error.
+    silero_vad); running with another value is an error. With `tolerance`,
+    an integer input that an If branches on and that has one value in all
+    the calibration and validation data is fixed to it the same way (the
+    report's inputs_fixed_by_data says so) unless `keep_branches` is set:
+    then the branches no data takes stay, in f32.
     profile: time every op the artifact runs (dsmp-compile --profile; CPU
     code only): Module.profile() reports per op time, FLOPs and format.
     """
@@ -224,6 +228,7 @@ def compile(path, target="x86_64", shapes=None, output=None, tolerance=None,
             options.allow_ops = list(allow_ops)
             options.sensitive_layers = sensitive_layers
             options.keep_top1 = bool(keep_top1)
+            options.fix_branch_inputs_by_data = not keep_branches
             options.features = list(features)
             if margin is not None:
                 options.margin = float(margin)

@@ -655,7 +655,9 @@ NB_MODULE(_dsmp, m) {
       .def_rw("validation", &dsmp::PrecisionOptions::validation)
       .def_rw("keep_top1", &dsmp::PrecisionOptions::keepTop1)
       .def_rw("max_retries", &dsmp::PrecisionOptions::maxRetries)
-      .def_rw("bisection_runs", &dsmp::PrecisionOptions::bisectionRuns);
+      .def_rw("bisection_runs", &dsmp::PrecisionOptions::bisectionRuns)
+      .def_rw("fix_branch_inputs_by_data",
+              &dsmp::PrecisionOptions::fixBranchInputsByData);
   m.def(
       "compile_with_precision",
       [](const std::string &model, const std::string &output,

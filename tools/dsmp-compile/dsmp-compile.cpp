@@ -226,6 +226,13 @@ llvm::cl::opt<int> bisectionRuns(
     llvm::cl::desc("Validation runs, at most, that search for the ops "
                    "carrying an error the prediction missed (0: none)"),
     llvm::cl::init(8), llvm::cl::cat(precision));
+llvm::cl::opt<bool> keepBranches(
+    "keep-branches",
+    llvm::cl::desc("Keep every branch of an If on an integer input that has "
+                   "one value in all the data (by default the input is "
+                   "fixed to it, as --fix-input; the other branches, never "
+                   "measured, would stay f32)"),
+    llvm::cl::cat(precision));
 
 llvm::cl::OptionCategory training("Training (--train)");
 llvm::cl::opt<bool>
@@ -574,6 +581,7 @@ int main(int argc, char **argv) {
   mp.margin = margin;
   mp.maxRetries = maxRetries;
   mp.bisectionRuns = bisectionRuns;
+  mp.fixBranchInputsByData = !keepBranches;
   mp.sensitivitySeeds = sensitivitySeeds;
   mp.progress = &progress;
   // --mlir-timing: each phase's wall time (passes nested), printed at exit.
@@ -651,6 +659,22 @@ int main(int argc, char **argv) {
                    << " (--error-floor sets it)\n";
     }
   }
+  if (const llvm::json::Object *byData =
+          summary->getObject("inputs_fixed_by_data"))
+    for (const auto &[name, values] : *byData) {
+      std::string text;
+      if (const llvm::json::Array *list = values.getAsArray())
+        for (const llvm::json::Value &v : *list)
+          text += (text.empty() ? "" : ",") +
+                  std::to_string(v.getAsInteger().value_or(0));
+      llvm::errs() << "dsmp-compile: warning: the graph branches on input '"
+                   << name.str() << "', which is " << text
+                   << " in every calibration and validation set: compiled "
+                      "for that value (as --fix-input "
+                   << name.str() << "=" << text
+                   << "; the artifact rejects another); --keep-branches "
+                      "keeps the other branches, in f32\n";
+    }
   if (int64_t unmeasured =
           summary->getInteger("ops_without_sensitivity").value_or(0)) {
     const llvm::json::Array *names =

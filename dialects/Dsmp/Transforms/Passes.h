@@ -74,6 +74,10 @@ llvm::Error specializeGraph(ModuleOp module, const InputShapes &shapes,
                             bool requireAllInputs = false,
                             const FixedInputs &fixed = {});
 
+/// The integer graph inputs an If's condition is computed from (silero
+/// VAD's sample rate), sorted.
+std::vector<std::string> branchingInputs(func::FuncOp graph);
+
 /// What to tell a user whose graph failed to specialize or lower when it
 /// branches (If) on integer inputs: which ones, and that --fix-input
 /// compiles one branch. Empty when it does not branch on an input.

@@ -65,10 +65,9 @@ parseNamedList(StringRef text, char sep) {
 
 } // namespace
 
-/// The graph inputs an If's condition is computed from, e.g. silero VAD's
-/// sample rate: each such input selects a branch that may only be valid for
-/// some input shapes.
-static std::vector<std::string> branchingInputs(func::FuncOp graph) {
+// Each input an If branches on selects a branch that may only be valid for
+// some input shapes.
+std::vector<std::string> mlir::dsmp::branchingInputs(func::FuncOp graph) {
   llvm::SetVector<Value> seen;
   std::vector<std::string> names;
   graph.walk([&](IfOp op) {

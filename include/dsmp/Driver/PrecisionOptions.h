@@ -61,6 +61,11 @@ struct PrecisionOptions {
   /// Validation runs a bisection may take to find the ops that carry an
   /// error the prediction missed (0: no bisection).
   int bisectionRuns = 8;
+  /// An integer input that an If branches on and that holds one value in
+  /// every calibration and validation set is fixed to it (as --fix-input):
+  /// the branches no set takes could not be measured. False keeps every
+  /// branch (those stay f32).
+  bool fixBranchInputsByData = true;
 };
 
 } // namespace dsmp

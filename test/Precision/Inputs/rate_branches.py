@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes OUT/model.onnx, y = If(sr == 16000, MatMul(x, w16k), MatMul(x, w8k))
 with a 16x16 weight per branch (as silero VAD keeps a network per sample
-rate), and OUT/test_data_set_0 and _1 at sr = 16000."""
+rate), OUT/test_data_set_0 and _1 at sr = 16000, and OUT/sr8k, the first
+set's inputs at sr = 8000."""
 import os
 import sys
 
@@ -33,10 +34,10 @@ graph = helper.make_graph(
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 onnx.checker.check_model(model)
 onnx.save(model, os.path.join(out, "model.onnx"))
-for k in (0, 1):
-    folder = os.path.join(out, f"test_data_set_{k}")
-    os.makedirs(folder, exist_ok=True)
-    x = rng.standard_normal((4, 16)).astype(np.float32)
-    for i, (name, value) in enumerate((("x", x), ("sr", np.array(16000, np.int64)))):
-        with open(os.path.join(folder, f"input_{i}.pb"), "wb") as f:
+x = [rng.standard_normal((4, 16)).astype(np.float32) for _ in range(2)]
+for folder, xs, sr in (("test_data_set_0", x[0], 16000), ("test_data_set_1", x[1], 16000),
+                       ("sr8k", x[0], 8000)):
+    os.makedirs(os.path.join(out, folder), exist_ok=True)
+    for i, (name, value) in enumerate((("x", xs), ("sr", np.array(sr, np.int64)))):
+        with open(os.path.join(out, folder, f"input_{i}.pb"), "wb") as f:
             f.write(numpy_helper.from_array(value, name).SerializeToString())
