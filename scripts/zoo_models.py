@@ -1341,6 +1341,29 @@ class WSConv(nn.Conv2d):
         return F.conv2d(x, (w - m) / torch.sqrt(v + 1e-10), self.bias, self.stride, self.padding)
 
 
+class PerceiverLike(nn.Module):
+    """Learned latents expanded to the batch, cross-attention from the
+    latents to the inputs, latent self-attention, a mean readout."""
+
+    def __init__(self, d=64, n=16):
+        super().__init__()
+        self.latents = nn.Parameter(torch.randn(n, d) * 0.5)
+        self.inp = nn.Linear(12, d)
+        self.cross = nn.MultiheadAttention(d, 4, batch_first=True)
+        self.selfa = nn.TransformerEncoderLayer(d, 4, 128, dropout=0.0, batch_first=True)
+        self.head = nn.Linear(d, 6)
+
+    def forward(self, x):
+        kv = self.inp(x)
+        lat = self.latents.unsqueeze(0).expand(x.shape[0], -1, -1)
+        lat = lat + self.cross(lat, kv, kv, need_weights=False)[0]
+        return self.head(self.selfa(lat).mean(1))
+
+
+def point_features(batch, gen, which=0):
+    return (torch.randn(batch, 50, 12, generator=gen),)
+
+
 class BiTLike(nn.Module):
     """BiT's ResNet: weight-standardised convolutions (the standardisation
     is in the graph, on the weights), GroupNorm, pre-activation blocks."""
@@ -1482,5 +1505,6 @@ ZOO = {
     "caption_lstm": (CaptionLSTM, caption_inputs, [BATCH_SEQ, TOKENS], 13),
     "hrnet_like": (HRNetLike, images(64), [BATCH_SEQ], 13),
     "bit_like": (BiTLike, images(32), [BATCH_SEQ], 13),
+    "perceiver_like": (PerceiverLike, point_features, [BATCH_SEQ], 14),
     "pixelcnn": (PixelCNN, lambda b, g, w=0: (torch.rand(b, 1, 16, 16, generator=g),), [BATCH_SEQ], 13),
 }
