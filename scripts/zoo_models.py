@@ -1364,6 +1364,26 @@ def point_features(batch, gen, which=0):
     return (torch.randn(batch, 50, 12, generator=gen),)
 
 
+class STN(nn.Module):
+    """A spatial transformer: a localisation CNN predicts an affine
+    transform (initialised to the identity), affine_grid + grid_sample
+    resample the input, a classifier reads the result."""
+
+    def __init__(self):
+        super().__init__()
+        self.loc = nn.Sequential(nn.Conv2d(1, 8, 5, 2), nn.ReLU(), nn.Conv2d(8, 10, 5, 2),
+                                 nn.ReLU(), nn.Flatten(), nn.Linear(10 * 4 * 4, 6))
+        nn.init.normal_(self.loc[-1].weight, std=0.01)
+        self.loc[-1].bias.data = torch.tensor([1.0, 0, 0, 0, 1.0, 0])
+        self.cls = nn.Sequential(nn.Conv2d(1, 16, 3, 2, 1), nn.ReLU(), nn.Conv2d(16, 32, 3, 2, 1),
+                                 nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(32, 10))
+
+    def forward(self, x):
+        theta = self.loc(x).view(-1, 2, 3)
+        grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+        return self.cls(F.grid_sample(x, grid, align_corners=False))
+
+
 class BiTLike(nn.Module):
     """BiT's ResNet: weight-standardised convolutions (the standardisation
     is in the graph, on the weights), GroupNorm, pre-activation blocks."""
@@ -1506,5 +1526,6 @@ ZOO = {
     "hrnet_like": (HRNetLike, images(64), [BATCH_SEQ], 13),
     "bit_like": (BiTLike, images(32), [BATCH_SEQ], 13),
     "perceiver_like": (PerceiverLike, point_features, [BATCH_SEQ], 14),
+    "stn": (STN, images(28, channels=1), [BATCH_SEQ], 20),
     "pixelcnn": (PixelCNN, lambda b, g, w=0: (torch.rand(b, 1, 16, 16, generator=g),), [BATCH_SEQ], 13),
 }

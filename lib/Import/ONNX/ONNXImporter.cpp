@@ -218,6 +218,7 @@ private:
   void foldConstantShapeMath(Operation *op, SmallVectorImpl<Value> &results);
   Error importConstantNode(const onnx::NodeProto &node);
   Error importEyeLike(const onnx::NodeProto &node);
+  Error importAffineGrid(const onnx::NodeProto &node);
   Error importFlatteningSoftmax(const onnx::NodeProto &node, Value input,
                                 int64_t axis);
   Error importSubgraph(const onnx::GraphProto &graph, Region &region,
@@ -629,6 +630,8 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
     return importConstantNode(node);
   if (node.op_type() == "EyeLike")
     return importEyeLike(node);
+  if (node.op_type() == "AffineGrid")
+    return importAffineGrid(node);
   if ((node.op_type() == "Softmax" || node.op_type() == "LogSoftmax" ||
        node.op_type() == "Hardmax") &&
       opset < 13 && node.input_size() == 1 && node.output_size() == 1) {
@@ -858,6 +861,146 @@ Error ModelImporter::importEyeLike(const onnx::NodeProto &node) {
   Value upper = TriluOp::create(b, loc, type, ones, diagonal, 1);
   Value eye = TriluOp::create(b, loc, type, upper, diagonal, 0);
   scopes.back().values[node.output(0)] = eye;
+  return Error::success();
+}
+
+/// AffineGrid(theta [N, k, k+1], size [N, C, (D,) H, W]), k = 2 or 3: the
+/// grid [N, (D,) H, W, k] of theta times each output position's normalized
+/// coordinates (x along W, y along H, z along D, then 1), as GridSample
+/// reads them. Spelled with Range, Expand, Concat and a MatMul, so that a
+/// size read from Shape (a spatial transformer's x.size()) stays symbolic
+/// until specialization.
+Error ModelImporter::importAffineGrid(const onnx::NodeProto &node) {
+  if (node.input_size() != 2 || node.output_size() != 1)
+    return fail(node, "AffineGrid takes theta and size and gives one output");
+  bool alignCorners = false;
+  for (const auto &attr : node.attribute()) {
+    if (attr.name() != "align_corners" ||
+        attr.type() != onnx::AttributeProto::INT)
+      return fail(node, "attribute '" + attr.name() +
+                            "' is not an ONNX attribute of AffineGrid "
+                            "(align_corners is, INT)");
+    alignCorners = attr.i() != 0;
+  }
+  Value theta = lookup(node.input(0)), size = lookup(node.input(1));
+  if (!theta || !size)
+    return fail(node, "an input of AffineGrid is undefined");
+  auto thetaType = dyn_cast<RankedTensorType>(theta.getType());
+  auto sizeType = dyn_cast<RankedTensorType>(size.getType());
+  if (!thetaType || thetaType.getRank() != 3 ||
+      !isa<FloatType>(thetaType.getElementType()) ||
+      !llvm::is_contained({2, 3}, thetaType.getDimSize(1)) ||
+      (!thetaType.isDynamicDim(2) &&
+       thetaType.getDimSize(2) != thetaType.getDimSize(1) + 1))
+    return fail(node, "AffineGrid's theta must be a float [N, 2, 3] or "
+                      "[N, 3, 4] tensor");
+  int64_t k = thetaType.getDimSize(1);
+  if (!sizeType || sizeType.getRank() != 1 ||
+      !sizeType.getElementType().isInteger(64) ||
+      (!sizeType.isDynamicDim(0) && sizeType.getDimSize(0) != k + 2))
+    return fail(node, "AffineGrid's size must be an int64 tensor of " +
+                          std::to_string(k + 2) + " values");
+  GraphBuilder g(b, locOf(node));
+  Type f = thetaType.getElementType();
+  int64_t dyn = ShapedType::kDynamic;
+  auto tensorOf = [&](ArrayRef<int64_t> dims, Type element) {
+    return RankedTensorType::get(dims, element);
+  };
+  Type i64 = b.getI64Type();
+  auto slice = [&](int64_t lo, int64_t hi) {
+    return g.typed("dsmp.slice",
+                   {size, g.i64s({lo}), g.i64s({hi}), g.i64s({0}), g.none()},
+                   tensorOf({hi - lo}, i64));
+  };
+  Value one = g.scalar(1.0, f), two = g.scalar(2.0, f);
+  auto line = tensorOf({dyn}, f);
+  // Per spatial dim, outermost (D or H) first: its size and coordinates.
+  SmallVector<Value> sizes, coords;
+  for (int64_t i = 0; i < k; ++i) {
+    Value n = slice(2 + i, 3 + i);
+    sizes.push_back(n);
+    // Range in int64, whose bounds fold in specialization; then float.
+    Value length = g.typed("dsmp.squeeze", {n, g.i64s({0})}, tensorOf({}, i64));
+    Value count = g.typed("dsmp.cast", {length}, tensorOf({}, f));
+    auto scalarI64 = [&](int64_t v) {
+      auto type = tensorOf({}, i64);
+      return ConstantOp::create(b, locOf(node), type,
+                                DenseElementsAttr::get(type, v));
+    };
+    Value index =
+        g.typed("dsmp.cast",
+                {g.typed("dsmp.range", {scalarI64(0), length, scalarI64(1)},
+                         tensorOf({dyn}, i64))},
+                line);
+    Value c;
+    // With align_corners, a dim of size 1 gives -1, as ONNX's reference
+    // (onnxruntime gives 1, torch 0).
+    if (alignCorners) { // -1 + 2 i / max(n - 1, 1)
+      Value step = g.typed(
+          "dsmp.div",
+          {two, g.typed("dsmp.max", {g.sub(count, one), one}, count.getType())},
+          count.getType());
+      c = g.typed("dsmp.sub", {g.typed("dsmp.mul", {index, step}, line), one},
+                  line);
+    } else { // (2 i + 1) / n - 1
+      Value twice = g.typed("dsmp.mul", {index, two}, line);
+      c = g.typed(
+          "dsmp.sub",
+          {g.typed("dsmp.div", {g.typed("dsmp.add", {twice, one}, line), count},
+                   line),
+           one},
+          line);
+    }
+    coords.push_back(c);
+  }
+  SmallVector<int64_t> spatialDims(k, dyn);
+  Value spatial =
+      g.typed("dsmp.concat", sizes, tensorOf({k}, i64), {g.i64("axis", 0)});
+  auto plane = tensorOf(spatialDims, f);
+  SmallVector<int64_t> column(spatialDims);
+  column.push_back(1);
+  auto columnType = tensorOf(column, f);
+  // x (along the innermost dim), y, z, then ones; each [(D,) H, W, 1].
+  SmallVector<Value> parts;
+  for (int64_t i = k - 1; i >= 0; --i) {
+    SmallVector<int64_t> shape(k, 1);
+    shape[i] = -1;
+    SmallVector<int64_t> reshapedDims(k, 1);
+    reshapedDims[i] = dyn;
+    Value along = g.typed("dsmp.reshape", {coords[i], g.i64s(shape)},
+                          tensorOf(reshapedDims, f));
+    Value full = g.typed("dsmp.expand", {along, spatial}, plane);
+    parts.push_back(g.typed("dsmp.unsqueeze", {full, g.i64s({k})}, columnType));
+  }
+  auto oneAttr = DenseElementsAttr::get(
+      tensorOf({1}, f),
+      llvm::APFloat::getOne(cast<FloatType>(f).getFloatSemantics()));
+  Value ones = ConstantOfShapeOp::create(b, locOf(node), plane, spatial,
+                                         cast<ElementsAttr>(oneAttr));
+  parts.push_back(g.typed("dsmp.unsqueeze", {ones, g.i64s({k})}, columnType));
+  SmallVector<int64_t> baseDims(spatialDims);
+  baseDims.push_back(k + 1);
+  Value base =
+      g.typed("dsmp.concat", parts, tensorOf(baseDims, f), {g.i64("axis", k)});
+  Value rows = g.typed("dsmp.reshape", {base, g.i64s({1, -1, k + 1})},
+                       tensorOf({1, dyn, k + 1}, f));
+  int64_t batch = thetaType.getDimSize(0);
+  Value thetaT =
+      g.typed("dsmp.transpose", {theta}, tensorOf({batch, k + 1, k}, f),
+              {g.array("perm", {0, 2, 1})});
+  Value grid =
+      g.typed("dsmp.matmul", {rows, thetaT}, tensorOf({batch, dyn, k}, f));
+  SmallVector<Value> outShape{slice(0, 1)};
+  llvm::append_range(outShape, sizes);
+  outShape.push_back(g.i64s({k}));
+  SmallVector<int64_t> outDims{batch};
+  outDims.append(k, dyn);
+  outDims.push_back(k);
+  scopes.back().values[node.output(0)] =
+      g.typed("dsmp.reshape",
+              {grid, g.typed("dsmp.concat", outShape, tensorOf({k + 2}, i64),
+                             {g.i64("axis", 0)})},
+              tensorOf(outDims, f));
   return Error::success();
 }
 
@@ -1115,9 +1258,10 @@ Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
                        "op domain '" + node.domain() + "' is not supported");
     StringRef type = node.op_type();
     // Taken as another op's form (Upsample, CastLike) or spelled with
-    // other ops (Constant, EyeLike): no dialect op of their own.
-    if (!llvm::is_contained({"Constant", "Upsample", "CastLike", "EyeLike"},
-                            type) &&
+    // other ops (Constant, EyeLike, AffineGrid): no dialect op of their own.
+    if (!llvm::is_contained(
+            {"Constant", "Upsample", "CastLike", "EyeLike", "AffineGrid"},
+            type) &&
         !lookupOnnxType(type))
       return makeError(path, where, opset,
                        unsupportedOpMessage(node.op_type(), opset));

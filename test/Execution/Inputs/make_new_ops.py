@@ -19,6 +19,9 @@ DIR/<case>/test_data_set_0/.
   eye_like      EyeLike on a dynamic square input (torch.eye(n) of a graph's
                 node count): ones on the diagonal added in, and an int64
                 one on the diagonal below (k = -1, dtype)
+  affine_grid   a spatial transformer's AffineGrid (opset 20): the size read
+                from the image's Shape, then GridSample; align_corners 1 on
+                a constant size; a 3-D grid
   old_softmax   opset 11's flattening Softmax, LogSoftmax and Hardmax over an
                 inner axis, and Softmax over an input whose rank is unknown
                 at import (an If that unsqueezes unless the batch is 1)
@@ -161,3 +164,19 @@ write("old_softmax",
       {"x": rng.standard_normal((2, 3, 4)).astype(f32)},
       [numpy_helper.from_array(np.array(0, np.int64), "zero"),
        numpy_helper.from_array(np.array(1, np.int64), "one")], opset=11)
+
+write("affine_grid",
+      [helper.make_node("Shape", ["x"], ["size"], name="size"),
+       helper.make_node("AffineGrid", ["theta", "size"], ["grid"], name="grid"),
+       helper.make_node("GridSample", ["x", "grid"], ["warped"], name="warp"),
+       helper.make_node("AffineGrid", ["theta", "size_c"], ["grid_ac"], align_corners=1,
+                        name="grid_ac"),
+       helper.make_node("AffineGrid", ["theta3", "size3"], ["grid3"], name="grid3")],
+      [vi("x", ["n", 2, 5, 7]), vi("theta", ["n", 2, 3]), vi("theta3", [2, 3, 4])],
+      [vi("grid", None), vi("warped", None), vi("grid_ac", None), vi("grid3", None)],
+      {"x": rng.standard_normal((2, 2, 5, 7)).astype(f32),
+       "theta": (np.array([[1, 0, 0], [0, 1, 0]], f32)
+                 + 0.2 * rng.standard_normal((2, 2, 3))).astype(f32),
+       "theta3": (np.eye(3, 4, dtype=f32) + 0.2 * rng.standard_normal((2, 3, 4))).astype(f32)},
+      [numpy_helper.from_array(np.array([2, 1, 3, 4], np.int64), "size_c"),
+       numpy_helper.from_array(np.array([2, 1, 3, 4, 5], np.int64), "size3")], opset=20)
