@@ -44,6 +44,29 @@ struct RecordOrigin final : OpBuilder::Listener {
 };
 } // namespace
 
+bool mlir::dsmp::keepsOperandGradient(Operation *op) {
+  auto precision = dyn_cast<PrecisionOpInterface>(op);
+  if (!precision || op->getNumOperands() == 0)
+    return false;
+  OpClass cls = precision.getOpClass();
+  if (cls == OpClass::matmul || cls == OpClass::conv)
+    return true;
+  if (cls == OpClass::data_movement ||
+      !isF32Tensor(op->getOperand(0).getType(), /*requireStaticShape=*/true))
+    return false;
+  // The input itself or data moved from it (a Reshape, a Transpose).
+  Value v = op->getOperand(0);
+  while (Operation *def = v.getDefiningOp()) {
+    auto moves = dyn_cast<PrecisionOpInterface>(def);
+    if (!moves || moves.getOpClass() != OpClass::data_movement ||
+        def->getNumOperands() == 0 || isa<CastOp>(def) ||
+        def->hasTrait<mlir::OpTrait::ConstantLike>())
+      return false;
+    v = def->getOperand(0);
+  }
+  return isa<BlockArgument>(v);
+}
+
 Adjoint mlir::dsmp::buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
                                  ArrayRef<std::pair<Value, Value>> seeds,
                                  ValueRange alsoFor) {
@@ -103,13 +126,10 @@ Adjoint mlir::dsmp::buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
     if (!any)
       continue;
     recorder.current = op;
-    auto precision = dyn_cast<PrecisionOpInterface>(op);
-    bool contraction =
-        precision && (precision.getOpClass() == OpClass::matmul ||
-                      precision.getOpClass() == OpClass::conv);
+    bool keepsOperand = keepsOperandGradient(op);
     // No operand takes a gradient (a Gather from a table with computed
     // indices, a OneHot): nothing to propagate, and nothing stops here.
-    if (!contraction && op->getNumRegions() == 0 &&
+    if (!keepsOperand && op->getNumRegions() == 0 &&
         llvm::none_of(op->getOperands(),
                       [&](Value v) { return needed.contains(v); }))
       continue;
@@ -124,13 +144,13 @@ Adjoint mlir::dsmp::buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
       }
       adjoint.estimatedAt.push_back(op);
     }
-    // A contraction's activation operand keeps its gradient even where
-    // nothing upstream needs one (a graph input): rounding it is part of
-    // the op's cost (operand_energy). It is not propagated further.
+    // The first operand keeps its gradient even where nothing upstream
+    // needs one (a graph input): rounding it is part of the op's cost
+    // (operand_energy). It is not propagated further.
     llvm::erase_if(operandGrads, [&](const std::pair<Value, Value> &entry) {
       return !entry.second ||
              (!needed.contains(entry.first) &&
-              !(contraction && entry.first == op->getOperand(0)));
+              !(keepsOperand && entry.first == op->getOperand(0)));
     });
     for (auto [value, grad] : operandGrads)
       if (needed.contains(value))

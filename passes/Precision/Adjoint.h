@@ -54,6 +54,14 @@ Adjoint buildAdjoint(OpBuilder &builder, ArrayRef<Operation *> ops,
                      ArrayRef<std::pair<Value, Value>> seeds,
                      ValueRange alsoFor = {});
 
+/// Whether the cost of `op` in a low format includes rounding its first
+/// operand, whose gradient the adjoint therefore keeps (its operand_energy):
+/// a contraction's activation, or a graph input (or data moved from one)
+/// that a compute op reads (a BatchNormalization of raw features near 1e5:
+/// its output's energy misses that x - mean cancels the input's leading
+/// digits).
+bool keepsOperandGradient(Operation *op);
+
 /// The gradient of the seeds' scalar with respect to a contraction's
 /// constant factor (MatMul's or Gemm's B, Conv's weights), given the
 /// gradient at its result: the adjoint proper stops at constants. Built at

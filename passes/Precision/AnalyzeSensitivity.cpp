@@ -39,8 +39,9 @@ bool hasOperandTerm(Operation *op) {
                        precision.getOpClass() == OpClass::conv);
 }
 
-/// Which probes carry an op's g * x (and, for contractions, that of its
-/// activation operand); -1: not measured.
+/// Which probes carry an op's g * x (and that of its first operand where
+/// keepsOperandGradient, and of a contraction's constant weights); -1: not
+/// measured.
 struct Probe {
   // one per seed vector
   SmallVector<int, 1> products, operandProducts, weightProducts;
@@ -252,15 +253,18 @@ struct AnalyzeSensitivityPass final
                 continue;
               }
               (probes[id].*products).push_back(probe(grad, x));
+              if (keepsOperandGradient(op)) {
+                auto it = adjoint.operandGrads.find(op);
+                if (it != adjoint.operandGrads.end())
+                  for (auto [value, operandGrad] : it->second)
+                    if (value == op->getOperand(0)) {
+                      (probes[id].*operand)
+                          .push_back(probe(operandGrad, value));
+                      break;
+                    }
+              }
               if (!hasOperandTerm(op))
                 continue;
-              auto it = adjoint.operandGrads.find(op);
-              if (it != adjoint.operandGrads.end())
-                for (auto [value, operandGrad] : it->second)
-                  if (value == op->getOperand(0)) {
-                    (probes[id].*operand).push_back(probe(operandGrad, value));
-                    break;
-                  }
               // The rounding of constant weights: (dW * W)^2.
               if (hasConstantWeight(op))
                 if (Value dW = weightGradient(b, op, grad))

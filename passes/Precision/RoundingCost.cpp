@@ -125,13 +125,14 @@ static double constantFactorEnergy(Operation *op) {
 
 /// The energy a cast of `read` (of root value `root`) for operand `index`
 /// of `op` rounds: the value's own, else the root's, else (a graph input)
-/// what the reader measured.
+/// what the reader measured for that operand (operand_energy), else its
+/// result's.
 static double castEnergy(Value read, Value root, Operation *op,
                          unsigned index) {
   double energy = energyOf(read);
   if (energy < 0)
     energy = energyOf(root);
-  if (energy < 0 && index < 2 && isContraction(op))
+  if (energy < 0 && (index == 0 || (index < 2 && isContraction(op))))
     energy = sensitivity(op, "operand_energy");
   if (energy < 0) // a graph input read by an elementwise op: its result's
     energy = sensitivity(op, "energy");

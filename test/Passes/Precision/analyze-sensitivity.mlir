@@ -12,12 +12,13 @@
 /// |y| = 10 / sqrt(30) = 1.8257; the product before it feeds the output
 /// unchanged (all positive), so it measures the same, and so do the
 /// negation and the matmul by -I before it. The matmul also reports the
-/// energy of its activation input as it sees it (1 again); the graph input
-/// needs no gradient. Its constant weight W = -I has weight_energy
+/// energy of its activation input as it sees it (1 again), and the
+/// negation, which reads the graph input, that input's (1: the rounding of
+/// x before it; the adjoint keeps that gradient, and propagates no further). Its constant weight W = -I has weight_energy
 /// sum (dW * W)^2 with dW = n^T (2 r / |y|): (r00 + 3 r10)^2 + (2 r01 +
 /// 4 r11)^2 times 4 / 120, which depends on r's signs: 52 / 30 for the
 /// first vector (all one sign), (52 + 52 + 8) / 90 over three.
-// CHECK: dsmp.neg {{.*}}dsmp.sensitivity = {adapt = 1.82574{{[0-9]*}} : f64, energy = {{0\.9999[0-9]*|1\.0000[0-9]*(e\+00)?}} : f64}
+// CHECK: dsmp.neg {{.*}}dsmp.sensitivity = {adapt = 1.82574{{[0-9]*}} : f64, energy = {{0\.9999[0-9]*|1\.0000[0-9]*(e\+00)?}} : f64, operand_energy = {{0\.9999[0-9]*|1\.0000[0-9]*(e\+00)?}} : f64}
 // CHECK: dsmp.matmul {{.*}}dsmp.sensitivity = {adapt = 1.82574{{[0-9]*}} : f64, energy = {{0\.9999[0-9]*|1\.0000[0-9]*(e\+00)?}} : f64, operand_energy = {{0\.9999[0-9]*|1\.0000[0-9]*(e\+00)?}} : f64,
 // ONE-SAME: weight_energy = 1.73333{{[0-9]*}} : f64}
 // THREE-SAME: weight_energy = 1.24444{{[0-9]*}} : f64}

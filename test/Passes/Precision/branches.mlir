@@ -23,8 +23,10 @@
 /// the max only decide the branch: no gradient reaches them from the
 /// output, but the value compared counts as an output whose error is
 /// relative to its margin (8 against 7: seed r / 1, so g x = 8 for the max
-/// and, through it, for the doubled element that is the max).
-// POS: dsmp.mul {{.*}}dsmp.sensitivity = {adapt = {{8\.0*(e\+00)?}} : f64, energy = {{64\.0*|6\.40*e\+01}} : f64}
+/// and, through it, for the doubled element that is the max). The doubling
+/// reads the graph input, so it also measures that input's rounding
+/// (operand_energy, the same 64: x times 2 is linear).
+// POS: dsmp.mul {{.*}}dsmp.sensitivity = {adapt = {{8\.0*(e\+00)?}} : f64, energy = {{64\.0*|6\.40*e\+01}} : f64, operand_energy = {{64\.0*|6\.40*e\+01}} : f64}
 // POS: dsmp.reduce_max {{.*}}dsmp.sensitivity = {adapt = {{8\.0*(e\+00)?}} : f64, energy = {{64\.0*|6\.40*e\+01}} : f64}
 // POS: dsmp.matmul {{.*}}dsmp.sensitivity = {adapt = 1.82574{{[0-9]*}} : f64, energy = {{0\.9999[0-9]*|1\.0000[0-9]*(e\+00)?}} : f64, operand_energy
 // POS: dsmp.relu {{.*}}dsmp.sensitivity = {adapt = 1.82574{{[0-9]*}} : f64, energy = {{0\.9999[0-9]*|1\.0000[0-9]*(e\+00)?}} : f64}

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Writes OUT/model.onnx and two input sets (test_data_set_0/1) for a model
-whose error the prediction does not place: x holds values near 1000 with
-unit detail, `centre` subtracts 1000, and six MatMul/Tanh layers follow.
+whose error is in the rounding of a graph input: x holds values near 1000
+with unit detail, `centre` subtracts 1000, and six MatMul/Tanh layers
+follow.
 
 In f16 (spacing 0.5 near 1000) rounding x before the Sub loses a quarter of
-the detail (about 20 % relative error after it), but the rounding of a
-graph input is no op's output rounding, so the adjoint predicts ~1e-3. The
-MatMuls, whose predicted shares are the largest, carry almost none of it."""
+the detail (about 20 % relative error after it). That rounding is no op's
+output rounding: the Sub's operand_energy (the adjoint keeps the gradient
+of a graph input a compute op reads) predicts it."""
 import os
 import sys
 
