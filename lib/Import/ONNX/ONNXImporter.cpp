@@ -503,8 +503,14 @@ Error ModelImporter::normalizeOldForm(const onnx::NodeProto &node,
   if ((type == "Softmax" || type == "LogSoftmax" || type == "Hardmax") &&
       opset < 13) {
     // Before opset 13 these flattened the input to 2-D at `axis` (default
-    // 1); that equals the per-axis form only when axis is the last dim.
-    int64_t rank = cast<RankedTensorType>(operands[0].getType()).getRank();
+    // 1); that equals the per-axis form only when axis is the last dim
+    // (importNode takes the other cases to importFlatteningSoftmax).
+    auto ranked = operands.empty()
+                      ? RankedTensorType()
+                      : dyn_cast<RankedTensorType>(operands[0].getType());
+    if (!ranked)
+      return fail(node, "expects one input of known rank");
+    int64_t rank = ranked.getRank();
     auto it = attrs.find("axis");
     int64_t axis =
         it != attrs.end() ? cast<IntegerAttr>(it->second).getInt() : 1;
