@@ -220,6 +220,40 @@ struct SinkWideningCast : RewritePattern {
   }
 };
 
+/// cast(dm(x) : f32 -> narrow) -> dm(cast(x)) where the cast is the op's
+/// only use and x is a graph input (or moved from one): the input is cast
+/// once and moves in the narrow type, so no f32 copy of it (a wake-word
+/// head's flattened features, its largest tensor) lives beside the cast.
+struct HoistNarrowingCast : OpRewritePattern<CastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(CastOp cast,
+                                PatternRewriter &rewriter) const override {
+    Operation *op = cast.getInput().getDefiningOp();
+    if (!op ||
+        !isa<ReshapeOp, TransposeOp, FlattenOp, SqueezeOp, UnsqueezeOp,
+             IdentityOp>(op) ||
+        op->getNumResults() != 1 || !op->getResult(0).hasOneUse() ||
+        !isa<BlockArgument>(op->getOperand(0)))
+      return failure();
+    FloatType wide = floatElement(op->getOperand(0));
+    FloatType narrow = floatElement(cast.getResult());
+    auto inputType = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+    if (!wide || !narrow || !inputType ||
+        !isa<Float16Type, BFloat16Type>(narrow) ||
+        !isExactlyWidened(narrow, wide))
+      return failure();
+    rewriter.setInsertionPoint(op);
+    Value narrowed = CastOp::create(rewriter, cast.getLoc(),
+                                    inputType.clone(narrow), op->getOperand(0));
+    Operation *moved = rewriter.clone(*op);
+    moved->setOperand(0, narrowed);
+    moved->getResult(0).setType(cast.getType());
+    rewriter.replaceOp(cast, moved->getResult(0));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// cast(product : 16-bit -> f32) of a MatMul or Gemm, where every use of
 /// the product is such a cast: the contraction stores its f32 sum (plus
 /// Gemm's bias) unrounded instead (GEMMs' f32 output). No 16-bit copy of
@@ -262,6 +296,7 @@ struct MinimizeCastsPass final
     patterns.add<FoldConstantCast>(ctx, numFolded);
     patterns.add<FoldConstantQuantize>(ctx, numFolded);
     patterns.add<SinkWideningCast>(ctx);
+    patterns.add<HoistNarrowingCast>(ctx);
     patterns.add<StoreProductWide>(ctx);
     if (failed(applyPatternsGreedily(func, std::move(patterns))))
       return signalPassFailure();

@@ -121,3 +121,22 @@ func.func @gemm_stored_wide(%x: tensor<2x8xf16>, %w: tensor<4x8xf16>,
   %c = dsmp.cast %g : (tensor<2x4xf16>) -> tensor<2x4xf32>
   return %c : tensor<2x4xf32>
 }
+
+/// A narrowing cast of data moved from a graph input is hoisted onto the
+/// input, so the f32 copy (a wake-word head's flattened features, its
+/// largest tensor) is not kept beside the f16 one; data moved from a
+/// computed value keeps its cast where it is.
+// CHECK-LABEL: func.func @hoist_input_cast
+// CHECK: %[[H:.*]] = dsmp.cast %arg0 : (tensor<1x16x96xf32>) -> tensor<1x16x96xf16>
+// CHECK-NEXT: %[[F:.*]] = dsmp.flatten %[[H]] : (tensor<1x16x96xf16>) -> tensor<1x1536xf16>
+// CHECK: %[[R:.*]] = dsmp.reshape %{{.*}}, %{{.*}} : (tensor<1x16x96xf32>, tensor<2xi64>) -> tensor<2x768xf32>
+// CHECK-NEXT: dsmp.cast %[[R]] : (tensor<2x768xf32>) -> tensor<2x768xf16>
+func.func @hoist_input_cast(%x: tensor<1x16x96xf32>) -> (tensor<1x1536xf16>, tensor<2x768xf16>) {
+  %f = dsmp.flatten %x : (tensor<1x16x96xf32>) -> tensor<1x1536xf32>
+  %h = dsmp.cast %f : (tensor<1x1536xf32>) -> tensor<1x1536xf16>
+  %n = dsmp.neg %x : (tensor<1x16x96xf32>) -> tensor<1x16x96xf32>
+  %s = dsmp.constant dense<[2, 768]> : tensor<2xi64>
+  %r = dsmp.reshape %n, %s : (tensor<1x16x96xf32>, tensor<2xi64>) -> tensor<2x768xf32>
+  %c = dsmp.cast %r : (tensor<2x768xf32>) -> tensor<2x768xf16>
+  return %h, %c : tensor<1x1536xf16>, tensor<2x768xf16>
+}
