@@ -48,7 +48,7 @@ def write_set(folder, names, arrays, prefix):
             f.write(numpy_helper.from_array(np.ascontiguousarray(a), name).SerializeToString())
 
 
-def export(name, out_root):
+def export(name, out_root, dynamo=False):
     build, make_inputs, axes, opset = ZOO[name]
     torch.manual_seed(0)
     gen = torch.Generator().manual_seed(1)
@@ -68,9 +68,16 @@ def export(name, out_root):
     path = os.path.join(folder, "model.onnx")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        torch.onnx.export(model, sets[0], path, opset_version=opset, dynamo=False,
-                          input_names=input_names, output_names=output_names,
-                          dynamic_axes=dynamic, do_constant_folding=True)
+        if dynamo:
+            # What torch.onnx.export does by default since torch 2.9: the
+            # dynamo exporter (onnxscript), opset 18 or later.
+            torch.onnx.export(model, sets[0], path, opset_version=max(opset, 18), dynamo=True,
+                              input_names=input_names, output_names=output_names,
+                              dynamic_axes=dynamic, external_data=False, verbose=False)
+        else:
+            torch.onnx.export(model, sets[0], path, opset_version=opset, dynamo=False,
+                              input_names=input_names, output_names=output_names,
+                              dynamic_axes=dynamic, do_constant_folding=True)
     onnx.checker.check_model(onnx.load(path))
     session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
     for i, (inputs, outputs) in enumerate(zip(sets, expected)):
@@ -96,6 +103,8 @@ def main():
     p.add_argument("out", nargs="?")
     p.add_argument("--only", nargs="*", default=sorted(ZOO))
     p.add_argument("--list", action="store_true", help="print the zoo's names and stop")
+    p.add_argument("--dynamo", action="store_true",
+                   help="export with torch's dynamo exporter (its default since 2.9; needs onnxscript)")
     args = p.parse_args()
     if args.list:
         print("\n".join(sorted(ZOO)))
@@ -109,7 +118,7 @@ def main():
     failed = []
     for name in args.only:
         try:
-            export(name, args.out)
+            export(name, args.out, args.dynamo)
         except Exception as e:  # noqa: BLE001 - report every model, then fail
             failed.append(name)
             print(f"{name:20} FAILED: {str(e).splitlines()[0][:200]}", flush=True)

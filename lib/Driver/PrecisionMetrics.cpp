@@ -130,6 +130,10 @@ std::vector<double> errorFloors(ModuleOp analyzed, const OutputSets &reference,
 }
 
 namespace {
+RankedTensorType cast_if_ranked(Type type) {
+  return dyn_cast<RankedTensorType>(type);
+}
+
 int64_t bytesOf(RankedTensorType type) {
   if (!type || !type.hasStaticShape())
     return 0;
@@ -138,6 +142,41 @@ int64_t bytesOf(RankedTensorType type) {
                  : element.isIntOrFloat()    ? element.getIntOrFloatBitWidth()
                                              : 0;
   return type.getNumElements() * ((bits + 7) / 8);
+}
+
+/// An op dsmp-convert-to-linalg makes one all-parallel loop nest of.
+bool isElementwise(Operation *op) {
+  auto precision = dyn_cast<PrecisionOpInterface>(op);
+  return precision && (precision.getOpClass() == OpClass::elementwise ||
+                       precision.getOpClass() == OpClass::transcendental);
+}
+
+/// The casts' values that dsmp-fuse-elementwise leaves in no buffer: a
+/// cast's input that an elementwise op makes for the cast alone, or a cast
+/// that an elementwise op alone reads (each element once, no broadcast).
+/// The pair is one loop nest, so the 16-bit value and its f32 copy never
+/// live side by side.
+llvm::DenseSet<Value> fusedCastValues(Block &body) {
+  llvm::DenseSet<Value> fused;
+  for (CastOp cast : body.getOps<CastOp>()) {
+    Operation *producer = cast.getInput().getDefiningOp();
+    if (producer && producer->getBlock() == &body && isElementwise(producer) &&
+        cast.getInput().hasOneUse()) {
+      fused.insert(cast.getInput());
+      continue;
+    }
+    if (!cast.getResult().hasOneUse())
+      continue;
+    Operation *user = *cast.getResult().getUsers().begin();
+    if (user->getBlock() == &body && isElementwise(user) &&
+        user->getNumResults() == 1 &&
+        cast_if_ranked(user->getResult(0).getType()) &&
+        cast_if_ranked(cast.getType()) &&
+        cast_if_ranked(user->getResult(0).getType()).getShape() ==
+            cast_if_ranked(cast.getType()).getShape())
+      fused.insert(cast.getResult());
+  }
+  return fused;
 }
 
 } // namespace
@@ -160,9 +199,10 @@ llvm::Expected<Footprint> footprint(ModuleOp module,
   llvm::DenseMap<Operation *, size_t> position;
   for (Operation &op : body)
     position[&op] = position.size();
-  auto counted = [](Operation *op, Value result) -> int64_t {
+  llvm::DenseSet<Value> fused = fusedCastValues(body);
+  auto counted = [&](Operation *op, Value result) -> int64_t {
     if (op->hasTrait<mlir::OpTrait::ConstantLike>() ||
-        isa<DequantizeLinearOp>(op))
+        isa<DequantizeLinearOp>(op) || fused.contains(result))
       return 0;
     auto type = dyn_cast<RankedTensorType>(result.getType());
     return type && isa<FloatType>(type.getElementType()) ? bytesOf(type) : 0;

@@ -79,7 +79,7 @@ struct FoldConstantMathPass final
         computed.insert(&op);
 
     // The f32 values read outside that set: fold each that some float math
-    // made and that takes no more bytes than the constants it reads (a
+    // made and that takes no more bytes than the constants it frees (a
     // causal mask made from a few integers stays computed).
     SmallVector<Value> folds;
     for (Operation *op : computed)
@@ -98,7 +98,13 @@ struct FoldConstantMathPass final
           if (!cone.insert(o))
             continue;
           if (auto constant = dyn_cast<ConstantOp>(o)) {
-            leafBytes += bytesOf(constant.getType());
+            // A constant something else reads stays: folding would add a
+            // copy (a tied embedding read by a Gather and, transposed, by
+            // the output MatMul) instead of replacing it.
+            if (llvm::all_of(constant->getUsers(), [&](Operation *user) {
+                  return computed.contains(user);
+                }))
+              leafBytes += bytesOf(constant.getType());
             continue;
           }
           floatMath |= llvm::any_of(o->getOperandTypes(), isF32Tensor);

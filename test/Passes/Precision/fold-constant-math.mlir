@@ -1,4 +1,4 @@
-// RUN: dsmp-opt %s --dsmp-fold-constant-math | FileCheck %s
+// RUN: dsmp-opt %s --split-input-file --dsmp-fold-constant-math | FileCheck %s
 
 /// Weight standardisation on a constant weight: W - mean(W) per row is
 /// computed once into the constant the MatMul reads, and the math is gone.
@@ -26,4 +26,23 @@ func.func @main_graph(%x: tensor<2x2xf32>) -> tensor<2x4xf32> {
   %p = dsmp.matmul %x, %ws : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
   %y = dsmp.matmul %p, %mask : (tensor<2x2xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
   return %y : tensor<2x4xf32>
+}
+
+// -----
+
+/// A tied embedding: the table is read by a Gather and, transposed, by the
+/// output MatMul. Folding the Transpose would store the table twice, so it
+/// stays computed and the one table feeds both.
+// CHECK-LABEL: func.func @main_graph
+// CHECK: %[[T:.*]] = dsmp.constant {{.*}} : tensor<3x2xf32>
+// CHECK-NOT: dsmp.constant {{.*}} : tensor<2x3xf32>
+// CHECK: dsmp.gather %[[T]], %arg0
+// CHECK: %[[TT:.*]] = dsmp.transpose %[[T]]
+// CHECK: dsmp.matmul {{.*}}, %[[TT]]
+func.func @main_graph(%ids: tensor<4xi64>) -> tensor<4x3xf32> {
+  %table = dsmp.constant dense<[[1.0, 2.0], [3.0, 5.0], [7.0, 11.0]]> : tensor<3x2xf32>
+  %e = dsmp.gather %table, %ids {axis = 0 : i64} : (tensor<3x2xf32>, tensor<4xi64>) -> tensor<4x2xf32>
+  %tt = dsmp.transpose %table {perm = array<i64: 1, 0>} : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  %y = dsmp.matmul %e, %tt : (tensor<4x2xf32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  return %y : tensor<4x3xf32>
 }
