@@ -193,6 +193,12 @@ private:
                               DenseElementsAttr::get(type, values));
   }
 
+  Value constF32(ArrayRef<float> values, Location loc) {
+    auto type = RankedTensorType::get({(int64_t)values.size()}, b.getF32Type());
+    return ConstantOp::create(b, loc, type,
+                              DenseElementsAttr::get(type, values));
+  }
+
   Value constFloatScalar(double value, Type elementType, Location loc) {
     auto type = RankedTensorType::get({}, elementType);
     Attribute attr;
@@ -475,8 +481,19 @@ Error ModelImporter::normalizeOldForm(const onnx::NodeProto &node,
     operands.push_back(ratio ? constFloatScalar(*ratio, b.getF32Type(), loc)
                              : getNone());
   } else if ((type == "Resize" && opset < 11) || type == "Upsample") {
-    // Resize-10 and Upsample take (X, scales) and sample asymmetrically.
+    // Resize-10 and Upsample take (X, scales) and sample asymmetrically;
+    // Upsample-7 has its scales as an attribute.
     Value scales = operands.size() > 1 ? operands[1] : getNone();
+    if (type == "Upsample" && opset < 9) {
+      auto it = attrs.find("scales");
+      auto values =
+          it == attrs.end() ? nullptr : dyn_cast<DenseF32ArrayAttr>(it->second);
+      if (!values)
+        return fail(node, "Upsample before opset 9 needs its 'scales' "
+                          "attribute (floats)");
+      scales = constF32(values.asArrayRef(), loc);
+      attrs.erase(it);
+    }
     operands.resize(1);
     operands.append({getNone(), scales, getNone()});
     attrs.try_emplace("coordinate_transformation_mode",
@@ -1256,6 +1273,39 @@ Error checkWindowRanks(const onnx::GraphProto &graph, StringRef path,
   return Error::success();
 }
 
+/// Whether `node`, in the form its op has had since `since` (before opset
+/// 9), computes what the op's opset-9 form computes on the same inputs, so
+/// it imports as that form. Opset 9 (and 8, for MaxPool and the variadic
+/// ops) only added types, an optional output or broadcasting these forms
+/// lacked; BatchNormalization dropped `spatial`, whose default it kept;
+/// Upsample moved its scales from an attribute to an input (normalizeOldForm
+/// moves them back). The classic model zoo's opset-7 and -8 CNNs are these.
+bool olderFormMeansOpset9(const onnx::NodeProto &node, int since) {
+  static const llvm::StringMap<int> sameSince = {
+      {"Flatten", 1},  {"MatMul", 1},
+      {"Constant", 1}, {"MaxPool", 1},
+      {"Gemm", 6},     {"PRelu", 6},
+      {"Cast", 6},     {"Less", 7},
+      {"Greater", 7},  {"Sum", 6},
+      {"Max", 6},      {"Min", 6},
+      {"Mean", 6},     {"Dropout", 6},
+      {"Upsample", 7}, {"BatchNormalization", 6}};
+  auto it = sameSince.find(node.op_type());
+  if (it == sameSince.end() || since < it->second)
+    return false;
+  for (const auto &attr : node.attribute()) {
+    // Per-activation statistics (spatial = 0) have no opset-9 form.
+    if (node.op_type() == "BatchNormalization" && attr.name() == "spatial" &&
+        attr.i() != 1)
+      return false;
+    // A training-mode Dropout-6 drops at random.
+    if (node.op_type() == "Dropout" && attr.name() == "is_test" &&
+        attr.i() != 1)
+      return false;
+  }
+  return true;
+}
+
 Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
   for (const auto &node : graph.node()) {
     Where where = whereOf(node);
@@ -1280,11 +1330,13 @@ Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
         return makeError(path, where, opset,
                          "op type does not exist at this opset");
       // Models below opset 9 import when each op is still in the form it
-      // has at opset 9 (node tests are written at the op's own version).
+      // has at opset 9 (node tests are written at the op's own version),
+      // or in an older form that means the same (olderFormMeansOpset9).
       if (opset < kMinOpset) {
         const onnx::OpSchema *at9 = onnx::OpSchemaRegistry::Schema(
             node.op_type(), kMinOpset, node.domain());
-        if (!at9 || at9->since_version() != schema->since_version())
+        if (!at9 || (at9->since_version() != schema->since_version() &&
+                     !olderFormMeansOpset9(node, schema->since_version())))
           return makeError(
               path, where, opset,
               "this op changed after opset " + std::to_string(opset) +

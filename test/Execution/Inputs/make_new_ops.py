@@ -25,6 +25,9 @@ DIR/<case>/test_data_set_0/.
   old_softmax   opset 11's flattening Softmax, LogSoftmax and Hardmax over an
                 inner axis, and Softmax over an input whose rank is unknown
                 at import (an If that unsqueezes unless the batch is 1)
+  opset7        the classic model zoo's opset-7 forms: BatchNormalization-7
+                (spatial), Upsample-7 (scales attribute), MaxPool-1,
+                PRelu-7, Sum-6, Dropout-7, Flatten-1, Gemm-7, Cast-6, Less-7
 """
 import os
 import sys
@@ -180,3 +183,29 @@ write("affine_grid",
        "theta3": (np.eye(3, 4, dtype=f32) + 0.2 * rng.standard_normal((2, 3, 4))).astype(f32)},
       [numpy_helper.from_array(np.array([2, 1, 3, 4], np.int64), "size_c"),
        numpy_helper.from_array(np.array([2, 1, 3, 4, 5], np.int64), "size3")], opset=20)
+
+write("opset7",
+      [helper.make_node("BatchNormalization", ["x", "gamma", "beta", "mean", "var"], ["bn"],
+                        epsilon=1e-3, spatial=1, name="bn"),
+       helper.make_node("PRelu", ["bn", "slope"], ["act"], name="prelu"),
+       helper.make_node("MaxPool", ["act"], ["pool"], kernel_shape=[2, 2], strides=[2, 2],
+                        name="pool"),
+       helper.make_node("Upsample", ["pool"], ["up"], scales=[1.0, 1.0, 2.0, 2.0],
+                        mode="nearest", name="up"),
+       helper.make_node("Sum", ["up", "act", "bn"], ["sum"], name="sum"),
+       helper.make_node("Dropout", ["sum"], ["kept"], ratio=0.3, name="dropout"),
+       helper.make_node("Flatten", ["kept"], ["flat"], axis=1, name="flatten"),
+       helper.make_node("Gemm", ["flat", "w", "b"], ["logits"], transB=1, name="fc"),
+       helper.make_node("Less", ["logits", "zero"], ["negative"], name="less"),
+       helper.make_node("Cast", ["negative"], ["mask"], to=TensorProto.FLOAT, name="cast")],
+      [vi("x", [2, 3, 4, 6])],
+      [vi("logits", None), vi("mask", None)],
+      {"x": rng.standard_normal((2, 3, 4, 6)).astype(f32)},
+      [numpy_helper.from_array(rng.uniform(0.5, 1.5, 3).astype(f32), "gamma"),
+       numpy_helper.from_array(rng.standard_normal(3).astype(f32), "beta"),
+       numpy_helper.from_array(rng.standard_normal(3).astype(f32), "mean"),
+       numpy_helper.from_array(rng.uniform(0.5, 2, 3).astype(f32), "var"),
+       numpy_helper.from_array(np.full((3, 1, 1), 0.1, f32), "slope"),
+       numpy_helper.from_array(rng.standard_normal((5, 72)).astype(f32), "w"),
+       numpy_helper.from_array(rng.standard_normal(5).astype(f32), "b"),
+       numpy_helper.from_array(np.array([0.0], f32), "zero")], opset=7)

@@ -92,7 +92,9 @@ add("deeply_nested.onnx", "not a valid ONNX model",
 # Opsets.
 add("opset_too_old.onnx",
     "node 'bn' (BatchNormalization, opset 7): this op changed after opset 7; dsmp supports opsets 9 to 21",
-    model([helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"], name="bn")],
+    # Per-activation statistics (spatial = 0): no opset-9 form.
+    model([helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"], name="bn",
+                            spatial=0)],
           inputs=[vi("x", [1, 2, 2, 2])], outputs=[vi("y", [1, 2, 2, 2])],
           inits=[numpy_helper.from_array(np.ones(2, np.float32), n) for n in "sbmv"],
           opset=7))
