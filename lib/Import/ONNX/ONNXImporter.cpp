@@ -224,6 +224,7 @@ private:
   void foldConstantShapeMath(Operation *op, SmallVectorImpl<Value> &results);
   Error importConstantNode(const onnx::NodeProto &node);
   Error importEyeLike(const onnx::NodeProto &node);
+  Error importImageScaler(const onnx::NodeProto &node);
   Error importAffineGrid(const onnx::NodeProto &node);
   Error importFlatteningSoftmax(const onnx::NodeProto &node, Value input,
                                 int64_t axis);
@@ -653,6 +654,8 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
     return importConstantNode(node);
   if (node.op_type() == "EyeLike")
     return importEyeLike(node);
+  if (node.op_type() == "ImageScaler")
+    return importImageScaler(node);
   if (node.op_type() == "AffineGrid")
     return importAffineGrid(node);
   if ((node.op_type() == "Softmax" || node.op_type() == "LogSoftmax" ||
@@ -884,6 +887,62 @@ Error ModelImporter::importEyeLike(const onnx::NodeProto &node) {
   Value upper = TriluOp::create(b, loc, type, ones, diagonal, 1);
   Value eye = TriluOp::create(b, loc, type, upper, diagonal, 0);
   scopes.back().values[node.output(0)] = eye;
+  return Error::success();
+}
+
+/// ImageScaler, an experimental op that opset 10 removed (the classic
+/// model zoo's tiny-YOLOv2 at opset 8 starts with one): scale * x plus a
+/// bias per channel, as a Mul and an Add.
+Error ModelImporter::importImageScaler(const onnx::NodeProto &node) {
+  if (node.input_size() != 1 || node.output_size() != 1)
+    return fail(node, "ImageScaler takes one input and gives one output");
+  double scale = 1.0;
+  SmallVector<double> bias;
+  for (const auto &attr : node.attribute()) {
+    if (attr.name() == "scale" && attr.type() == onnx::AttributeProto::FLOAT)
+      scale = attr.f();
+    else if (attr.name() == "bias" &&
+             attr.type() == onnx::AttributeProto::FLOATS)
+      bias.assign(attr.floats().begin(), attr.floats().end());
+    else
+      return fail(node, "attribute '" + attr.name() +
+                            "' is not an ONNX attribute of ImageScaler (scale "
+                            "is, FLOAT, and bias, FLOATS)");
+  }
+  Value input = lookup(node.input(0));
+  if (!input)
+    return fail(node, "input '" + node.input(0) + "' is undefined");
+  auto type = dyn_cast<RankedTensorType>(input.getType());
+  if (!type || type.getRank() != 4 || !isa<FloatType>(type.getElementType()))
+    return fail(node, "ImageScaler's input must be a float [N, C, H, W] "
+                      "tensor");
+  int64_t channels = type.getDimSize(1);
+  if (!bias.empty() && !type.isDynamicDim(1) &&
+      static_cast<int64_t>(bias.size()) != channels)
+    return fail(node, "ImageScaler has " + std::to_string(bias.size()) +
+                          " biases for " + std::to_string(channels) +
+                          " channels");
+  auto element = cast<FloatType>(type.getElementType());
+  Location loc = locOf(node);
+  GraphBuilder g(b, loc);
+  Value y = g.typed("dsmp.mul", {input, g.scalar(scale, element)}, type);
+  if (!bias.empty()) {
+    auto biasType = RankedTensorType::get(
+        {1, static_cast<int64_t>(bias.size()), 1, 1}, element);
+    SmallVector<llvm::APFloat> values;
+    for (double v : bias) {
+      llvm::APFloat value(v);
+      bool lost;
+      value.convert(element.getFloatSemantics(),
+                    llvm::APFloat::rmNearestTiesToEven, &lost);
+      values.push_back(value);
+    }
+    Value biasValue = ConstantOp::create(
+        b, loc, biasType,
+        cast<ElementsAttr>(DenseElementsAttr::get(biasType, values)));
+    y = g.typed("dsmp.add", {y, biasValue}, type);
+  }
+  scopes.back().values[node.output(0)] = y;
   return Error::success();
 }
 
@@ -1314,13 +1373,19 @@ Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
                        "op domain '" + node.domain() + "' is not supported");
     StringRef type = node.op_type();
     // Taken as another op's form (Upsample, CastLike) or spelled with
-    // other ops (Constant, EyeLike, AffineGrid): no dialect op of their own.
+    // other ops (Constant, EyeLike, AffineGrid, ImageScaler before opset
+    // 10): no dialect op of their own.
+    bool imageScaler = type == "ImageScaler" && opset < 10;
     if (!llvm::is_contained(
             {"Constant", "Upsample", "CastLike", "EyeLike", "AffineGrid"},
             type) &&
-        !lookupOnnxType(type))
+        !imageScaler && !lookupOnnxType(type))
       return makeError(path, where, opset,
                        unsupportedOpMessage(node.op_type(), opset));
+    // ONNX dropped ImageScaler's schema with the op; importImageScaler
+    // checks its attributes.
+    if (imageScaler)
+      continue;
     if (Error err = checkNodeAttributes(node, path, where, opset))
       return err;
     if (opset <= 17) {

@@ -28,6 +28,8 @@ DIR/<case>/test_data_set_0/.
   opset7        the classic model zoo's opset-7 forms: BatchNormalization-7
                 (spatial), Upsample-7 (scales attribute), MaxPool-1,
                 PRelu-7, Sum-6, Dropout-7, Flatten-1, Gemm-7, Cast-6, Less-7
+  image_scaler  tiny-YOLOv2's first op (opset 8): ImageScaler, scale times x
+                plus a bias per channel
 """
 import os
 import sys
@@ -209,3 +211,10 @@ write("opset7",
        numpy_helper.from_array(rng.standard_normal((5, 72)).astype(f32), "w"),
        numpy_helper.from_array(rng.standard_normal(5).astype(f32), "b"),
        numpy_helper.from_array(np.array([0.0], f32), "zero")], opset=7)
+
+write("image_scaler",
+      [helper.make_node("ImageScaler", ["x"], ["scaled"], scale=1 / 255.0,
+                        bias=[-0.5, 0.25, 1.0], name="scale"),
+       helper.make_node("LeakyRelu", ["scaled"], ["y"], alpha=0.1, name="leaky")],
+      [vi("x", [1, 3, 4, 5])], [vi("y", None)],
+      {"x": rng.uniform(0, 255, (1, 3, 4, 5)).astype(f32)}, opset=8)

@@ -134,10 +134,11 @@ add("string_input.onnx", "graph input 'x' has unsupported dtype STRING",
 add("unknown_op.onnx", "node 'frob' (FrobnicateOp, opset 13): op type FrobnicateOp (opset 13) "
     "is not supported (docs/conformance.md lists the supported op types)",
     model([helper.make_node("FrobnicateOp", ["x"], ["y"], name="frob")]))
-add("old_image_scaler.onnx", "node 'scale' (ImageScaler, opset 9): op type ImageScaler (opset 9) "
+# ImageScaler imports before opset 10, which removed it.
+add("old_image_scaler.onnx", "node 'scale' (ImageScaler, opset 10): op type ImageScaler (opset 10) "
     "is not supported; export it as Mul and Add",
     model([helper.make_node("ImageScaler", ["x"], ["y"], name="scale", scale=2.0)],
-          inputs=[vi("x", [1, 3, 2, 2])], outputs=[vi("y", [1, 3, 2, 2])], opset=9))
+          inputs=[vi("x", [1, 3, 2, 2])], outputs=[vi("y", [1, 3, 2, 2])], opset=10))
 add("misspelt_op.onnx", "node 'relu' (Relux, opset 13): op type Relux (opset 13) is not "
     "supported; the nearest supported op type is Relu",
     model([helper.make_node("Relux", ["x"], ["y"], name="relu")]))
