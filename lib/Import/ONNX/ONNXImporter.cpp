@@ -1550,15 +1550,26 @@ mlir::dsmp::importONNXModelFromBuffer(StringRef bytes, StringRef path,
 
   // ONNX's shape inference gives the intermediate types (best effort: nodes
   // it cannot infer keep no type and fall back to dsmp's rank inference).
-  try {
-    onnx::ShapeInferenceOptions inference(/*check_type=*/false,
-                                          /*error_mode=*/0,
-                                          /*enable_data_propagation=*/false);
-    onnx::shape_inference::InferShapes(
-        model, onnx::OpSchemaRegistry::Instance(), inference);
-  } catch (const std::exception &e) {
-    return makeError(path, {}, opset,
-                     std::string("shape inference failed: ") + e.what());
+  // The graph's value_info is a hint some converters leave stale (an
+  // opset-7 downgrade typing a Reshape's int64 shape as float): where it
+  // contradicts what inference derives, inference runs again without it,
+  // as onnxruntime loads such models.
+  auto inferShapes = [&]() -> std::optional<std::string> {
+    try {
+      onnx::ShapeInferenceOptions inference(/*check_type=*/false,
+                                            /*error_mode=*/0,
+                                            /*enable_data_propagation=*/false);
+      onnx::shape_inference::InferShapes(
+          model, onnx::OpSchemaRegistry::Instance(), inference);
+      return std::nullopt;
+    } catch (const std::exception &e) {
+      return std::string(e.what());
+    }
+  };
+  if (std::optional<std::string> failure = inferShapes()) {
+    model.mutable_graph()->clear_value_info();
+    if (inferShapes())
+      return makeError(path, {}, opset, "shape inference failed: " + *failure);
   }
 
   ModelImporter importer(context, path, modelDir, options, opset);

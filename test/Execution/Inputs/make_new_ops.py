@@ -30,6 +30,9 @@ DIR/<case>/test_data_set_0/.
                 PRelu-7, Sum-6, Dropout-7, Flatten-1, Gemm-7, Cast-6, Less-7
   image_scaler  tiny-YOLOv2's first op (opset 8): ImageScaler, scale times x
                 plus a bias per channel
+  stale_value_info  a Reshape whose int64 shape constant the graph's
+                value_info types as float (onnx's version converter leaves
+                such hints): onnxruntime loads it, so must dsmp
 """
 import os
 import sys
@@ -48,8 +51,9 @@ def vi(name, shape, dtype=TensorProto.FLOAT):
     return helper.make_tensor_value_info(name, dtype, shape)
 
 
-def write(name, nodes, inputs, outputs, feeds, inits=(), opset=17):
-    graph = helper.make_graph(nodes, name, inputs, outputs, list(inits))
+def write(name, nodes, inputs, outputs, feeds, inits=(), opset=17, value_info=()):
+    graph = helper.make_graph(nodes, name, inputs, outputs, list(inits),
+                              value_info=list(value_info))
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     model.ir_version = 8
     case = os.path.join(out, name)
@@ -218,3 +222,12 @@ write("image_scaler",
        helper.make_node("LeakyRelu", ["scaled"], ["y"], alpha=0.1, name="leaky")],
       [vi("x", [1, 3, 4, 5])], [vi("y", None)],
       {"x": rng.uniform(0, 255, (1, 3, 4, 5)).astype(f32)}, opset=8)
+
+write("stale_value_info",
+      [helper.make_node("Constant", [], ["shape"], name="shape",
+                        value=numpy_helper.from_array(np.array([2, 12], np.int64))),
+       helper.make_node("Reshape", ["x", "shape"], ["flat"], name="flatten"),
+       helper.make_node("Relu", ["flat"], ["y"], name="relu")],
+      [vi("x", [2, 3, 4])], [vi("y", None)],
+      {"x": rng.standard_normal((2, 3, 4)).astype(f32)}, opset=7,
+      value_info=[vi("shape", [2], TensorProto.FLOAT)])
