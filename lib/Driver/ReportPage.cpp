@@ -104,7 +104,8 @@ const Reason kReasons[] = {
     {"sensitive_layer", "its name matches --sensitive-layers"},
     {"overflow", "its calibrated values overflow every lower format"},
     {"underflow",
-     "an f8 scale for its values would flush too many of them to zero"},
+     "its values are so small that f16 holds them as subnormals (a target "
+     "without bf16), or an f8 scale would flush too many of them to zero"},
     {"flushed_divisor",
      "it divides by (or takes the log of) values that are non-zero in FP32 "
      "but round to zero in every lower format"},
@@ -731,7 +732,8 @@ std::string explainFormat(const json::Object &op) {
            ") overflow every lower format";
   }
   if (reason == "underflow")
-    return f + "an f8 scale would flush too many of its values to zero";
+    return f + "its values are so small that f16 holds them as subnormals, or "
+               "an f8 scale would flush too many of them to zero";
   if (reason == "flushed_divisor")
     return f + "it divides by (or takes the log of) values that are "
                "non-zero in FP32 but round to zero in 16 bits";

@@ -196,3 +196,37 @@ Value mlir::dsmp::weightGradient(OpBuilder &builder, Operation *op,
   }
   return {};
 }
+
+std::pair<Value, Value> mlir::dsmp::biasGradient(OpBuilder &builder,
+                                                 Operation *op,
+                                                 Value resultGrad) {
+  if (!isa<GemmOp, ConvOp>(op) || op->getNumOperands() < 3)
+    return {};
+  Value bias = op->getOperand(2);
+  Operation *def = bias.getDefiningOp();
+  auto biasType = dyn_cast<RankedTensorType>(bias.getType());
+  auto gradType = dyn_cast<RankedTensorType>(resultGrad.getType());
+  if (!def || !def->hasTrait<mlir::OpTrait::ConstantLike>() ||
+      !isF32Tensor(bias.getType(), /*requireStaticShape=*/true) || !gradType ||
+      !gradType.hasStaticShape())
+    return {};
+  GraphBuilder g(builder, op->getLoc());
+  if (isa<ConvOp>(op)) {
+    // B [M] is added along the channel dim of [N, M, spatial...].
+    if (biasType.getRank() != 1 || gradType.getRank() < 2)
+      return {};
+    SmallVector<int64_t> dims(gradType.getRank(), 1);
+    dims[1] = biasType.getDimSize(0);
+    Value summed = g.unbroadcast(
+        resultGrad, RankedTensorType::get(dims, gradType.getElementType()));
+    return {bias, summed ? g.reshape(summed, biasType.getShape()) : Value()};
+  }
+  float beta = 1.0f;
+  if (auto a = op->getAttrOfType<FloatAttr>("beta"))
+    beta = a.getValueAsDouble();
+  Value summed = g.unbroadcast(resultGrad, biasType);
+  if (!summed)
+    return {};
+  return {bias, beta == 1.0f ? summed
+                             : g.mul(summed, g.scalar(beta, g.builder().getF32Type()))};
+}

@@ -69,6 +69,14 @@ bool keepsOperandGradient(Operation *op);
 /// (ConvTranspose, a batched constant, auto_pad).
 Value weightGradient(OpBuilder &builder, Operation *op, Value resultGrad);
 
+/// The constant bias a contraction adds (Gemm's C, Conv's B) and its
+/// gradient, given the gradient at the result; {} when the op has no
+/// constant f32 bias. Rounding the bias is part of the weights' cost: where
+/// the product is small beside it (an untrained network's logits are its
+/// bias), it is most of the error.
+std::pair<Value, Value> biasGradient(OpBuilder &builder, Operation *op,
+                                     Value resultGrad);
+
 } // namespace mlir::dsmp
 
 #endif // DSMP_PASSES_PRECISION_ADJOINT_H

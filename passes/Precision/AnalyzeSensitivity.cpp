@@ -265,10 +265,20 @@ struct AnalyzeSensitivityPass final
               }
               if (!hasOperandTerm(op))
                 continue;
-              // The rounding of constant weights: (dW * W)^2.
+              // The rounding of constant weights, (dW * W)^2, and of a
+              // constant bias, (dC * C)^2: one probe of both.
+              SmallVector<Value, 2> weights;
               if (hasConstantWeight(op))
                 if (Value dW = weightGradient(b, op, grad))
-                  (probes[id].*weight).push_back(probe(dW, op->getOperand(1)));
+                  weights.push_back(g.mul(dW, op->getOperand(1)));
+              if (auto [bias, dBias] = biasGradient(b, op, grad); dBias)
+                weights.push_back(g.mul(dBias, bias));
+              if (!weights.empty()) {
+                values.push_back(weights.size() == 1
+                                     ? weights.front()
+                                     : concatFlattened(ret, weights));
+                (probes[id].*weight).push_back(values.size() - 1);
+              }
             }
           };
           auto randomSigns = [&](RankedTensorType type) {

@@ -276,6 +276,10 @@ struct AssignPrecisionPass final
           overflowed = true;
           continue;
         }
+        if (!operandsOnly && subnormalThroughout(op, f)) {
+          underflowed = true;
+          continue;
+        }
         if (!operandsOnly && flushesSingularOperand(op, f)) {
           flushed = true;
           continue;
@@ -599,6 +603,29 @@ struct AssignPrecisionPass final
 
   /// Whether the op's result or a float operand (a graph input too) exceeds
   /// `f`'s range in the calibrated (or static) ranges.
+  /// Whether a value the op reads or makes is so small throughout that
+  /// `f` holds it as subnormals: f16's absolute step below 2^-14 (2^-24)
+  /// outweighs its relative rounding (2^-11 of the largest value) once the
+  /// largest value is under 2^-13. The rounding cost, a relative model, does
+  /// not see it, and rel-l2's floor hides it: an untrained network whose
+  /// activations shrink to 1e-8 is flushed to zero in f16. bf16 keeps f32's
+  /// range. A tensor with large values beside tiny ones (softmax
+  /// probabilities) is not: its tiny values' errors are tiny beside them.
+  static bool subnormalThroughout(Operation *op, Format f) {
+    if (f != Format::f16)
+      return false;
+    double limit = 2 * smallestNormal(f);
+    auto tiny = [&](DictionaryAttr range) {
+      auto amax = range ? range.getAs<FloatAttr>("amax") : nullptr;
+      return amax && amax.getValueAsDouble() > 0 &&
+             amax.getValueAsDouble() < limit;
+    };
+    if (tiny(op->getAttrOfType<DictionaryAttr>("dsmp.range")))
+      return true;
+    return llvm::any_of(op->getOperands(),
+                        [&](Value v) { return tiny(rangeOf(v)); });
+  }
+
   static bool overflows(Operation *op, Format f) {
     double largest = largestValue(f);
     auto exceeds = [&](DictionaryAttr range) {

@@ -189,3 +189,26 @@ module {
     return %1 : tensor<16x16xf32>
   }
 }
+
+// -----
+
+/// Values so small throughout that f16 holds them as subnormals (largest
+/// |x| under 2^-13: an untrained network's shrinking activations) are not
+/// rounded to f16, whose absolute step there outweighs its relative
+/// rounding: sm_80 runs such an op, and an op reading it, in bf16 (f32's
+/// range); with f16 alone they stay f32 ("underflow"). An op whose values
+/// reach 1e-3 keeps f16.
+// SM80: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<bf16>{{.*}}loc("tiny")
+// SM80: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<bf16>{{.*}}loc("reads_tiny")
+// SM80: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f16>{{.*}}loc("small")
+// F16ONLY: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f32>{{.*}}dsmp.reason = "underflow"{{.*}}loc("tiny")
+// F16ONLY: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f32>{{.*}}dsmp.reason = "underflow"{{.*}}loc("reads_tiny")
+// F16ONLY: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f16>{{.*}}loc("small")
+module {
+  func.func @main_graph(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
+    %0 = dsmp.matmul %a, %b {dsmp.flops = 8192 : i64, dsmp.sensitivity = {adapt = 1.0e-02 : f64, energy = 1.0e-02 : f64, operand_energy = 1.0e-02 : f64}, dsmp.range = {amax = 1.0e-06 : f64}} : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32> loc("tiny")
+    %1 = dsmp.matmul %0, %b {dsmp.flops = 8192 : i64, dsmp.sensitivity = {adapt = 1.0e-02 : f64, energy = 1.0e-02 : f64, operand_energy = 1.0e-02 : f64}, dsmp.range = {amax = 1.0 : f64}} : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32> loc("reads_tiny")
+    %2 = dsmp.matmul %a, %b {dsmp.flops = 8192 : i64, dsmp.sensitivity = {adapt = 1.0e-02 : f64, energy = 1.0e-02 : f64, operand_energy = 1.0e-02 : f64}, dsmp.range = {amax = 1.0e-03 : f64}} : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32> loc("small")
+    return %1, %2 : tensor<16x16xf32>, tensor<16x16xf32>
+  }
+}
