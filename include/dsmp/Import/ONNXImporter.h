@@ -47,7 +47,7 @@ importONNXModelFromBuffer(llvm::StringRef bytes, llvm::StringRef path,
 /// The default-domain opsets the importer supports. Older models import
 /// when every op they use is unchanged between their opset and kMinOpset.
 inline constexpr int64_t kMinOpset = 9;
-inline constexpr int64_t kMaxOpset = 21;
+inline constexpr int64_t kMaxOpset = 23;
 
 } // namespace mlir::dsmp
 

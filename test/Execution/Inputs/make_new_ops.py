@@ -30,6 +30,9 @@ DIR/<case>/test_data_set_0/.
                 PRelu-7, Sum-6, Dropout-7, Flatten-1, Gemm-7, Cast-6, Less-7
   image_scaler  tiny-YOLOv2's first op (opset 8): ImageScaler, scale times x
                 plus a bias per channel
+  opset23       ops whose opset-22 and -23 versions only added types (bf16,
+                float4): Conv, AveragePool, Mish, InstanceNormalization,
+                Reshape, Transpose, Cast, Squeeze at opset 23
   stale_value_info  a Reshape whose int64 shape constant the graph's
                 value_info types as float (onnx's version converter leaves
                 such hints): onnxruntime loads it, so must dsmp
@@ -231,3 +234,19 @@ write("stale_value_info",
       [vi("x", [2, 3, 4])], [vi("y", None)],
       {"x": rng.standard_normal((2, 3, 4)).astype(f32)}, opset=7,
       value_info=[vi("shape", [2], TensorProto.FLOAT)])
+
+write("opset23",
+      [helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1], name="conv"),
+       helper.make_node("InstanceNormalization", ["c", "gamma", "beta"], ["n"], name="norm"),
+       helper.make_node("Mish", ["n"], ["m"], name="mish"),
+       helper.make_node("AveragePool", ["m"], ["p"], kernel_shape=[2, 2], strides=[2, 2],
+                        name="pool"),
+       helper.make_node("Transpose", ["p"], ["t"], perm=[0, 2, 3, 1], name="nhwc"),
+       helper.make_node("Reshape", ["t", "flat_shape"], ["flat"], name="flatten"),
+       helper.make_node("Cast", ["flat"], ["y"], to=TensorProto.FLOAT, name="cast")],
+      [vi("x", [2, 3, 6, 6])], [vi("y", None)],
+      {"x": rng.standard_normal((2, 3, 6, 6)).astype(f32)},
+      [numpy_helper.from_array(rng.standard_normal((4, 3, 3, 3)).astype(f32), "w"),
+       numpy_helper.from_array(rng.uniform(0.5, 1.5, 4).astype(f32), "gamma"),
+       numpy_helper.from_array(rng.standard_normal(4).astype(f32), "beta"),
+       numpy_helper.from_array(np.array([2, -1], np.int64), "flat_shape")], opset=23)

@@ -91,7 +91,7 @@ add("deeply_nested.onnx", "not a valid ONNX model",
 
 # Opsets.
 add("opset_too_old.onnx",
-    "node 'bn' (BatchNormalization, opset 7): this op changed after opset 7; dsmp supports opsets 9 to 21",
+    "node 'bn' (BatchNormalization, opset 7): this op changed after opset 7; dsmp supports opsets 9 to 23",
     # Per-activation statistics (spatial = 0): no opset-9 form.
     model([helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"], name="bn",
                             spatial=0)],
