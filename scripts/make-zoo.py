@@ -48,8 +48,9 @@ def write_set(folder, names, arrays, prefix):
             f.write(numpy_helper.from_array(np.ascontiguousarray(a), name).SerializeToString())
 
 
-def export(name, out_root, dynamo=False):
+def export(name, out_root, dynamo=False, opset_override=None):
     build, make_inputs, axes, opset = ZOO[name]
+    opset = opset_override or opset
     torch.manual_seed(0)
     gen = torch.Generator().manual_seed(1)
     model = build().eval()
@@ -103,6 +104,9 @@ def main():
     p.add_argument("out", nargs="?")
     p.add_argument("--only", nargs="*", default=sorted(ZOO))
     p.add_argument("--list", action="store_true", help="print the zoo's names and stop")
+    p.add_argument("--opset", type=int,
+                   help="export every model at this opset (23: the dynamo exporter writes "
+                        "Attention for scaled_dot_product_attention)")
     p.add_argument("--dynamo", action="store_true",
                    help="export with torch's dynamo exporter (its default since 2.9; needs onnxscript)")
     args = p.parse_args()
@@ -118,7 +122,7 @@ def main():
     failed = []
     for name in args.only:
         try:
-            export(name, args.out, args.dynamo)
+            export(name, args.out, args.dynamo, args.opset)
         except Exception as e:  # noqa: BLE001 - report every model, then fail
             failed.append(name)
             print(f"{name:20} FAILED: {str(e).splitlines()[0][:200]}", flush=True)

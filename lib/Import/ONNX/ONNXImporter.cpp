@@ -225,6 +225,7 @@ private:
   Error importConstantNode(const onnx::NodeProto &node);
   Error importEyeLike(const onnx::NodeProto &node);
   Error importImageScaler(const onnx::NodeProto &node);
+  Error importAttention(const onnx::NodeProto &node);
   Error importAffineGrid(const onnx::NodeProto &node);
   Error importFlatteningSoftmax(const onnx::NodeProto &node, Value input,
                                 int64_t axis);
@@ -656,6 +657,8 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
     return importEyeLike(node);
   if (node.op_type() == "ImageScaler")
     return importImageScaler(node);
+  if (node.op_type() == "Attention")
+    return importAttention(node);
   if (node.op_type() == "AffineGrid")
     return importAffineGrid(node);
   if ((node.op_type() == "Softmax" || node.op_type() == "LogSoftmax" ||
@@ -941,6 +944,170 @@ Error ModelImporter::importImageScaler(const onnx::NodeProto &node) {
         b, loc, biasType,
         cast<ElementsAttr>(DenseElementsAttr::get(biasType, values)));
     y = g.typed("dsmp.add", {y, biasValue}, type);
+  }
+  scopes.back().values[node.output(0)] = y;
+  return Error::success();
+}
+
+/// Attention (opset 23; torch's dynamo exporter writes one per
+/// scaled_dot_product_attention at opset 23): softmax(scale Q K^T + mask) V,
+/// spelled with MatMul, Transpose, Softmax and Where/Add so that the
+/// precision passes see (and round) each part as in any exported
+/// attention. Q, K, V are [B, H, S, D], or [B, S, H * D] with q_num_heads
+/// and kv_num_heads; fewer K/V heads than Q heads (grouped-query attention)
+/// are repeated; the mask is a bool (false: masked) or float bias;
+/// is_causal keeps the lower triangle (upper-left aligned); softcap caps
+/// the scores with tanh. A KV cache (past_key, past_value and the present
+/// outputs) and the QK output are not supported yet.
+Error ModelImporter::importAttention(const onnx::NodeProto &node) {
+  int64_t causal = 0, qHeads = 0, kvHeads = 0, qkMode = 0;
+  std::optional<double> scaleAttr;
+  double softcap = 0;
+  for (const auto &attr : node.attribute()) {
+    StringRef name = attr.name();
+    bool isInt = attr.type() == onnx::AttributeProto::INT;
+    bool isFloat = attr.type() == onnx::AttributeProto::FLOAT;
+    if (name == "is_causal" && isInt)
+      causal = attr.i();
+    else if (name == "q_num_heads" && isInt)
+      qHeads = attr.i();
+    else if (name == "kv_num_heads" && isInt)
+      kvHeads = attr.i();
+    else if (name == "qk_matmul_output_mode" && isInt)
+      qkMode = attr.i();
+    else if (name == "softmax_precision" && isInt)
+      continue; // dsmp's precision passes choose the softmax's format
+    else if (name == "scale" && isFloat)
+      scaleAttr = attr.f();
+    else if (name == "softcap" && isFloat)
+      softcap = attr.f();
+    else
+      return fail(node, "attribute '" + attr.name() +
+                            "' is not an ONNX attribute of Attention of that "
+                            "type");
+  }
+  auto given = [&](int i) {
+    return i < node.input_size() && !node.input(i).empty();
+  };
+  if (!given(0) || !given(1) || !given(2))
+    return fail(node, "Attention needs Q, K and V");
+  if (given(4) || given(5) || given(6))
+    return fail(node, "Attention with a KV cache (past_key, past_value) or "
+                      "nonpad_kv_seqlen is not supported yet");
+  for (int i = 1; i < node.output_size(); ++i)
+    if (!node.output(i).empty())
+      return fail(node, "Attention's present_key, present_value and "
+                        "qk_matmul_output outputs are not supported yet");
+  (void)qkMode;
+  Value q = lookup(node.input(0)), k = lookup(node.input(1)),
+        v = lookup(node.input(2));
+  Value mask = given(3) ? lookup(node.input(3)) : Value();
+  if (!q || !k || !v || (given(3) && !mask))
+    return fail(node, "an input of Attention is undefined");
+  auto qType = dyn_cast<RankedTensorType>(q.getType());
+  auto kType = dyn_cast<RankedTensorType>(k.getType());
+  auto vType = dyn_cast<RankedTensorType>(v.getType());
+  if (!qType || !kType || !vType || qType.getRank() != kType.getRank() ||
+      qType.getRank() != vType.getRank() ||
+      !llvm::is_contained({3, 4}, qType.getRank()) ||
+      !isa<FloatType>(qType.getElementType()))
+    return fail(node, "Attention's Q, K and V must be float tensors of rank "
+                      "3 or 4 alike");
+  Location loc = locOf(node);
+  GraphBuilder g(b, loc);
+  Type f = qType.getElementType();
+  bool packed = qType.getRank() == 3;
+  // [B, S, H * D] -> [B, H, S, D].
+  auto split = [&](Value x, int64_t heads) -> Value {
+    Value r = g.value("dsmp.reshape", {x, g.i64s({0, 0, heads, -1})});
+    return r ? g.transpose(r, {0, 2, 1, 3}) : Value();
+  };
+  if (packed) {
+    if (qHeads <= 0 || kvHeads <= 0)
+      return fail(node, "Attention on [B, S, H * D] inputs needs q_num_heads "
+                        "and kv_num_heads");
+    q = split(q, qHeads);
+    k = split(k, kvHeads);
+    v = split(v, kvHeads);
+    if (!q || !k || !v)
+      return fail(node, "Attention's Q, K or V does not split into heads");
+  }
+  auto dim = [](Value x, int64_t d) {
+    return cast<RankedTensorType>(x.getType()).getDimSize(d);
+  };
+  int64_t hq = dim(q, 1), hkv = dim(k, 1), headSize = dim(q, 3);
+  if (hq != hkv) {
+    if (ShapedType::isDynamic(hq) || ShapedType::isDynamic(hkv) || hkv <= 0 ||
+        hq % hkv != 0)
+      return fail(node, "Attention's Q heads must be a known multiple of its "
+                        "K/V heads");
+    // Grouped-query attention: each K/V head serves hq / hkv Q heads.
+    auto repeat = [&](Value x) -> Value {
+      Value wide = g.value("dsmp.unsqueeze", {x, g.i64s({2})});
+      Value copies =
+          wide ? g.value("dsmp.expand", {wide, g.i64s({1, 1, hq / hkv, 1, 1})})
+               : Value();
+      return copies ? g.value("dsmp.reshape",
+                              {copies, g.i64s({0, hq, -1, dim(x, 3)})})
+                    : Value();
+    };
+    k = repeat(k);
+    v = repeat(v);
+    if (!k || !v)
+      return fail(node, "Attention's K/V heads do not repeat to Q's");
+  }
+  if (ShapedType::isDynamic(headSize) && !scaleAttr)
+    return fail(node, "Attention without a scale needs a known head size");
+  double scale = scaleAttr ? *scaleAttr : 1.0 / std::sqrt(double(headSize));
+  Value scores = g.value("dsmp.matmul", {q, g.transpose(k, {0, 1, 3, 2})});
+  if (!scores)
+    return fail(node, "Attention's Q and K do not multiply");
+  scores = g.mul(scores, g.scalar(scale, f));
+  if (softcap > 0)
+    scores = g.mul(g.value("dsmp.tanh", {g.div(scores, g.scalar(softcap, f))}),
+                   g.scalar(softcap, f));
+  auto scoresType = cast<RankedTensorType>(scores.getType());
+  Value minusInf = g.scalar(-std::numeric_limits<double>::infinity(), f);
+  auto keep = [&](Value allowed) {
+    return g.typed("dsmp.where", {allowed, scores, minusInf}, scoresType);
+  };
+  if (mask) {
+    auto maskType = dyn_cast<RankedTensorType>(mask.getType());
+    if (!maskType)
+      return fail(node, "Attention's mask must be a ranked tensor");
+    if (maskType.getElementType().isInteger(1))
+      scores = keep(mask);
+    else if (isa<FloatType>(maskType.getElementType()))
+      scores = g.typed("dsmp.add", {scores, g.convert(mask, f)}, scoresType);
+    else
+      return fail(node, "Attention's mask must be bool or float");
+  }
+  if (causal) {
+    // Ones of the last two dims (Sq, Skv), lower triangle kept.
+    Value shape = g.typed("dsmp.shape", {scores},
+                          RankedTensorType::get({4}, b.getI64Type()));
+    Value last2 = g.typed(
+        "dsmp.slice", {shape, g.i64s({2}), g.i64s({4}), g.i64s({0}), g.none()},
+        RankedTensorType::get({2}, b.getI64Type()));
+    auto planeType = RankedTensorType::get(
+        {scoresType.getDimSize(2), scoresType.getDimSize(3)}, b.getI1Type());
+    auto trueAttr =
+        DenseElementsAttr::get(RankedTensorType::get({1}, b.getI1Type()), true);
+    Value ones = ConstantOfShapeOp::create(b, loc, planeType, last2,
+                                           cast<ElementsAttr>(trueAttr));
+    Value lower = TriluOp::create(b, loc, planeType, ones,
+                                  constI64({0}, loc, /*scalar=*/true), 0);
+    scores = keep(lower);
+  }
+  Value probs = g.value("dsmp.softmax", {scores}, {g.i64("axis", -1)});
+  Value y = probs ? g.value("dsmp.matmul", {probs, v}) : Value();
+  if (!y)
+    return fail(node, "Attention's probabilities and V do not multiply");
+  if (packed) {
+    y = g.value("dsmp.reshape",
+                {g.transpose(y, {0, 2, 1, 3}), g.i64s({0, 0, -1})});
+    if (!y)
+      return fail(node, "Attention's output does not merge its heads");
   }
   scopes.back().values[node.output(0)] = y;
   return Error::success();
@@ -1373,12 +1540,12 @@ Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
                        "op domain '" + node.domain() + "' is not supported");
     StringRef type = node.op_type();
     // Taken as another op's form (Upsample, CastLike) or spelled with
-    // other ops (Constant, EyeLike, AffineGrid, ImageScaler before opset
-    // 10): no dialect op of their own.
+    // other ops (Constant, EyeLike, AffineGrid, Attention, ImageScaler
+    // before opset 10): no dialect op of their own.
     bool imageScaler = type == "ImageScaler" && opset < 10;
-    if (!llvm::is_contained(
-            {"Constant", "Upsample", "CastLike", "EyeLike", "AffineGrid"},
-            type) &&
+    if (!llvm::is_contained({"Constant", "Upsample", "CastLike", "EyeLike",
+                             "AffineGrid", "Attention"},
+                            type) &&
         !imageScaler && !lookupOnnxType(type))
       return makeError(path, where, opset,
                        unsupportedOpMessage(node.op_type(), opset));

@@ -33,6 +33,9 @@ DIR/<case>/test_data_set_0/.
   opset23       ops whose opset-22 and -23 versions only added types (bf16,
                 float4): Conv, AveragePool, Mish, InstanceNormalization,
                 Reshape, Transpose, Cast, Squeeze at opset 23
+  attention23   Attention (opset 23, torch's SDPA): grouped-query [B, H, S, D]
+                with a bool mask and is_causal; packed [B, S, H * D] with a
+                float mask, a scale and a softcap
   stale_value_info  a Reshape whose int64 shape constant the graph's
                 value_info types as float (onnx's version converter leaves
                 such hints): onnxruntime loads it, so must dsmp
@@ -250,3 +253,23 @@ write("opset23",
        numpy_helper.from_array(rng.uniform(0.5, 1.5, 4).astype(f32), "gamma"),
        numpy_helper.from_array(rng.standard_normal(4).astype(f32), "beta"),
        numpy_helper.from_array(np.array([2, -1], np.int64), "flat_shape")], opset=23)
+
+allowed = rng.uniform(size=(5, 6)) > 0.3
+allowed[:, 0] = True  # no row fully masked
+write("attention23",
+      [helper.make_node("Attention", ["q", "k", "v", "allowed"], ["gqa"], is_causal=1,
+                        name="gqa"),
+       helper.make_node("Attention", ["qp", "kp", "vp", "bias"], ["packed"], q_num_heads=4,
+                        kv_num_heads=2, scale=0.3, softcap=5.0, name="packed")],
+      [vi("q", [2, 4, 5, 8]), vi("k", [2, 2, 6, 8]), vi("v", [2, 2, 6, 8]),
+       vi("qp", [2, 5, 16]), vi("kp", [2, 6, 8]), vi("vp", [2, 6, 8])],
+      [vi("gqa", None), vi("packed", None)],
+      {"q": rng.standard_normal((2, 4, 5, 8)).astype(f32),
+       "k": rng.standard_normal((2, 2, 6, 8)).astype(f32),
+       "v": rng.standard_normal((2, 2, 6, 8)).astype(f32),
+       "qp": rng.standard_normal((2, 5, 16)).astype(f32),
+       "kp": rng.standard_normal((2, 6, 8)).astype(f32),
+       "vp": rng.standard_normal((2, 6, 8)).astype(f32)},
+      [numpy_helper.from_array(allowed, "allowed"),
+       numpy_helper.from_array(rng.standard_normal((2, 1, 5, 6)).astype(f32), "bias")],
+      opset=23)
