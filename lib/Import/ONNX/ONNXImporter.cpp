@@ -226,6 +226,7 @@ private:
   Error importEyeLike(const onnx::NodeProto &node);
   Error importImageScaler(const onnx::NodeProto &node);
   Error importAttention(const onnx::NodeProto &node);
+  Error importRMSNormalization(const onnx::NodeProto &node);
   Error importAffineGrid(const onnx::NodeProto &node);
   Error importFlatteningSoftmax(const onnx::NodeProto &node, Value input,
                                 int64_t axis);
@@ -659,6 +660,8 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
     return importImageScaler(node);
   if (node.op_type() == "Attention")
     return importAttention(node);
+  if (node.op_type() == "RMSNormalization")
+    return importRMSNormalization(node);
   if (node.op_type() == "AffineGrid")
     return importAffineGrid(node);
   if ((node.op_type() == "Softmax" || node.op_type() == "LogSoftmax" ||
@@ -1113,6 +1116,64 @@ Error ModelImporter::importAttention(const onnx::NodeProto &node) {
   return Error::success();
 }
 
+/// RMSNormalization (opset 23; torch's nn.RMSNorm at opset 23): x /
+/// sqrt(mean(x^2 over the dims from `axis` on) + epsilon) * scale, spelled
+/// with Mul, ReduceMean, Add, Sqrt and Div as opset 18 exports it; with
+/// stash_type 1 (the default) a 16-bit x is computed in f32.
+Error ModelImporter::importRMSNormalization(const onnx::NodeProto &node) {
+  if (node.input_size() != 2 || node.output_size() != 1)
+    return fail(node, "RMSNormalization takes X and scale and gives one "
+                      "output");
+  int64_t axis = -1, stash = 1;
+  double epsilon = 1e-5;
+  for (const auto &attr : node.attribute()) {
+    if (attr.name() == "axis" && attr.type() == onnx::AttributeProto::INT)
+      axis = attr.i();
+    else if (attr.name() == "stash_type" &&
+             attr.type() == onnx::AttributeProto::INT)
+      stash = attr.i();
+    else if (attr.name() == "epsilon" &&
+             attr.type() == onnx::AttributeProto::FLOAT)
+      epsilon = attr.f();
+    else
+      return fail(node, "attribute '" + attr.name() +
+                            "' is not an ONNX attribute of RMSNormalization "
+                            "of that type");
+  }
+  Value x = lookup(node.input(0)), scale = lookup(node.input(1));
+  if (!x || !scale)
+    return fail(node, "an input of RMSNormalization is undefined");
+  auto type = dyn_cast<RankedTensorType>(x.getType());
+  if (!type || !isa<FloatType>(type.getElementType()))
+    return fail(node, "RMSNormalization's X must be a ranked float tensor");
+  int64_t rank = type.getRank();
+  if (axis < -rank || axis >= rank)
+    return fail(node, "RMSNormalization's axis " + std::to_string(axis) +
+                          " is out of range for rank " + std::to_string(rank));
+  if (axis < 0)
+    axis += rank;
+  GraphBuilder g(b, locOf(node));
+  Type element = type.getElementType();
+  Type compute = stash == 1 ? Type(b.getF32Type()) : element;
+  Value wide = g.convert(x, compute);
+  SmallVector<int64_t> axes;
+  for (int64_t d = axis; d < rank; ++d)
+    axes.push_back(d);
+  Value meanSquare =
+      g.value("dsmp.reduce_mean", {g.mul(wide, wide), g.i64s(axes)},
+              {g.i64("keepdims", 1)});
+  if (!meanSquare)
+    return fail(node, "RMSNormalization's mean does not reduce");
+  Value rms =
+      g.value("dsmp.sqrt", {g.add(meanSquare, g.scalar(epsilon, compute))});
+  Value normalized = g.convert(g.div(wide, rms), element);
+  Value y = g.value("dsmp.mul", {normalized, scale});
+  if (!y)
+    return fail(node, "RMSNormalization's scale does not broadcast to X");
+  scopes.back().values[node.output(0)] = y;
+  return Error::success();
+}
+
 /// AffineGrid(theta [N, k, k+1], size [N, C, (D,) H, W]), k = 2 or 3: the
 /// grid [N, (D,) H, W, k] of theta times each output position's normalized
 /// coordinates (x along W, y along H, z along D, then 1), as GridSample
@@ -1540,11 +1601,12 @@ Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
                        "op domain '" + node.domain() + "' is not supported");
     StringRef type = node.op_type();
     // Taken as another op's form (Upsample, CastLike) or spelled with
-    // other ops (Constant, EyeLike, AffineGrid, Attention, ImageScaler
-    // before opset 10): no dialect op of their own.
+    // other ops (Constant, EyeLike, AffineGrid, Attention,
+    // RMSNormalization, ImageScaler before opset 10): no dialect op of
+    // their own.
     bool imageScaler = type == "ImageScaler" && opset < 10;
     if (!llvm::is_contained({"Constant", "Upsample", "CastLike", "EyeLike",
-                             "AffineGrid", "Attention"},
+                             "AffineGrid", "Attention", "RMSNormalization"},
                             type) &&
         !imageScaler && !lookupOnnxType(type))
       return makeError(path, where, opset,

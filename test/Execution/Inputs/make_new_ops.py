@@ -36,6 +36,8 @@ DIR/<case>/test_data_set_0/.
   attention23   Attention (opset 23, torch's SDPA): grouped-query [B, H, S, D]
                 with a bool mask and is_causal; packed [B, S, H * D] with a
                 float mask, a scale and a softcap
+  rms_norm23    RMSNormalization (opset 23, torch's nn.RMSNorm): over the last
+                dim, and over the last two with epsilon and stash_type 0
   stale_value_info  a Reshape whose int64 shape constant the graph's
                 value_info types as float (onnx's version converter leaves
                 such hints): onnxruntime loads it, so must dsmp
@@ -272,4 +274,15 @@ write("attention23",
        "vp": rng.standard_normal((2, 6, 8)).astype(f32)},
       [numpy_helper.from_array(allowed, "allowed"),
        numpy_helper.from_array(rng.standard_normal((2, 1, 5, 6)).astype(f32), "bias")],
+      opset=23)
+
+write("rms_norm23",
+      [helper.make_node("RMSNormalization", ["x", "scale"], ["last"], epsilon=1e-6,
+                        name="last"),
+       helper.make_node("RMSNormalization", ["x", "scale2"], ["two"], axis=-2,
+                        epsilon=1e-3, stash_type=0, name="two")],
+      [vi("x", [2, 5, 8])], [vi("last", None), vi("two", None)],
+      {"x": (3 * rng.standard_normal((2, 5, 8))).astype(f32)},
+      [numpy_helper.from_array(rng.uniform(0.5, 1.5, 8).astype(f32), "scale"),
+       numpy_helper.from_array(rng.uniform(0.5, 1.5, (5, 8)).astype(f32), "scale2")],
       opset=23)
