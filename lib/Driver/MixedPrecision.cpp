@@ -676,6 +676,10 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
     return llvm::createStringError(
         "memory footprint: " +
         llvm::toString(before ? after.takeError() : before.takeError()));
+  // A model that computes in 16 bits itself was measured as its f32 lift
+  // (dsmp-lift-16-bit); the bytes before are the model's own.
+  summary["lifted_from_16_bit"] =
+      (*analyzed)->hasAttr("dsmp.lifted_from_16_bit");
   summary["weight_bytes_before"] = before->weights;
   summary["weight_bytes_after"] = after->weights;
   summary["activation_bytes_before"] = before->peakActivations;

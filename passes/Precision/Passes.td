@@ -16,6 +16,28 @@
 
 include "mlir/Pass/PassBase.td"
 
+def LiftSixteenBitPass : Pass<"dsmp-lift-16-bit", "mlir::ModuleOp"> {
+  let summary = "Analyse a model that computes in f16/bf16 as its f32 lift";
+  let description = [{
+    Pre-condition: @main_graph in the dsmp dialect; constants inline (run
+    dsmp-load-weights first when they are #dsmp.external).
+
+    Post-condition: when some op of the model computes a 16-bit float
+    value (onnxconverter-common's convert_float_to_float16, a .half()
+    export), every 16-bit float value is f32: constants are converted
+    exactly, casts between f32 values are gone, the graph's 16-bit inputs
+    are cast up on entry and its 16-bit outputs cast back down before the
+    return, so the interface is unchanged. The precision passes then
+    measure and choose every op's format as for an FP32 model. A model
+    whose compute is f32 (16-bit weights read through casts) is left as it
+    is.
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect"];
+  let statistics = [
+    Statistic<"numLifted", "num-lifted", "Graphs lifted to f32">
+  ];
+}
+
 def FoldConstantMathPass : Pass<"dsmp-fold-constant-math", "mlir::ModuleOp"> {
   let summary = "Compute float math that reads only constants, once, into constants";
   let description = [{

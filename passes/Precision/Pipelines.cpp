@@ -24,6 +24,8 @@ void mlir::dsmp::buildPrecisionAnalysisPipeline(
   LoadWeightsPassOptions weights;
   weights.weightsDir = options.weightsDir;
   pm.addPass(createLoadWeightsPass(weights));
+  // A model that computes in 16 bits itself is measured as its f32 lift.
+  pm.addPass(createLiftSixteenBitPass());
   // Math on weights alone (weight standardisation) becomes the weight.
   pm.addPass(createFoldConstantMathPass());
   // How much each op's rounding moves the outputs (one forward + adjoint
