@@ -197,9 +197,8 @@ Value mlir::dsmp::weightGradient(OpBuilder &builder, Operation *op,
   return {};
 }
 
-std::pair<Value, Value> mlir::dsmp::biasGradient(OpBuilder &builder,
-                                                 Operation *op,
-                                                 Value resultGrad) {
+std::pair<Value, Value>
+mlir::dsmp::biasGradient(OpBuilder &builder, Operation *op, Value resultGrad) {
   if (!isa<GemmOp, ConvOp>(op) || op->getNumOperands() < 3)
     return {};
   Value bias = op->getOperand(2);
@@ -227,6 +226,7 @@ std::pair<Value, Value> mlir::dsmp::biasGradient(OpBuilder &builder,
   Value summed = g.unbroadcast(resultGrad, biasType);
   if (!summed)
     return {};
-  return {bias, beta == 1.0f ? summed
-                             : g.mul(summed, g.scalar(beta, g.builder().getF32Type()))};
+  return {bias, beta == 1.0f
+                    ? summed
+                    : g.mul(summed, g.scalar(beta, g.builder().getF32Type()))};
 }
