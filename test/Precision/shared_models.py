@@ -179,8 +179,11 @@ def main():
     p.add_argument("--strict", action="store_true",
                    help="fail a model that ends in the last resort or leaves ops unmeasured")
     args = p.parse_args()
-    names = args.only or sorted(d for d in os.listdir(args.models)
-                                if os.path.isdir(os.path.join(args.models, d)))
+    # A model is a folder holding model.onnx (an artifact folder beside
+    # them is not one).
+    names = args.only or sorted(
+        d for d in os.listdir(args.models)
+        if os.path.isfile(os.path.join(args.models, d, "model.onnx")))
     jobs = [(n, t) for t in args.targets for n in names]
     results = []
     with tempfile.TemporaryDirectory() as work, \
