@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Export dsmp's model zoo: standard architectures with random weights.
 
-    scripts/make-zoo.py OUT [--only NAME ...] [--list]
+    scripts/make-zoo.py OUT [--only NAME ...] [--list] [--hf] [--dynamo] [--opset N]
 
 Writes OUT/<name>/model.onnx and test_data_set_0 (batch 2) and
 test_data_set_1 (batch 1; the sequence models also 4-25 % longer), each with
@@ -27,6 +27,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from zoo_models import ZOO  # noqa: E402
 
 
+def registry(hf):
+    """The zoo's own architectures, or with --hf HuggingFace's (needs transformers)."""
+    if not hf:
+        return ZOO
+    from hf_zoo_models import HF_ZOO
+    return HF_ZOO
+
+
 def reestimate_batchnorm(model, make_inputs, gen):
     norms = [m for m in model.modules() if isinstance(m, torch.nn.modules.batchnorm._BatchNorm)]
     if not norms:
@@ -48,9 +56,11 @@ def write_set(folder, names, arrays, prefix):
             f.write(numpy_helper.from_array(np.ascontiguousarray(a), name).SerializeToString())
 
 
-def export(name, out_root, dynamo=False, opset_override=None):
-    build, make_inputs, axes, opset = ZOO[name]
+def export(zoo, name, out_root, dynamo=False, opset_override=None):
+    build, make_inputs, axes, opset = zoo[name]
     opset = opset_override or opset
+    if dynamo:
+        opset = max(opset, 18)  # the dynamo exporter's oldest
     torch.manual_seed(0)
     gen = torch.Generator().manual_seed(1)
     model = build().eval()
@@ -72,7 +82,7 @@ def export(name, out_root, dynamo=False, opset_override=None):
         if dynamo:
             # What torch.onnx.export does by default since torch 2.9: the
             # dynamo exporter (onnxscript), opset 18 or later.
-            torch.onnx.export(model, sets[0], path, opset_version=max(opset, 18), dynamo=True,
+            torch.onnx.export(model, sets[0], path, opset_version=opset, dynamo=True,
                               input_names=input_names, output_names=output_names,
                               dynamic_axes=dynamic, external_data=False, verbose=False)
         else:
@@ -102,7 +112,10 @@ def export(name, out_root, dynamo=False, opset_override=None):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("out", nargs="?")
-    p.add_argument("--only", nargs="*", default=sorted(ZOO))
+    p.add_argument("--only", nargs="*")
+    p.add_argument("--hf", action="store_true",
+                   help="HuggingFace transformers architectures instead (scripts/hf_zoo_models.py; "
+                        "pip install transformers)")
     p.add_argument("--list", action="store_true", help="print the zoo's names and stop")
     p.add_argument("--opset", type=int,
                    help="export every model at this opset (23: the dynamo exporter writes "
@@ -110,19 +123,21 @@ def main():
     p.add_argument("--dynamo", action="store_true",
                    help="export with torch's dynamo exporter (its default since 2.9; needs onnxscript)")
     args = p.parse_args()
+    zoo = registry(args.hf)
+    args.only = args.only or sorted(zoo)
     if args.list:
-        print("\n".join(sorted(ZOO)))
+        print("\n".join(sorted(zoo)))
         return 0
     if not args.out:
         p.error("OUT is required")
-    unknown = [n for n in args.only if n not in ZOO]
+    unknown = [n for n in args.only if n not in zoo]
     if unknown:
         p.error(f"not in the zoo: {', '.join(unknown)} (--list names them)")
     torch.set_num_threads(2)
     failed = []
     for name in args.only:
         try:
-            export(name, args.out, args.dynamo, args.opset)
+            export(zoo, name, args.out, args.dynamo, args.opset)
         except Exception as e:  # noqa: BLE001 - report every model, then fail
             failed.append(name)
             print(f"{name:20} FAILED: {str(e).splitlines()[0][:200]}", flush=True)

@@ -255,6 +255,13 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
     out.append(dims.begin() + axis + 1, dims.end());
     return RankedTensorType::get(out, element);
   }
+  if (type == "GatherElements") {
+    // The indices' shape, the data's element type.
+    auto indices = operand(1);
+    if (!indices || indices.getRank() != rank)
+      return {};
+    return RankedTensorType::get(indices.getShape(), element);
+  }
   if (type == "Expand") {
     auto shape = operand(1);
     if (!shape || shape.getRank() != 1 || shape.isDynamicDim(0))

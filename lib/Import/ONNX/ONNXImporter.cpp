@@ -1366,26 +1366,29 @@ Error ModelImporter::importFlatteningSoftmax(const onnx::NodeProto &node,
   return Error::success();
 }
 
-/// An op on constants only whose fold gives constants (the integer shape
-/// arithmetic the dialect folds; float math never folds) becomes them
-/// right away, so that the rules typing the nodes after it see constants:
-/// ViT's attention slices Shape(x) up to Reshape(Mod(c1, c2)), and only a
-/// folded end gives that Slice, and the Reshape it shapes, a rank.
+/// An op whose fold gives constants (the integer shape arithmetic the
+/// dialect folds on constant operands, or a Shape of dims the types know;
+/// float math never folds) becomes them right away, so that the rules
+/// typing the nodes after it see constants: ViT's attention slices
+/// Shape(x) up to Reshape(Mod(c1, c2)), and only a folded end gives that
+/// Slice, and the Reshape it shapes, a rank; DeBERTa expands to
+/// ConstantOfShape(Shape(c)), which has a length only once Shape folds.
 void ModelImporter::foldConstantShapeMath(Operation *op,
                                           SmallVectorImpl<Value> &results) {
   if (op->getNumRegions() || op->getNumResults() == 0 ||
       op->getNumOperands() == 0 ||
-      op->hasTrait<::mlir::OpTrait::ConstantLike>() ||
-      llvm::any_of(op->getOperands(), [](Value v) {
-        Operation *def = v.getDefiningOp();
-        return !def || !def->hasTrait<::mlir::OpTrait::ConstantLike>();
-      }))
+      op->hasTrait<::mlir::OpTrait::ConstantLike>())
     return;
+  // Non-constant operands fold as null, as the canonicalizer passes them.
   SmallVector<Attribute> operandValues;
   for (Value v : op->getOperands()) {
+    Operation *def = v.getDefiningOp();
     SmallVector<OpFoldResult, 1> folded;
-    if (failed(v.getDefiningOp()->fold(folded)) || folded.size() != 1)
-      return;
+    if (!def || !def->hasTrait<::mlir::OpTrait::ConstantLike>() ||
+        failed(def->fold(folded)) || folded.size() != 1) {
+      operandValues.push_back({});
+      continue;
+    }
     operandValues.push_back(dyn_cast<Attribute>(folded.front()));
   }
   SmallVector<OpFoldResult> folded;

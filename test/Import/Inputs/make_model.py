@@ -72,6 +72,46 @@ def refined_dims():
     return m
 
 
+def hf_token_types():
+    # HuggingFace BERT's token-type lookup: a [1, 8] buffer expanded to
+    # (batch, -1) through Where(Equal(s, -1), 1, s), then GatherElements
+    # with the position ids sliced to the sequence length; and DeBERTa's
+    # Expand to ConstantOfShape(Shape(Concat(1-element pieces))). ONNX's
+    # inference types neither GatherElements nor that Expand.
+    I = TensorProto.INT64
+    n = helper.make_node
+    return model([
+        n("Shape", ["x"], ["sh"], name="shape"),
+        n("Gather", ["sh", "zero"], ["b"], name="batch", axis=0),
+        n("Gather", ["sh", "one"], ["t"], name="length", axis=0),
+        n("Unsqueeze", ["b", "axis0"], ["b1"], name="b1"),
+        n("Unsqueeze", ["t", "axis0"], ["t1"], name="t1"),
+        n("Concat", ["b1", "minus1"], ["c"], name="concat", axis=0),
+        n("Reshape", ["c", "minus1"], ["r"], name="reshape"),
+        n("Shape", ["r"], ["rs"], name="r_shape"),
+        n("ConstantOfShape", ["rs"], ["ones"], name="ones",
+          value=helper.make_tensor("v", I, [1], [1])),
+        n("Mul", ["ones", "minus1"], ["m"], name="minus_ones"),
+        n("Equal", ["r", "m"], ["eq"], name="equal"),
+        n("Where", ["eq", "ones", "r"], ["s"], name="where"),
+        n("Expand", ["table", "s"], ["data"], name="expand_table"),
+        n("Slice", ["positions", "axis0", "t1", "one1"], ["idx"], name="slice"),
+        n("GatherElements", ["data", "idx"], ["g"], name="gather_elements", axis=1),
+        n("Add", ["x", "g"], ["sum"], name="add"),
+        n("Concat", ["one1", "one1", "one1"], ["pieces"], name="pieces", axis=0),
+        n("Shape", ["pieces"], ["ps"], name="pieces_shape"),
+        n("ConstantOfShape", ["ps"], ["ones3"], name="ones3",
+          value=helper.make_tensor("v", I, [1], [1])),
+        n("Unsqueeze", ["sum", "axis0"], ["sum3"], name="sum3"),
+        n("Expand", ["sum3", "ones3"], ["y"], name="expand_ones"),
+    ], [vi("x", ["batch", "seq"])], [vi("y", [1, "batch", "seq"])],
+        [const("zero", np.int64(0)), const("one", np.int64(1)),
+         const("axis0", np.array([0], np.int64)), const("one1", np.array([1], np.int64)),
+         const("minus1", np.array([-1], np.int64)),
+         const("table", np.arange(8, dtype=np.float32).reshape(1, 8) * 0.5),
+         const("positions", np.array([[7, 6, 5, 4, 3, 2, 1, 0]], np.int64))])
+
+
 def if_constants():
     # Weights live in Constant nodes inside the If branches, which also read
     # the outer-scope value x.
@@ -137,7 +177,7 @@ def external_data():
 
 
 BUILDERS = {f.__name__: f for f in [unsorted, unused_opset, opaque_names,
-                                    symbolic_dims, refined_dims, if_constants, opset9_forms,
+                                    symbolic_dims, refined_dims, hf_token_types, if_constants, opset9_forms,
                                     resize11_empty_inputs,
                                     large_weights, external_data]}
 
