@@ -463,37 +463,59 @@ Value reduceKeepDims(OpBuilder &b, Location loc, Value input,
     iterators.push_back(reduced ? utils::IteratorType::reduction
                                 : utils::IteratorType::parallel);
   }
-  auto outType = RankedTensorType::get(shape, type.getElementType());
-  double inf = std::numeric_limits<double>::infinity();
-  double initValue = combine == Combine::Max   ? -inf
-                     : combine == Combine::Min ? inf
-                     : combine == Combine::Mul ? 1.0
-                                               : 0.0;
-  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
-  init = linalg::FillOp::create(
-             b, loc,
-             ValueRange{floatConst(b, loc, type.getElementType(), initValue)},
-             ValueRange{init})
+  Type element = type.getElementType();
+  auto outType = RankedTensorType::get(shape, element);
+  // Integers (ReduceSum/Max/Min/Prod of index arithmetic: BEiT's relative
+  // position index) combine as signed integers from their identity.
+  auto integer = dyn_cast<IntegerType>(element);
+  Value identity;
+  if (integer) {
+    unsigned width = integer.getWidth();
+    APInt start = combine == Combine::Max   ? APInt::getSignedMinValue(width)
+                  : combine == Combine::Min ? APInt::getSignedMaxValue(width)
+                  : combine == Combine::Mul ? APInt(width, 1)
+                                            : APInt(width, 0);
+    identity =
+        arith::ConstantOp::create(b, loc, IntegerAttr::get(integer, start));
+  } else {
+    double inf = std::numeric_limits<double>::infinity();
+    identity = floatConst(b, loc, element,
+                          combine == Combine::Max   ? -inf
+                          : combine == Combine::Min ? inf
+                          : combine == Combine::Mul ? 1.0
+                                                    : 0.0);
+  }
+  Value init = tensor::EmptyOp::create(b, loc, shape, element);
+  init = linalg::FillOp::create(b, loc, ValueRange{identity}, ValueRange{init})
              .getResult(0);
   SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
                                  AffineMap::get(rank, 0, outExprs, ctx)};
+  bool isInteger = static_cast<bool>(integer);
   return linalg::GenericOp::create(
              b, loc, TypeRange{outType}, ValueRange{input}, ValueRange{init},
              maps, iterators,
-             [combine](OpBuilder &nb, Location l, ValueRange args) {
-               Value v;
+             [combine, isInteger](OpBuilder &nb, Location l, ValueRange args) {
+               Value acc = args[1], x = args[0], v;
                switch (combine) {
                case Combine::Add:
-                 v = arith::AddFOp::create(nb, l, args[1], args[0]);
+                 v = isInteger
+                         ? arith::AddIOp::create(nb, l, acc, x).getResult()
+                         : arith::AddFOp::create(nb, l, acc, x).getResult();
                  break;
                case Combine::Max:
-                 v = arith::MaximumFOp::create(nb, l, args[1], args[0]);
+                 v = isInteger
+                         ? arith::MaxSIOp::create(nb, l, acc, x).getResult()
+                         : arith::MaximumFOp::create(nb, l, acc, x).getResult();
                  break;
                case Combine::Min:
-                 v = arith::MinimumFOp::create(nb, l, args[1], args[0]);
+                 v = isInteger
+                         ? arith::MinSIOp::create(nb, l, acc, x).getResult()
+                         : arith::MinimumFOp::create(nb, l, acc, x).getResult();
                  break;
                case Combine::Mul:
-                 v = arith::MulFOp::create(nb, l, args[1], args[0]);
+                 v = isInteger
+                         ? arith::MulIOp::create(nb, l, acc, x).getResult()
+                         : arith::MulFOp::create(nb, l, acc, x).getResult();
                  break;
                }
                linalg::YieldOp::create(nb, l, v);

@@ -80,7 +80,8 @@ struct SoftmaxLowering : OpRewritePattern<OpTy> {
 
 /// The Reduce family over constant (or no) axes: each element mapped
 /// first (x^2, |x|, exp x), combined, then the result mapped (mean, sqrt,
-/// log), in the result's float type.
+/// log), in the result's float type; Sum, Max, Min and Prod also on
+/// integers.
 enum class ReduceKind {
   Sum,
   Mean,
@@ -103,8 +104,17 @@ struct ReduceLowering : OpRewritePattern<ReduceOp> {
     auto resultType = dyn_cast<RankedTensorType>(op.getType());
     auto inType = dyn_cast<RankedTensorType>(op.getData().getType());
     if (!resultType || !resultType.hasStaticShape() || !inType ||
-        !inType.hasStaticShape() || !isFloat(resultType))
-      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+        !inType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    // Integer data: the kinds whose integer meaning is exact.
+    constexpr bool integerKind =
+        Kind == ReduceKind::Sum || Kind == ReduceKind::Max ||
+        Kind == ReduceKind::Min || Kind == ReduceKind::Prod;
+    if (!isFloat(resultType) &&
+        !(integerKind && isa<IntegerType>(resultType.getElementType()) &&
+          resultType.getElementType().getIntOrFloatBitWidth() > 1))
+      return rewriter.notifyMatchFailure(
+          op, "needs float data (integer data: Sum, Max, Min or Prod)");
     int64_t rank = inType.getRank();
     SmallVector<int64_t> axes;
     if (!isa<NoneType>(op.getAxes().getType())) {

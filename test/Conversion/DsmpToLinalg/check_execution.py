@@ -146,6 +146,15 @@ cases.append(("cast_int_bool", [z],
               f"%b = dsmp.cast %i : (tensor<2x4xi32>) -> tensor<2x4xi1>\n"
               f"%out = dsmp.cast %b : (tensor<2x4xi1>) -> {ty(z)}",
               ty(z), (z.astype(np.int32) != 0).astype(np.float32)))
+# Integer reductions (BEiT's relative position index sums int64 coordinates).
+ints = rng.integers(-50, 50, (3, 4)).astype(np.int64)
+for op, ref in (("reduce_sum", np.sum), ("reduce_max", np.max), ("reduce_min", np.min),
+                ("reduce_prod", np.prod)):
+    cases.append((op + "_i64", [ints],
+                  "%a = dsmp.constant dense<[1]> : tensor<1xi64>\n"
+                  f"%r = dsmp.{op} %in0, %a : ({ty(ints)}, tensor<1xi64>) -> tensor<3x1xi64>\n"
+                  "%out = dsmp.cast %r : (tensor<3x1xi64>) -> tensor<3x1xf32>",
+                  "tensor<3x1xf32>", ref(ints, axis=1, keepdims=True).astype(np.float64)))
 h = f32(4, 4, low=-70000, high=70000)
 cases.append(("cast_f16", [h],
               f"%t = dsmp.cast %in0 : ({ty(h)}) -> tensor<4x4xf16>\n"
