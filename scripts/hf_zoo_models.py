@@ -175,3 +175,103 @@ HF_ZOO = {
     "hf_clip_vision": (vision_model(hf.CLIPVisionConfig, hf.CLIPVisionModel, image_size=32,
                                     patch_size=4, **WIDTH), images(32), IMAGE_AXES, 17),
 }
+
+
+def audio_model(model_class, config_class, **extra):
+    def build():
+        return Logits(model_class(config_class(
+            **WIDTH, conv_dim=(32, 32, 32), conv_stride=(5, 4, 2), conv_kernel=(10, 4, 2),
+            num_conv_pos_embeddings=16, num_conv_pos_embedding_groups=4, num_labels=4, **extra)))
+    return build
+
+
+def spectrogram(batch, gen, which=0):
+    return (torch.randn(batch, 64, 16, generator=gen),)
+
+
+SMALL_LM = dict(num_key_value_heads=2, head_dim=16)
+HF_ZOO.update({
+    "hf_mpnet": (text_model(hf.MPNetConfig, hf.MPNetForSequenceClassification, num_labels=3),
+                 text, TEXT_AXES, 17),
+    "hf_xlm_roberta": (text_model(hf.XLMRobertaConfig, hf.XLMRobertaForSequenceClassification,
+                                  num_labels=3, pad_token_id=1), text, TEXT_AXES, 17),
+    "hf_mobilebert": (text_model(hf.MobileBertConfig, hf.MobileBertForSequenceClassification,
+                                 embedding_size=32, intra_bottleneck_size=32,
+                                 num_feedforward_networks=2, num_labels=3), text, TEXT_AXES, 17),
+    "hf_squeezebert": (text_model(hf.SqueezeBertConfig, hf.SqueezeBertForSequenceClassification,
+                                  embedding_size=64, num_labels=3), text, TEXT_AXES, 17),
+    "hf_convbert": (text_model(hf.ConvBertConfig, hf.ConvBertForSequenceClassification,
+                               embedding_size=64, conv_kernel_size=5, num_labels=3),
+                    text, TEXT_AXES, 17),
+    "hf_roformer": (text_model(hf.RoFormerConfig, hf.RoFormerForSequenceClassification,
+                               embedding_size=64, num_labels=3), text, TEXT_AXES, 17),
+    "hf_ernie": (text_model(hf.ErnieConfig, hf.ErnieForSequenceClassification, num_labels=3),
+                 text, TEXT_AXES, 17),
+    "hf_gptj": (lambda: Logits(hf.GPTJForCausalLM(hf.GPTJConfig(
+        vocab_size=VOCAB, n_embd=64, n_layer=2, n_head=4, rotary_dim=8, n_positions=64,
+        use_cache=False))), text, TEXT_AXES, 17),
+    "hf_codegen": (lambda: Logits(hf.CodeGenForCausalLM(hf.CodeGenConfig(
+        vocab_size=VOCAB, n_embd=64, n_layer=2, n_head=4, rotary_dim=8, n_positions=64,
+        n_ctx=64, use_cache=False))), text, TEXT_AXES, 17),
+    "hf_gemma": (causal_lm(hf.GemmaConfig, hf.GemmaForCausalLM, **SMALL_LM), text, TEXT_AXES, 17),
+    "hf_gemma2": (causal_lm(hf.Gemma2Config, hf.Gemma2ForCausalLM, **SMALL_LM),
+                  text, TEXT_AXES, 17),
+    "hf_stablelm": (causal_lm(hf.StableLmConfig, hf.StableLmForCausalLM, num_key_value_heads=2),
+                    text, TEXT_AXES, 17),
+    "hf_olmo": (causal_lm(hf.OlmoConfig, hf.OlmoForCausalLM, num_key_value_heads=2),
+                text, TEXT_AXES, 17),
+    "hf_phi3": (causal_lm(hf.Phi3Config, hf.Phi3ForCausalLM, num_key_value_heads=2,
+                          pad_token_id=0), text, TEXT_AXES, 17),
+    "hf_starcoder2": (causal_lm(hf.Starcoder2Config, hf.Starcoder2ForCausalLM,
+                                num_key_value_heads=2), text, TEXT_AXES, 17),
+    "hf_gpt_bigcode": (lambda: Logits(hf.GPTBigCodeForCausalLM(hf.GPTBigCodeConfig(
+        vocab_size=VOCAB, n_embd=64, n_layer=2, n_head=4, n_positions=64, multi_query=True,
+        use_cache=False))), text, TEXT_AXES, 17),
+    "hf_mpt": (lambda: Logits(hf.MptForCausalLM(hf.MptConfig(
+        vocab_size=VOCAB, d_model=64, n_heads=4, n_layers=2, expansion_ratio=2,
+        max_seq_len=64, use_cache=False))), text, TEXT_AXES, 17),
+    "hf_biogpt": (causal_lm(hf.BioGptConfig, hf.BioGptForCausalLM), text, TEXT_AXES, 17),
+    "hf_xglm": (lambda: Logits(hf.XGLMForCausalLM(hf.XGLMConfig(
+        vocab_size=VOCAB, d_model=64, num_layers=2, attention_heads=4, ffn_dim=128,
+        max_position_embeddings=64, use_cache=False))), text, TEXT_AXES, 17),
+    "hf_dinov2": (vision_model(hf.Dinov2Config, hf.Dinov2ForImageClassification,
+                               **SMALL_VISION), images(32), IMAGE_AXES, 17),
+    "hf_data2vec_vision": (vision_model(hf.Data2VecVisionConfig,
+                                        hf.Data2VecVisionForImageClassification,
+                                        use_relative_position_bias=True, **SMALL_VISION),
+                           images(32), IMAGE_AXES, 17),
+    "hf_regnet": (vision_model(hf.RegNetConfig, hf.RegNetForImageClassification,
+                               embedding_size=16, hidden_sizes=[16, 32], depths=[1, 1],
+                               groups_width=8, num_labels=10), images(64), IMAGE_AXES, 17),
+    "hf_poolformer": (vision_model(hf.PoolFormerConfig, hf.PoolFormerForImageClassification,
+                                   num_encoder_blocks=2, depths=[1, 1], hidden_sizes=[32, 64],
+                                   patch_sizes=[7, 3], strides=[4, 2], padding=[2, 1],
+                                   num_labels=10), images(64), IMAGE_AXES, 17),
+    "hf_pvt_v2": (vision_model(hf.PvtV2Config, hf.PvtV2ForImageClassification,
+                               hidden_sizes=[16, 32, 64, 128], depths=[1, 1, 1, 1],
+                               num_attention_heads=[1, 1, 2, 4], num_labels=10),
+                  images(64), IMAGE_AXES, 17),
+    "hf_mobilenet_v2": (vision_model(hf.MobileNetV2Config, hf.MobileNetV2ForImageClassification,
+                                     image_size=64, depth_multiplier=0.35, num_labels=10),
+                        images(64), IMAGE_AXES, 17),
+    "hf_bit": (vision_model(hf.BitConfig, hf.BitForImageClassification, embedding_size=32,
+                            hidden_sizes=[32, 64, 128, 256], depths=[1, 1, 1, 1], num_groups=8,
+                            num_labels=10),
+               images(64), IMAGE_AXES, 17),
+    "hf_focalnet": (vision_model(hf.FocalNetConfig, hf.FocalNetForImageClassification,
+                                 image_size=64, embed_dim=16, depths=[1, 1], num_labels=10),
+                    images(64), IMAGE_AXES, 17),
+    "hf_yolos": (vision_model(hf.YolosConfig, hf.YolosForObjectDetection, image_size=[32, 32],
+                              patch_size=4, num_detection_tokens=10, **WIDTH),
+                 images(32), IMAGE_AXES, 17),
+    "hf_hubert": (audio_model(hf.HubertForSequenceClassification, hf.HubertConfig),
+                  waveform, [{"batch": 0, "samples": 1}], 17),
+    "hf_wavlm": (audio_model(hf.WavLMForSequenceClassification, hf.WavLMConfig,
+                             num_buckets=32, max_bucket_distance=64),
+                 waveform, [{"batch": 0, "samples": 1}], 17),
+    "hf_sew": (audio_model(hf.SEWForSequenceClassification, hf.SEWConfig, squeeze_factor=2),
+               waveform, [{"batch": 0, "samples": 1}], 17),
+    "hf_ast": (vision_model(hf.ASTConfig, hf.ASTForAudioClassification, max_length=64,
+                            num_mel_bins=16, patch_size=8, frequency_stride=8, time_stride=8,
+                            num_labels=5, **WIDTH), spectrogram, [{"batch": 0}], 17),
+})

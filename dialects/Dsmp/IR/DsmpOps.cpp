@@ -14,6 +14,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -988,9 +989,108 @@ OpFoldResult NoneOp::fold(FoldAdaptor) { return UnitAttr::get(getContext()); }
 
 OpFoldResult IdentityOp::fold(FoldAdaptor) { return getInput(); }
 
+/// The values of a small float tensor computed from constants by shape
+/// arithmetic (int -> float casts, Add, Sub, Mul, Div, Ceil, Floor, Round),
+/// rounded as ONNX computes it in the value's own float type; none where
+/// anything else feeds it. `depth` bounds the walk.
+static std::optional<SmallVector<APFloat>> evaluateShapeFloat(Value value,
+                                                              int depth) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  auto element = type ? dyn_cast<FloatType>(type.getElementType()) : nullptr;
+  Operation *def = value.getDefiningOp();
+  if (!element || !def || depth > 8 || !type.hasStaticShape() ||
+      type.getNumElements() > 64)
+    return std::nullopt;
+  const llvm::fltSemantics &semantics = element.getFloatSemantics();
+  int64_t n = type.getNumElements();
+  if (def->hasTrait<::mlir::OpTrait::ConstantLike>()) {
+    SmallVector<OpFoldResult, 1> folded;
+    if (failed(def->fold(folded)) || folded.size() != 1)
+      return std::nullopt;
+    auto elements = constantElements(dyn_cast<Attribute>(folded.front()));
+    if (!elements || elements.getElementType() != element)
+      return std::nullopt;
+    return llvm::to_vector(elements.getValues<APFloat>());
+  }
+  if (auto cast = dyn_cast<CastOp>(def)) {
+    // From constant integers, rounded to the nearest float.
+    DenseElementsAttr in;
+    if (!matchPattern(cast.getInput(), m_Constant(&in)) ||
+        !isa<IntegerType>(in.getElementType()) || in.getNumElements() != n)
+      return std::nullopt;
+    bool isSigned = !in.getElementType().isUnsignedInteger();
+    SmallVector<APFloat> values;
+    for (const APInt &v : in.getValues<APInt>()) {
+      APFloat f(semantics);
+      f.convertFromAPInt(v, isSigned, APFloat::rmNearestTiesToEven);
+      values.push_back(f);
+    }
+    return values;
+  }
+  if (isa<CeilOp, FloorOp, RoundOp>(def)) {
+    auto in = evaluateShapeFloat(def->getOperand(0), depth + 1);
+    if (!in || static_cast<int64_t>(in->size()) != n)
+      return std::nullopt;
+    auto mode = isa<CeilOp>(def)    ? APFloat::rmTowardPositive
+                : isa<FloorOp>(def) ? APFloat::rmTowardNegative
+                                    : APFloat::rmNearestTiesToEven;
+    for (APFloat &v : *in)
+      v.roundToIntegral(mode);
+    return in;
+  }
+  if (!isa<AddOp, SubOp, MulOp, DivOp>(def))
+    return std::nullopt;
+  auto lhs = evaluateShapeFloat(def->getOperand(0), depth + 1);
+  auto rhs = evaluateShapeFloat(def->getOperand(1), depth + 1);
+  auto fits = [n](const std::optional<SmallVector<APFloat>> &v) {
+    return v && (v->size() == 1 || static_cast<int64_t>(v->size()) == n);
+  };
+  if (!fits(lhs) || !fits(rhs))
+    return std::nullopt;
+  SmallVector<APFloat> values;
+  for (int64_t i = 0; i < n; ++i) {
+    APFloat a = (*lhs)[lhs->size() == 1 ? 0 : i];
+    const APFloat &b = (*rhs)[rhs->size() == 1 ? 0 : i];
+    auto rm = APFloat::rmNearestTiesToEven;
+    if (isa<AddOp>(def))
+      a.add(b, rm);
+    else if (isa<SubOp>(def))
+      a.subtract(b, rm);
+    else if (isa<MulOp>(def))
+      a.multiply(b, rm);
+    else
+      a.divide(b, rm);
+    values.push_back(a);
+  }
+  return values;
+}
+
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
+  // Float shape arithmetic cast back to integers (MobileViT's
+  // ceil(H / patch) * patch): the integers it gives, truncated as ONNX's
+  // Cast truncates. Float math that stays float is left alone.
+  auto intType = dyn_cast<RankedTensorType>(getType());
+  if (intType && isa<IntegerType>(intType.getElementType()) &&
+      intType.getElementType().getIntOrFloatBitWidth() > 1 &&
+      intType.hasStaticShape()) {
+    if (auto values = evaluateShapeFloat(getInput(), 0);
+        values &&
+        static_cast<int64_t>(values->size()) == intType.getNumElements()) {
+      unsigned width = intType.getElementType().getIntOrFloatBitWidth();
+      SmallVector<APInt> ints;
+      for (const APFloat &v : *values) {
+        llvm::APSInt result(width, /*isUnsigned=*/false);
+        bool exact;
+        if (v.convertToInteger(result, APFloat::rmTowardZero, &exact) &
+            APFloat::opInvalidOp)
+          return {};
+        ints.push_back(result);
+      }
+      return DenseElementsAttr::get(intType, ints);
+    }
+  }
   // Integer shape arithmetic: fold casts of constant integers.
   auto in = constantElements(adaptor.getInput());
   auto outType = dyn_cast<RankedTensorType>(getType());

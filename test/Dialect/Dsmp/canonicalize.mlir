@@ -74,6 +74,29 @@ func.func @cast_fold(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<2xi32>) {
 
 // -----
 
+/// Float shape arithmetic cast back to integers folds, rounded as f32
+/// computes it (MobileViT: ceil(63 / 2) * 2 / 2 = 32; ceil(-15 / 2) = -7);
+/// float math that stays float, or reads an argument, stays.
+// CHECK-LABEL: func.func @float_shape_math(
+// CHECK-DAG: %[[N:.+]] = dsmp.constant dense<[32, -7]> : tensor<2xi64>
+// CHECK-DAG: dsmp.ceil %{{.+}} : (tensor<f32>) -> tensor<f32>
+// CHECK: return %[[N]], %{{.+}}, %{{.+}} : tensor<2xi64>, tensor<f32>, tensor<i64>
+func.func @float_shape_math(%x: tensor<f32>) -> (tensor<2xi64>, tensor<f32>, tensor<i64>) {
+  %h = dsmp.constant dense<[63, -15]> : tensor<2xi64>
+  %two = dsmp.constant dense<2.0> : tensor<f32>
+  %hf = dsmp.cast %h : (tensor<2xi64>) -> tensor<2xf32>
+  %q = dsmp.div %hf, %two : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+  %c = dsmp.ceil %q : (tensor<2xf32>) -> tensor<2xf32>
+  %m = dsmp.mul %c, %two : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+  %d = dsmp.div %m, %two : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+  %n = dsmp.cast %d : (tensor<2xf32>) -> tensor<2xi64>
+  %y = dsmp.ceil %x : (tensor<f32>) -> tensor<f32>
+  %z = dsmp.cast %y : (tensor<f32>) -> tensor<i64>
+  return %n, %y, %z : tensor<2xi64>, tensor<f32>, tensor<i64>
+}
+
+// -----
+
 /// A float cast is a precision decision and stays.
 // CHECK-LABEL: func.func @cast_keeps_precision(
 // CHECK: dsmp.cast %{{.+}} : (tensor<4xf32>) -> tensor<4xbf16>
