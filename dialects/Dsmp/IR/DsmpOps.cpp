@@ -990,7 +990,8 @@ OpFoldResult NoneOp::fold(FoldAdaptor) { return UnitAttr::get(getContext()); }
 OpFoldResult IdentityOp::fold(FoldAdaptor) { return getInput(); }
 
 /// The values of a small float tensor computed from constants by shape
-/// arithmetic (int -> float casts, Add, Sub, Mul, Div, Ceil, Floor, Round),
+/// arithmetic (int -> float casts, Add, Sub, Mul, Div, Pow, Sqrt, Ceil,
+/// Floor, Round),
 /// rounded as ONNX computes it in the value's own float type; none where
 /// anything else feeds it. `depth` bounds the walk.
 static std::optional<SmallVector<APFloat>> evaluateShapeFloat(Value value,
@@ -1038,7 +1039,23 @@ static std::optional<SmallVector<APFloat>> evaluateShapeFloat(Value value,
       v.roundToIntegral(mode);
     return in;
   }
-  if (!isa<AddOp, SubOp, MulOp, DivOp>(def))
+  // Sqrt and Pow in double, rounded once to the value's type (DINOv2's
+  // sqrt(N) = N ** 0.5 patches per side).
+  auto roundedDouble = [&](double v) {
+    APFloat f(v);
+    bool lost;
+    f.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
+    return f;
+  };
+  if (isa<SqrtOp>(def)) {
+    auto in = evaluateShapeFloat(def->getOperand(0), depth + 1);
+    if (!in || static_cast<int64_t>(in->size()) != n)
+      return std::nullopt;
+    for (APFloat &v : *in)
+      v = roundedDouble(std::sqrt(v.convertToDouble()));
+    return in;
+  }
+  if (!isa<AddOp, SubOp, MulOp, DivOp, PowOp>(def))
     return std::nullopt;
   auto lhs = evaluateShapeFloat(def->getOperand(0), depth + 1);
   auto rhs = evaluateShapeFloat(def->getOperand(1), depth + 1);
@@ -1058,8 +1075,10 @@ static std::optional<SmallVector<APFloat>> evaluateShapeFloat(Value value,
       a.subtract(b, rm);
     else if (isa<MulOp>(def))
       a.multiply(b, rm);
-    else
+    else if (isa<DivOp>(def))
       a.divide(b, rm);
+    else
+      a = roundedDouble(std::pow(a.convertToDouble(), b.convertToDouble()));
     values.push_back(a);
   }
   return values;

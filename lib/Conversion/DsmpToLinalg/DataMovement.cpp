@@ -173,6 +173,10 @@ struct ConcatLowering : OpRewritePattern<ConcatOp> {
     int64_t offset = 0;
     for (Value input : op.getInputs()) {
       auto inType = cast<RankedTensorType>(input.getType());
+      // An empty piece adds nothing (Phi-3's rotary pass-through part is 0
+      // wide), and its slice would start past the end.
+      if (inType.getNumElements() == 0)
+        continue;
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
       SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
       offsets[axis] = rewriter.getIndexAttr(offset);

@@ -404,7 +404,7 @@ struct ResizeInterpolateLowering : OpRewritePattern<ResizeOp> {
           if (transform == "pytorch_half_pixel") {
             Value one = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
                                               outWidth, cst(1));
-            coord = arith::SelectOp::create(b, l, one, cst(-0.5), coord);
+            coord = arith::SelectOp::create(b, l, one, cst(0), coord);
           }
         }
         Value f = math::FloorOp::create(b, l, coord);

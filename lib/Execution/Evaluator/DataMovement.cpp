@@ -606,8 +606,11 @@ Error evalRange(Operation *, ArrayRef<const Array *> in,
   return Error::success();
 }
 
-/// Resize, nearest or (n-)linear, one dim at a time (linear interpolation
-/// is separable).
+/// Resize, nearest, (n-)linear or cubic, one dim at a time (the
+/// interpolation is separable). Cubic takes its 4 taps and weights as
+/// ONNX's reference and dsmp's lowering do: edges repeated, an integral
+/// coordinate read as the pixel on its left with ratio 1, exclude_outside
+/// dropping taps outside the input and renormalizing.
 Error evalResize(Operation *op, ArrayRef<const Array *> in,
                  MutableArrayRef<Array> out) {
   auto str = [&](StringRef name, StringRef fallback) {
@@ -617,12 +620,15 @@ Error evalResize(Operation *op, ArrayRef<const Array *> in,
   StringRef mode = str("mode", "nearest");
   StringRef transform = str("coordinate_transformation_mode", "half_pixel");
   StringRef nearest = str("nearest_mode", "round_prefer_floor");
-  if ((mode != "nearest" && mode != "linear") || intAttr(op, "antialias", 0) ||
-      op->hasAttr("axes") ||
+  if ((mode != "nearest" && mode != "linear" && mode != "cubic") ||
+      intAttr(op, "antialias", 0) || op->hasAttr("axes") ||
       !(transform == "half_pixel" || transform == "pytorch_half_pixel" ||
         transform == "align_corners" || transform == "asymmetric" ||
         transform == "tf_half_pixel_for_nn"))
     return unsupported(op, "mode " + mode + ", " + transform);
+  auto coeffAttr = op->getAttrOfType<FloatAttr>("cubic_coeff_a");
+  double a = coeffAttr ? coeffAttr.getValueAsDouble() : -0.75;
+  bool excludeOutside = intAttr(op, "exclude_outside", 0) != 0;
   const Array &x = *in[0];
   Array &y = out[0];
   if (!x.isFloat)
@@ -655,26 +661,55 @@ Error evalResize(Operation *op, ArrayRef<const Array *> in,
         c = resized > 1 ? (o + 0.5) / scale - 0.5 : 0;
       else
         c = (o + 0.5) / scale - 0.5;
-      int64_t i0, i1;
-      double w = 0;
+      // The taps this output reads along d, and their weights.
+      SmallVector<std::pair<int64_t, double>, 4> taps;
       if (mode == "nearest") {
         double r = nearest == "floor"               ? std::floor(c)
                    : nearest == "ceil"              ? std::ceil(c)
                    : nearest == "round_prefer_ceil" ? std::floor(c + 0.5)
                                                     : std::ceil(c - 0.5);
-        i0 = i1 = std::clamp<int64_t>(int64_t(r), 0, inDim - 1);
-      } else {
+        taps.push_back({std::clamp<int64_t>(int64_t(r), 0, inDim - 1), 1.0});
+      } else if (mode == "linear") {
         c = std::clamp<double>(c, 0, double(inDim - 1));
-        i0 = int64_t(std::floor(c));
-        i1 = std::min(i0 + 1, inDim - 1);
-        w = c - double(i0);
+        int64_t i0 = int64_t(std::floor(c));
+        double w = c - double(i0);
+        taps.push_back({i0, 1.0 - w});
+        taps.push_back({std::min(i0 + 1, inDim - 1), w});
+      } else {
+        double f = std::floor(c), r = c - f;
+        if (r == 0) {
+          f -= 1;
+          r = 1;
+        }
+        auto farCoeff = [a](double t) { // |t| in [1, 2)
+          return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a;
+        };
+        auto nearCoeff = [a](double t) { // |t| in [0, 1]
+          return ((a + 2) * t - (a + 3)) * t * t + 1;
+        };
+        double w[4] = {farCoeff(r + 1), nearCoeff(r), nearCoeff(1 - r),
+                       farCoeff(2 - r)};
+        double kept = 0;
+        for (int t = 0; t < 4; ++t) {
+          double k = f - 1 + t;
+          if (excludeOutside && (k < 0 || k > double(inDim - 1)))
+            w[t] = 0;
+          kept += w[t];
+          taps.push_back(
+              {int64_t(std::clamp<double>(k, 0, double(inDim - 1))), w[t]});
+        }
+        if (excludeOutside)
+          for (auto &tap : taps)
+            tap.second /= kept;
       }
-      for (int64_t a = 0; a < outer; ++a) {
-        const float *r0 = current.f.data() + (a * inDim + i0) * inner;
-        const float *r1 = current.f.data() + (a * inDim + i1) * inner;
-        float *dst = next.f.data() + (a * outDim + o) * inner;
-        for (int64_t k = 0; k < inner; ++k)
-          dst[k] = float(r0[k] * (1.0 - w) + r1[k] * w);
+      for (int64_t b = 0; b < outer; ++b) {
+        float *dst = next.f.data() + (b * outDim + o) * inner;
+        for (int64_t k = 0; k < inner; ++k) {
+          double sum = 0;
+          for (auto [index, weight] : taps)
+            sum += current.f[(b * inDim + index) * inner + k] * weight;
+          dst[k] = float(sum);
+        }
       }
     }
     current = std::move(next);

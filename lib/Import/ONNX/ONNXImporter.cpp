@@ -1372,7 +1372,9 @@ Error ModelImporter::importFlatteningSoftmax(const onnx::NodeProto &node,
 /// typing the nodes after it see constants: ViT's attention slices
 /// Shape(x) up to Reshape(Mod(c1, c2)), and only a folded end gives that
 /// Slice, and the Reshape it shapes, a rank; DeBERTa expands to
-/// ConstantOfShape(Shape(c)), which has a length only once Shape folds.
+/// ConstantOfShape(Shape(c)), which has a length only once Shape folds. An
+/// Identity of a constant becomes the constant, so that what reads it sees
+/// a weight (YOLOS interpolates an Identity of its position embeddings).
 void ModelImporter::foldConstantShapeMath(Operation *op,
                                           SmallVectorImpl<Value> &results) {
   if (op->getNumRegions() || op->getNumResults() == 0 ||
@@ -1395,12 +1397,28 @@ void ModelImporter::foldConstantShapeMath(Operation *op,
   if (failed(op->fold(operandValues, folded)) ||
       folded.size() != op->getNumResults())
     return;
-  SmallVector<Value> replaced;
+  // Each result folds to a constant's value, or to a constant itself (an
+  // exporter's Identity of an initializer), else nothing is replaced.
   for (auto [result, value] : llvm::zip(op->getResults(), folded)) {
+    if (auto same = dyn_cast<Value>(value)) {
+      Operation *def = same.getDefiningOp();
+      if (same.getType() != result.getType() || !def ||
+          !def->hasTrait<::mlir::OpTrait::ConstantLike>())
+        return;
+      continue;
+    }
     auto elements =
         dyn_cast_if_present<DenseElementsAttr>(dyn_cast<Attribute>(value));
     if (!elements || elements.getType() != result.getType())
       return;
+  }
+  SmallVector<Value> replaced;
+  for (OpFoldResult value : folded) {
+    if (auto same = dyn_cast<Value>(value)) {
+      replaced.push_back(same);
+      continue;
+    }
+    auto elements = cast<DenseElementsAttr>(cast<Attribute>(value));
     replaced.push_back(
         ConstantOp::create(b, op->getLoc(), elements.getType(), elements));
   }

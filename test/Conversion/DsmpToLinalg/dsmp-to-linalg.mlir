@@ -233,6 +233,19 @@ func.func @tiled_conv_transpose(%x: tensor<1x3x5x6xf32>, %w: tensor<3x4x2x2xf32>
 
 // -----
 
+/// Concat skips an empty piece (Phi-3's 0-wide rotary pass-through), whose
+/// slice would start past the end.
+// CHECK-LABEL: func.func @concat_empty_piece(
+// CHECK: %[[E:.+]] = tensor.empty() : tensor<2x3xf32>
+// CHECK: tensor.insert_slice %{{.+}} into %[[E]][0, 0] [2, 3] [1, 1]
+// CHECK-NOT: tensor.insert_slice
+func.func @concat_empty_piece(%x: tensor<2x3xf32>, %e: tensor<2x0xf32>) -> tensor<2x3xf32> {
+  %y = dsmp.concat %x, %e {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x0xf32>) -> tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}
+
+// -----
+
 /// Dynamic shapes are not lowered yet: the error says how to give them.
 func.func @dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
   // expected-error @+1 {{has dynamic dims: give the inputs' shapes first (--dsmp-specialize-shapes="shapes=NAME=D0xD1...")}}

@@ -97,6 +97,25 @@ func.func @float_shape_math(%x: tensor<f32>) -> (tensor<2xi64>, tensor<f32>, ten
 
 // -----
 
+/// DINOv2's patches per side: int(N ** 0.5), and sqrt likewise.
+// CHECK-LABEL: func.func @float_shape_pow(
+// CHECK-NEXT: %[[S:.+]] = dsmp.constant dense<8> : tensor<i64>
+// CHECK-NEXT: %[[R:.+]] = dsmp.constant dense<3> : tensor<i64>
+// CHECK-NEXT: return %[[S]], %[[R]]
+func.func @float_shape_pow() -> (tensor<i64>, tensor<i64>) {
+  %n = dsmp.constant dense<64> : tensor<i64>
+  %half = dsmp.constant dense<0.5> : tensor<f32>
+  %nf = dsmp.cast %n : (tensor<i64>) -> tensor<f32>
+  %p = dsmp.pow %nf, %half : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %s = dsmp.cast %p : (tensor<f32>) -> tensor<i64>
+  %ten = dsmp.constant dense<10.0> : tensor<f32>
+  %q = dsmp.sqrt %ten : (tensor<f32>) -> tensor<f32>
+  %r = dsmp.cast %q : (tensor<f32>) -> tensor<i64>
+  return %s, %r : tensor<i64>, tensor<i64>
+}
+
+// -----
+
 /// A float cast is a precision decision and stays.
 // CHECK-LABEL: func.func @cast_keeps_precision(
 // CHECK: dsmp.cast %{{.+}} : (tensor<4xf32>) -> tensor<4xbf16>

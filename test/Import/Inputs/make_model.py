@@ -112,6 +112,17 @@ def hf_token_types():
          const("positions", np.array([[7, 6, 5, 4, 3, 2, 1, 0]], np.int64))])
 
 
+def identity_weight():
+    # torch's exporter writes Identity nodes for shared initializers; what
+    # reads one sees the weight itself (YOLOS interpolates its position
+    # embeddings through such an Identity).
+    return model([
+        helper.make_node("Identity", ["w"], ["w_copy"], name="identity_of_w"),
+        helper.make_node("MatMul", ["x", "w_copy"], ["y"], name="mm"),
+    ], [vi("x", ["batch", 8])], [vi("y", ["batch", 4])],
+        [const("w", np.random.default_rng(0).standard_normal((8, 4)).astype(np.float32))])
+
+
 def if_constants():
     # Weights live in Constant nodes inside the If branches, which also read
     # the outer-scope value x.
@@ -177,7 +188,8 @@ def external_data():
 
 
 BUILDERS = {f.__name__: f for f in [unsorted, unused_opset, opaque_names,
-                                    symbolic_dims, refined_dims, hf_token_types, if_constants, opset9_forms,
+                                    symbolic_dims, refined_dims, hf_token_types, identity_weight,
+                                    if_constants, opset9_forms,
                                     resize11_empty_inputs,
                                     large_weights, external_data]}
 
