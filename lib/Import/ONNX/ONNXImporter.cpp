@@ -227,6 +227,7 @@ private:
   Error importImageScaler(const onnx::NodeProto &node);
   Error importAttention(const onnx::NodeProto &node);
   Error importRMSNormalization(const onnx::NodeProto &node);
+  Error importTrainingBatchNorm(const onnx::NodeProto &node);
   Error importAffineGrid(const onnx::NodeProto &node);
   Error importFlatteningSoftmax(const onnx::NodeProto &node, Value input,
                                 int64_t axis);
@@ -662,6 +663,11 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
     return importAttention(node);
   if (node.op_type() == "RMSNormalization")
     return importRMSNormalization(node);
+  if (node.op_type() == "BatchNormalization" && opset >= 14 &&
+      llvm::any_of(node.attribute(), [](const onnx::AttributeProto &attr) {
+        return attr.name() == "training_mode" && attr.i() != 0;
+      }))
+    return importTrainingBatchNorm(node);
   if (node.op_type() == "AffineGrid")
     return importAffineGrid(node);
   if ((node.op_type() == "Softmax" || node.op_type() == "LogSoftmax" ||
@@ -1171,6 +1177,93 @@ Error ModelImporter::importRMSNormalization(const onnx::NodeProto &node) {
   if (!y)
     return fail(node, "RMSNormalization's scale does not broadcast to X");
   scopes.back().values[node.output(0)] = y;
+  return Error::success();
+}
+
+/// BatchNormalization with training_mode = 1 (opset 14+): normalized by
+/// the statistics of the batch itself, over every dim but the channel
+/// (dim 1), the variance the population one; the running statistics
+/// outputs, where asked for, are input * momentum + batch * (1 - momentum).
+/// BiT's weight-standardised convolutions export their standardisation so
+/// (F.batch_norm on the weights with training=True).
+Error ModelImporter::importTrainingBatchNorm(const onnx::NodeProto &node) {
+  if (node.input_size() != 5 || node.output_size() < 1 ||
+      node.output_size() > 3)
+    return fail(node, "BatchNormalization in training mode takes X, scale, "
+                      "B, input_mean and input_var and gives Y, running_mean "
+                      "and running_var");
+  double epsilon = 1e-5, momentum = 0.9;
+  for (const auto &attr : node.attribute()) {
+    if (attr.name() == "epsilon" && attr.type() == onnx::AttributeProto::FLOAT)
+      epsilon = attr.f();
+    else if (attr.name() == "momentum" &&
+             attr.type() == onnx::AttributeProto::FLOAT)
+      momentum = attr.f();
+    else if (attr.name() != "training_mode" ||
+             attr.type() != onnx::AttributeProto::INT)
+      return fail(node, "attribute '" + attr.name() +
+                            "' is not an ONNX attribute of BatchNormalization "
+                            "of that type");
+  }
+  SmallVector<Value, 5> in;
+  for (const std::string &name : node.input()) {
+    in.push_back(lookup(name));
+    if (!in.back())
+      return fail(node, "input '" + name +
+                            "' of BatchNormalization is "
+                            "undefined");
+  }
+  auto type = dyn_cast<RankedTensorType>(in[0].getType());
+  if (!type || type.getRank() < 2 || !isa<FloatType>(type.getElementType()))
+    return fail(node, "BatchNormalization's X must be a ranked float tensor "
+                      "of rank 2 or more");
+  GraphBuilder g(b, locOf(node));
+  Type element = type.getElementType();
+  SmallVector<int64_t> axes = {0}, spread = {0};
+  for (int64_t d = 2; d < type.getRank(); ++d) {
+    axes.push_back(d);
+    spread.push_back(d);
+  }
+  // Per-channel [C] operands spread to [1, C, 1, ...].
+  auto perChannel = [&](Value v) {
+    return g.value("dsmp.unsqueeze", {v, g.i64s(spread)});
+  };
+  auto flat = [&](Value v) {
+    return g.value("dsmp.squeeze", {v, g.i64s(axes)});
+  };
+  Value mean = g.value("dsmp.reduce_mean", {in[0], g.i64s(axes)},
+                       {g.i64("keepdims", 1)});
+  Value centered = mean ? g.sub(in[0], mean) : Value();
+  Value var = centered ? g.value("dsmp.reduce_mean",
+                                 {g.mul(centered, centered), g.i64s(axes)},
+                                 {g.i64("keepdims", 1)})
+                       : Value();
+  Value scale = perChannel(in[1]), bias = perChannel(in[2]);
+  if (!var || !scale || !bias)
+    return fail(node, "BatchNormalization's scale and B must be per channel "
+                      "of X");
+  Value y = g.add(
+      g.mul(g.div(centered, g.value("dsmp.sqrt",
+                                    {g.add(var, g.scalar(epsilon, element))})),
+            scale),
+      bias);
+  if (!y)
+    return fail(node, "BatchNormalization's scale and B do not broadcast to X");
+  scopes.back().values[node.output(0)] = y;
+  // Running statistics, where an output asks for them.
+  Value batch[2] = {mean, var};
+  for (int i = 1; i < node.output_size(); ++i) {
+    if (node.output(i).empty())
+      continue;
+    Type stat = getElementTypeOrSelf(in[2 + i].getType());
+    Value running = g.add(g.mul(in[2 + i], g.scalar(momentum, stat)),
+                          g.mul(g.convert(flat(batch[i - 1]), stat),
+                                g.scalar(1.0 - momentum, stat)));
+    if (!running)
+      return fail(node, "BatchNormalization's input_mean and input_var must "
+                        "be per channel of X");
+    scopes.back().values[node.output(i)] = running;
+  }
   return Error::success();
 }
 

@@ -38,6 +38,9 @@ DIR/<case>/test_data_set_0/.
                 float mask, a scale and a softcap
   rms_norm23    RMSNormalization (opset 23, torch's nn.RMSNorm): over the last
                 dim, and over the last two with epsilon and stash_type 0
+  bn_training   BatchNormalization with training_mode = 1 (BiT's weight
+                standardisation): Y by the batch's statistics, and the
+                running mean and variance outputs
   stale_value_info  a Reshape whose int64 shape constant the graph's
                 value_info types as float (onnx's version converter leaves
                 such hints): onnxruntime loads it, so must dsmp
@@ -275,6 +278,18 @@ write("attention23",
       [numpy_helper.from_array(allowed, "allowed"),
        numpy_helper.from_array(rng.standard_normal((2, 1, 5, 6)).astype(f32), "bias")],
       opset=23)
+
+write("bn_training",
+      [helper.make_node("BatchNormalization", ["x", "scale", "b", "mean", "var"],
+                        ["y", "running_mean", "running_var"], epsilon=1e-4, momentum=0.8,
+                        training_mode=1, name="bn")],
+      [vi("x", [3, 4, 5, 2])], [vi("y", None), vi("running_mean", None), vi("running_var", None)],
+      {"x": (2 + 3 * rng.standard_normal((3, 4, 5, 2))).astype(f32)},
+      [numpy_helper.from_array(rng.uniform(0.5, 1.5, 4).astype(f32), "scale"),
+       numpy_helper.from_array(rng.standard_normal(4).astype(f32), "b"),
+       numpy_helper.from_array(rng.standard_normal(4).astype(f32), "mean"),
+       numpy_helper.from_array(rng.uniform(0.5, 1.5, 4).astype(f32), "var")],
+      opset=15)
 
 write("rms_norm23",
       [helper.make_node("RMSNormalization", ["x", "scale"], ["last"], epsilon=1e-6,

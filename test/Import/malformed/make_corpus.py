@@ -192,9 +192,9 @@ add("wrong_tensor_dtype.onnx",
     model([helper.make_node("Sigmoid", ["x"], ["y"], name="sigmoid")],
           inputs=[vi("x", [4], TensorProto.INT64)], outputs=[vi("y", [4], TensorProto.INT64)]))
 add("training_outputs.onnx",
-    "node 'bn' (BatchNormalization, opset 14): has 3 outputs, at most 1",
+    "node 'bn' (BatchNormalization, opset 14): Node (bn) has output size 5 not in range",
     model([helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"],
-                            ["y", "rm", "rv"], name="bn", training_mode=1)],
+                            ["y", "rm", "rv", "sm", "sv"], name="bn", training_mode=1)],
           inputs=[vi("x", [1, 2, 2, 2])], outputs=[vi("y", [1, 2, 2, 2])],
           inits=[numpy_helper.from_array(np.ones(2, np.float32), n)
                  for n in "sbmv"], opset=14))
