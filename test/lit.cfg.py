@@ -84,6 +84,12 @@ if subprocess.run([config.python_executable, "-c", "import torch, torchvision"],
                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
     config.available_features.add("torch")
 
+# HuggingFace transformers exports its own architectures for the zoo
+# (scripts/make-zoo.py --hf).
+if subprocess.run([config.python_executable, "-c", "import transformers"],
+                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("transformers")
+
 # Headless Chromium opens the report page (test/Precision/report-page.test).
 if shutil.which("chromium"):
     config.available_features.add("chromium")
