@@ -1345,6 +1345,38 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
         return a.sdiv(b);
       });
 }
+/// Max/Min of integer constants, pairwise from the first (MPT's ALiBi
+/// slices start at max(0, n - length)).
+static OpFoldResult
+foldIntVariadic(Operation *op, ArrayRef<Attribute> operands,
+                function_ref<APInt(const APInt &, const APInt &)> fn) {
+  if (operands.size() < 2)
+    return {};
+  Attribute acc = operands.front();
+  for (Attribute next : operands.drop_front()) {
+    OpFoldResult folded = foldIntBinary(
+        op, acc, next,
+        [&](const APInt &a, const APInt &b) -> std::optional<APInt> {
+          return fn(a, b);
+        });
+    acc = dyn_cast_if_present<Attribute>(folded);
+    if (!acc)
+      return {};
+  }
+  return acc;
+}
+OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
+  return foldIntVariadic(*this, adaptor.getData_0(),
+                         [](const APInt &a, const APInt &b) {
+                           return a.sge(b) ? a : b;
+                         });
+}
+OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
+  return foldIntVariadic(*this, adaptor.getData_0(),
+                         [](const APInt &a, const APInt &b) {
+                           return a.sle(b) ? a : b;
+                         });
+}
 OpFoldResult ModOp::fold(FoldAdaptor adaptor) {
   // fmod = 0: the remainder takes the divisor's sign (Python's %);
   // fmod = 1: the dividend's (C's fmod), as srem gives.

@@ -263,9 +263,13 @@ class Dsmp_VariadicOp<string mnemonic, string onnxName, string formula>
   let hasVerifier = 1;
 }
 
-def Dsmp_MaxOp : Dsmp_VariadicOp<"max", "Max", "maximum">;
+def Dsmp_MaxOp : Dsmp_VariadicOp<"max", "Max", "maximum"> {
+  let hasFolder = 1;
+}
 def Dsmp_MeanOp : Dsmp_VariadicOp<"mean", "Mean", "mean">;
-def Dsmp_MinOp : Dsmp_VariadicOp<"min", "Min", "minimum">;
+def Dsmp_MinOp : Dsmp_VariadicOp<"min", "Min", "minimum"> {
+  let hasFolder = 1;
+}
 def Dsmp_SumOp : Dsmp_VariadicOp<"sum", "Sum", "sum">;
 
 def Dsmp_WhereOp : Dsmp_OnnxOp<"where", Dsmp_ElementwiseClass,

@@ -116,6 +116,26 @@ func.func @float_shape_pow() -> (tensor<i64>, tensor<i64>) {
 
 // -----
 
+/// Max and Min of integer constants fold (MPT's ALiBi slice start,
+/// max(0, n - length)); of floats they stay.
+// CHECK-LABEL: func.func @int_max_min(
+// CHECK-DAG: dsmp.constant dense<[3, 0]> : tensor<2xi64>
+// CHECK-DAG: dsmp.constant dense<[-1, -4]> : tensor<2xi64>
+// CHECK: dsmp.max %{{.+}}, %{{.+}} : (tensor<f32>, tensor<f32>) -> tensor<f32>
+// CHECK-NOT: dsmp.min
+func.func @int_max_min(%x: tensor<f32>) -> (tensor<2xi64>, tensor<2xi64>, tensor<f32>) {
+  %a = dsmp.constant dense<[3, -4]> : tensor<2xi64>
+  %z = dsmp.constant dense<0> : tensor<i64>
+  %m = dsmp.constant dense<-1> : tensor<i64>
+  %hi = dsmp.max %a, %z : (tensor<2xi64>, tensor<i64>) -> tensor<2xi64>
+  %lo = dsmp.min %a, %z, %m : (tensor<2xi64>, tensor<i64>, tensor<i64>) -> tensor<2xi64>
+  %one = dsmp.constant dense<1.0> : tensor<f32>
+  %f = dsmp.max %x, %one : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %hi, %lo, %f : tensor<2xi64>, tensor<2xi64>, tensor<f32>
+}
+
+// -----
+
 /// A float cast is a precision decision and stays.
 // CHECK-LABEL: func.func @cast_keeps_precision(
 // CHECK: dsmp.cast %{{.+}} : (tensor<4xf32>) -> tensor<4xbf16>
