@@ -38,6 +38,7 @@ import onnxruntime as ort
 from onnx import numpy_helper, shape_inference
 
 FLOAT16 = onnx.TensorProto.FLOAT16
+BFLOAT16 = onnx.TensorProto.BFLOAT16
 FLOAT = onnx.TensorProto.FLOAT
 
 
@@ -77,7 +78,7 @@ def node_flops(node, info):
     if not out or out[1] is None:
         return 0, None
     etype, odims = out
-    if etype not in (FLOAT, FLOAT16):
+    if etype not in (FLOAT, FLOAT16, BFLOAT16):
         return 0, None
     if node.op_type in ("Conv", "ConvTranspose"):
         # Conv: every output element takes C/g * k MACs (W is [M, C/g, k..]);
@@ -102,14 +103,31 @@ def node_flops(node, info):
     return prod(odims), etype
 
 
+def widened_16_bit(name, producers, info):
+    """Whether `name` is a 16-bit value cast up to f32 (a Cast node's output)."""
+    node = producers.get(name)
+    if node is None or node.op_type != "Cast" or not node.input:
+        return False
+    source = info.get(node.input[0])
+    return bool(source) and source[0] in (FLOAT16, BFLOAT16)
+
+
 def fp16_share(model_path):
+    """FLOPs of nodes that compute in 16 bits over all FLOPs. A contraction
+    whose float operands are all 16-bit values cast up counts as 16-bit: it
+    is a 16-bit product accumulated and kept in f32 (what tensor cores do;
+    dsmp exports a 16-bit MatMul whose product stays wide so)."""
     model = onnx.load(model_path)
     info = shapes_and_types(model)
+    producers = {o: n for n in model.graph.node for o in n.output}
     total = half = 0
     for node in model.graph.node:
         flops, etype = node_flops(node, info)
         total += flops
-        if etype == FLOAT16:
+        operands = [i for i in node.input[:2] if i]
+        if etype in (FLOAT16, BFLOAT16) or (
+                node.op_type in ("MatMul", "Gemm", "Conv", "ConvTranspose") and operands and
+                all(widened_16_bit(i, producers, info) for i in operands)):
             half += flops
     return half / total if total else 0.0
 

@@ -558,6 +558,35 @@ Error evalGather(Operation *op, ArrayRef<const Array *> in,
   return Error::success();
 }
 
+/// GatherElements: each output element reads the data at its own position
+/// with the axis coordinate replaced by its index (negative from the end).
+Error evalGatherElements(Operation *op, ArrayRef<const Array *> in,
+                         MutableArrayRef<Array> out) {
+  const Array &x = *in[0], &indices = *in[1];
+  int64_t rank = x.rank();
+  if (indices.rank() != rank)
+    return unsupported(op, "indices of another rank");
+  int64_t axis = normalizeAxis(intAttr(op, "axis", 0), rank);
+  auto xStrides = stridesOf(x.shape);
+  auto iStrides = stridesOf(indices.shape);
+  for (int64_t e = 0; e < indices.size(); ++e) {
+    int64_t source = 0, rest = e;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t coord = rest / iStrides[d];
+      rest %= iStrides[d];
+      if (d == axis)
+        coord = indices.i[e] < 0 ? indices.i[e] + x.shape[d] : indices.i[e];
+      if (coord < 0 || coord >= x.shape[d])
+        return llvm::createStringError(
+            "gather_elements index " + llvm::Twine(indices.i[e]) +
+            " is outside a dim of " + llvm::Twine(x.shape[d]));
+      source += coord * xStrides[d];
+    }
+    out[0].copyFrom(x, source, e);
+  }
+  return Error::success();
+}
+
 Error evalShape(Operation *op, ArrayRef<const Array *> in,
                 MutableArrayRef<Array> out) {
   const Array &x = *in[0];
@@ -737,6 +766,7 @@ void addDataMovementKernels(KernelTable &table) {
   table["dsmp.grid_sample"] = KernelEntry(evalGridSample, Writes::all);
   table["dsmp.pad"] = evalPad;
   table["dsmp.gather"] = evalGather;
+  table["dsmp.gather_elements"] = evalGatherElements;
   table["dsmp.shape"] = evalShape;
   table["dsmp.size"] = evalSize;
   table["dsmp.constant_of_shape"] = evalConstantOfShape;
