@@ -1366,16 +1366,14 @@ foldIntVariadic(Operation *op, ArrayRef<Attribute> operands,
   return acc;
 }
 OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
-  return foldIntVariadic(*this, adaptor.getData_0(),
-                         [](const APInt &a, const APInt &b) {
-                           return a.sge(b) ? a : b;
-                         });
+  return foldIntVariadic(
+      *this, adaptor.getData_0(),
+      [](const APInt &a, const APInt &b) { return a.sge(b) ? a : b; });
 }
 OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
-  return foldIntVariadic(*this, adaptor.getData_0(),
-                         [](const APInt &a, const APInt &b) {
-                           return a.sle(b) ? a : b;
-                         });
+  return foldIntVariadic(
+      *this, adaptor.getData_0(),
+      [](const APInt &a, const APInt &b) { return a.sle(b) ? a : b; });
 }
 OpFoldResult ModOp::fold(FoldAdaptor adaptor) {
   // fmod = 0: the remainder takes the divisor's sign (Python's %);
