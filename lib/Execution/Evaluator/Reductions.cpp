@@ -511,6 +511,47 @@ Error evalGlobalPool(Operation *op, ArrayRef<const Array *> in,
   }
   return Error::success();
 }
+/// CumSum: y[.., k, ..] sums x[.., j, ..] over j <= k (j < k exclusive;
+/// j >= k, j > k reversed), each in ascending j as the lowering sums, so
+/// f32 results round alike (HuggingFace position ids: CumSum of the mask).
+Error evalCumSum(Operation *op, ArrayRef<const Array *> in,
+                 MutableArrayRef<Array> out) {
+  const Array &x = *in[0], &axisValue = *in[1];
+  Array &y = out[0];
+  if (axisValue.size() != 1 || axisValue.isFloat)
+    return unsupported(op, "an axis that is not one integer");
+  int64_t rank = x.rank();
+  int64_t axis = axisValue.i[0] < 0 ? axisValue.i[0] + rank : axisValue.i[0];
+  if (axis < 0 || axis >= rank)
+    return unsupported(op, "axis out of range");
+  bool exclusive = intAttr(op, "exclusive", 0) != 0;
+  bool reverse = intAttr(op, "reverse", 0) != 0;
+  int64_t outer = product(ArrayRef<int64_t>(x.shape).take_front(axis));
+  int64_t inner = product(ArrayRef<int64_t>(x.shape).drop_front(axis + 1));
+  int64_t n = x.shape[axis];
+  for (int64_t a = 0; a < outer; ++a)
+    for (int64_t c = 0; c < inner; ++c)
+      for (int64_t k = 0; k < n; ++k) {
+        int64_t first = reverse ? (exclusive ? k + 1 : k) : 0;
+        int64_t last = reverse ? n : (exclusive ? k : k + 1);
+        int64_t to = (a * n + k) * inner + c;
+        float fsum = 0;
+        int64_t isum = 0;
+        for (int64_t j = first; j < last; ++j) {
+          int64_t from = (a * n + j) * inner + c;
+          if (x.isFloat)
+            fsum += x.f[from];
+          else
+            isum += x.i[from];
+        }
+        if (x.isFloat)
+          y.f[to] = fsum;
+        else
+          y.i[to] = isum;
+      }
+  return Error::success();
+}
+
 } // namespace
 
 void addReductionKernels(KernelTable &table) {
@@ -528,6 +569,7 @@ void addReductionKernels(KernelTable &table) {
   table["dsmp.lrn"] = KernelEntry(evalLRN, Writes::all);
   table["dsmp.group_normalization"] = KernelEntry(evalGroupNorm, Writes::all);
   table["dsmp.batch_normalization"] = evalBatchNorm;
+  table["dsmp.cum_sum"] = KernelEntry(evalCumSum, Writes::all);
   table["dsmp.instance_normalization"] = evalInstanceNorm;
   table["dsmp.average_pool"] = evalPool;
   table["dsmp.max_pool"] = evalPool;

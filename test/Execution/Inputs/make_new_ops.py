@@ -41,6 +41,8 @@ DIR/<case>/test_data_set_0/.
   bn_training   BatchNormalization with training_mode = 1 (BiT's weight
                 standardisation): Y by the batch's statistics, and the
                 running mean and variance outputs
+  cumsum        CumSum over f32 and int64 (HuggingFace position ids: the
+                CumSum of the attention mask), plain, exclusive, reversed
   stale_value_info  a Reshape whose int64 shape constant the graph's
                 value_info types as float (onnx's version converter leaves
                 such hints): onnxruntime loads it, so must dsmp
@@ -290,6 +292,20 @@ write("bn_training",
        numpy_helper.from_array(rng.standard_normal(4).astype(f32), "mean"),
        numpy_helper.from_array(rng.uniform(0.5, 1.5, 4).astype(f32), "var")],
       opset=15)
+
+write("cumsum",
+      [helper.make_node("CumSum", ["x", "axis1"], ["plain"], name="plain"),
+       helper.make_node("CumSum", ["x", "axis0"], ["rev_excl"], exclusive=1, reverse=1,
+                        name="rev_excl"),
+       helper.make_node("CumSum", ["m", "axis1"], ["ids"], name="ids"),
+       helper.make_node("CumSum", ["m", "axis1"], ["ids_rev"], reverse=1, name="ids_rev")],
+      [vi("x", [3, 7]), vi("m", [3, 7], TensorProto.INT64)],
+      [vi("plain", None), vi("rev_excl", None), vi("ids", None, TensorProto.INT64),
+       vi("ids_rev", None, TensorProto.INT64)],
+      {"x": rng.standard_normal((3, 7)).astype(f32),
+       "m": (rng.uniform(size=(3, 7)) > 0.3).astype(np.int64)},
+      [numpy_helper.from_array(np.array(1, np.int64), "axis1"),
+       numpy_helper.from_array(np.array(-2, np.int64), "axis0")])
 
 write("rms_norm23",
       [helper.make_node("RMSNormalization", ["x", "scale"], ["last"], epsilon=1e-6,
