@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Export dsmp's model zoo: standard architectures with random weights.
 
-    scripts/make-zoo.py OUT [--only NAME ...] [--list] [--hf] [--dynamo] [--opset N]
+    scripts/make-zoo.py OUT [--only NAME ...] [--list] [--hf | --timm] [--dynamo] [--opset N]
 
 Writes OUT/<name>/model.onnx and test_data_set_0 (batch 2) and
 test_data_set_1 (batch 1; the sequence models also 4-25 % longer), each with
@@ -27,8 +27,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from zoo_models import ZOO  # noqa: E402
 
 
-def registry(hf):
-    """The zoo's own architectures, or with --hf HuggingFace's (needs transformers)."""
+def registry(hf, timm=False):
+    """The zoo's own architectures, or HuggingFace's (--hf, needs transformers) or
+    timm's (--timm, needs timm)."""
+    if timm:
+        from timm_zoo_models import TIMM_ZOO
+        return TIMM_ZOO
     if not hf:
         return ZOO
     from hf_zoo_models import HF_ZOO
@@ -116,6 +120,9 @@ def main():
     p.add_argument("--hf", action="store_true",
                    help="HuggingFace transformers architectures instead (scripts/hf_zoo_models.py; "
                         "pip install transformers)")
+    p.add_argument("--timm", action="store_true",
+                   help="timm (PyTorch Image Models) architectures instead "
+                        "(scripts/timm_zoo_models.py; pip install timm)")
     p.add_argument("--list", action="store_true", help="print the zoo's names and stop")
     p.add_argument("--opset", type=int,
                    help="export every model at this opset (23: the dynamo exporter writes "
@@ -123,7 +130,7 @@ def main():
     p.add_argument("--dynamo", action="store_true",
                    help="export with torch's dynamo exporter (its default since 2.9; needs onnxscript)")
     args = p.parse_args()
-    zoo = registry(args.hf)
+    zoo = registry(args.hf, args.timm)
     args.only = args.only or sorted(zoo)
     if args.list:
         print("\n".join(sorted(zoo)))

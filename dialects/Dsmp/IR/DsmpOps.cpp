@@ -991,15 +991,16 @@ OpFoldResult IdentityOp::fold(FoldAdaptor) { return getInput(); }
 
 /// The values of a small float tensor computed from constants by shape
 /// arithmetic (int -> float casts, Add, Sub, Mul, Div, Pow, Sqrt, Ceil,
-/// Floor, Round),
+/// Floor, Round, Clip, and Unsqueeze/Squeeze/Reshape/Concat of such values),
 /// rounded as ONNX computes it in the value's own float type; none where
-/// anything else feeds it. `depth` bounds the walk.
+/// anything else feeds it. `budget` bounds the ops the walk visits (TF
+/// "same" padding's chain is ~12 deep).
 static std::optional<SmallVector<APFloat>> evaluateShapeFloat(Value value,
-                                                              int depth) {
+                                                              int &budget) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   auto element = type ? dyn_cast<FloatType>(type.getElementType()) : nullptr;
   Operation *def = value.getDefiningOp();
-  if (!element || !def || depth > 8 || !type.hasStaticShape() ||
+  if (!element || !def || --budget < 0 || !type.hasStaticShape() ||
       type.getNumElements() > 64)
     return std::nullopt;
   const llvm::fltSemantics &semantics = element.getFloatSemantics();
@@ -1028,8 +1029,40 @@ static std::optional<SmallVector<APFloat>> evaluateShapeFloat(Value value,
     }
     return values;
   }
+  // Ops that keep the elements' order: the reshaped chain of TF "same"
+  // padding (Unsqueeze each side, Concat them into Pad's pads).
+  if (isa<UnsqueezeOp, SqueezeOp, ReshapeOp, IdentityOp>(def))
+    return evaluateShapeFloat(def->getOperand(0), budget);
+  if (isa<ConcatOp>(def) && type.getRank() == 1) {
+    SmallVector<APFloat> values;
+    for (Value piece : def->getOperands()) {
+      auto in = evaluateShapeFloat(piece, budget);
+      if (!in)
+        return std::nullopt;
+      values.append(in->begin(), in->end());
+    }
+    if (static_cast<int64_t>(values.size()) != n)
+      return std::nullopt;
+    return values;
+  }
+  if (auto clip = dyn_cast<ClipOp>(def)) {
+    auto in = evaluateShapeFloat(clip.getInput(), budget);
+    if (!in || static_cast<int64_t>(in->size()) != n)
+      return std::nullopt;
+    for (Value bound : {clip.getMin(), clip.getMax()}) {
+      if (isa<NoneType>(bound.getType()))
+        continue;
+      auto limit = evaluateShapeFloat(bound, budget);
+      if (!limit || limit->size() != 1)
+        return std::nullopt;
+      for (APFloat &v : *in)
+        v = bound == clip.getMin() ? llvm::maximum(v, limit->front())
+                                   : llvm::minimum(v, limit->front());
+    }
+    return in;
+  }
   if (isa<CeilOp, FloorOp, RoundOp>(def)) {
-    auto in = evaluateShapeFloat(def->getOperand(0), depth + 1);
+    auto in = evaluateShapeFloat(def->getOperand(0), budget);
     if (!in || static_cast<int64_t>(in->size()) != n)
       return std::nullopt;
     auto mode = isa<CeilOp>(def)    ? APFloat::rmTowardPositive
@@ -1048,7 +1081,7 @@ static std::optional<SmallVector<APFloat>> evaluateShapeFloat(Value value,
     return f;
   };
   if (isa<SqrtOp>(def)) {
-    auto in = evaluateShapeFloat(def->getOperand(0), depth + 1);
+    auto in = evaluateShapeFloat(def->getOperand(0), budget);
     if (!in || static_cast<int64_t>(in->size()) != n)
       return std::nullopt;
     for (APFloat &v : *in)
@@ -1057,8 +1090,8 @@ static std::optional<SmallVector<APFloat>> evaluateShapeFloat(Value value,
   }
   if (!isa<AddOp, SubOp, MulOp, DivOp, PowOp>(def))
     return std::nullopt;
-  auto lhs = evaluateShapeFloat(def->getOperand(0), depth + 1);
-  auto rhs = evaluateShapeFloat(def->getOperand(1), depth + 1);
+  auto lhs = evaluateShapeFloat(def->getOperand(0), budget);
+  auto rhs = evaluateShapeFloat(def->getOperand(1), budget);
   auto fits = [n](const std::optional<SmallVector<APFloat>> &v) {
     return v && (v->size() == 1 || static_cast<int64_t>(v->size()) == n);
   };
@@ -1094,7 +1127,8 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (intType && isa<IntegerType>(intType.getElementType()) &&
       intType.getElementType().getIntOrFloatBitWidth() > 1 &&
       intType.hasStaticShape()) {
-    if (auto values = evaluateShapeFloat(getInput(), 0);
+    int budget = 64;
+    if (auto values = evaluateShapeFloat(getInput(), budget);
         values &&
         static_cast<int64_t>(values->size()) == intType.getNumElements()) {
       unsigned width = intType.getElementType().getIntOrFloatBitWidth();
@@ -1540,6 +1574,46 @@ OpFoldResult RangeOp::fold(FoldAdaptor adaptor) {
   for (int64_t i = 0; i < type.getNumElements(); ++i, value += step)
     values.push_back(value);
   return DenseElementsAttr::get(type, values);
+}
+
+OpFoldResult OneHotOp::fold(FoldAdaptor adaptor) {
+  // Small integer one-hots of constants are shape arithmetic (GCViT builds
+  // a Tile's repeats as OneHot(axis) * [1, B]).
+  auto indices = constantElements(adaptor.getIndices());
+  auto depth = constantElements(adaptor.getDepth());
+  auto values = constantElements(adaptor.getValues());
+  auto type = dyn_cast<RankedTensorType>(getType());
+  if (!indices || !depth || !values || !type || !type.hasStaticShape() ||
+      !isa<IntegerType>(indices.getElementType()) ||
+      !isa<IntegerType>(depth.getElementType()) ||
+      !isa<IntegerType>(type.getElementType()) ||
+      values.getNumElements() != 2 || depth.getNumElements() != 1 ||
+      type.getNumElements() > 64)
+    return {};
+  int64_t rank = type.getRank();
+  int64_t axis = static_cast<int64_t>(getAxis()); // I64Attr reads unsigned
+  if (axis < 0)
+    axis += rank;
+  int64_t size = depth.getValues<APInt>()[0].getSExtValue();
+  if (axis < 0 || axis >= rank || type.getDimSize(axis) != size)
+    return {};
+  ArrayRef<int64_t> shape = type.getShape();
+  // Output element i splits into (outer, k, inner) around the axis; the
+  // index it compares with is indices[outer * inner_size + inner].
+  int64_t inner = 1;
+  for (int64_t d = axis + 1; d < rank; ++d)
+    inner *= shape[d];
+  auto index = indices.getValues<APInt>();
+  APInt off = values.getValues<APInt>()[0], on = values.getValues<APInt>()[1];
+  SmallVector<APInt> result;
+  for (int64_t i = 0; i < type.getNumElements(); ++i) {
+    int64_t outer = i / (inner * size), k = i / inner % size, in = i % inner;
+    int64_t at = index[outer * inner + in].getSExtValue();
+    if (at < 0)
+      at += size;
+    result.push_back(at == k ? on : off);
+  }
+  return DenseElementsAttr::get(type, result);
 }
 
 OpFoldResult EqualOp::fold(FoldAdaptor adaptor) {

@@ -1205,7 +1205,7 @@ def Dsmp_OneHotOp : Dsmp_OnnxOp<"one_hot", Dsmp_DataMovementClass,
     %y = dsmp.one_hot %i, %d, %v : (tensor<2x3xi64>, tensor<i64>, tensor<2xf32>) -> tensor<2x3x10xf32>
     ```
   }];
-  let hasVerifier = 1;
+  let hasVerifier = 1;  let hasFolder = 1;
 }
 
 def Dsmp_TransposeOp : Dsmp_OnnxOp<"transpose", Dsmp_DataMovementClass,

@@ -136,6 +136,61 @@ func.func @int_max_min(%x: tensor<f32>) -> (tensor<2xi64>, tensor<2xi64>, tensor
 
 // -----
 
+/// TF "same" padding (timm's tf_* ports): the pads of a stride-2, 3-wide
+/// window over 64 computed in f32 from the input's height, clipped at 0,
+/// halved, cast to int and back, then joined by Unsqueeze and Concat.
+// CHECK-LABEL: func.func @tf_same_padding(
+// CHECK-NEXT: %[[P:.+]] = dsmp.constant dense<[0, 1, 0, 1]> : tensor<4xi64>
+// CHECK-NEXT: return %[[P]]
+func.func @tf_same_padding() -> tensor<4xi64> {
+  %ih = dsmp.constant dense<64> : tensor<i64>
+  %zero = dsmp.constant dense<0.0> : tensor<f32>
+  %one = dsmp.constant dense<1.0> : tensor<f32>
+  %two = dsmp.constant dense<2.0> : tensor<f32>
+  %axis = dsmp.constant dense<0> : tensor<1xi64>
+  %none = dsmp.none
+  %h = dsmp.cast %ih : (tensor<i64>) -> tensor<f32>
+  %q = dsmp.div %h, %two : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %c = dsmp.ceil %q : (tensor<f32>) -> tensor<f32>
+  %c1 = dsmp.sub %c, %one : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %s = dsmp.mul %c1, %two : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %k = dsmp.add %s, %two : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %k1 = dsmp.add %k, %one : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %total = dsmp.sub %k1, %h : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %pad = dsmp.clip %total, %zero, %none : (tensor<f32>, tensor<f32>, none) -> tensor<f32>
+  %half = dsmp.div %pad, %two : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %hi = dsmp.cast %half : (tensor<f32>) -> tensor<i64>
+  %before = dsmp.cast %hi : (tensor<i64>) -> tensor<f32>
+  %after = dsmp.sub %pad, %before : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %b1 = dsmp.unsqueeze %before, %axis : (tensor<f32>, tensor<1xi64>) -> tensor<1xf32>
+  %a1 = dsmp.unsqueeze %after, %axis : (tensor<f32>, tensor<1xi64>) -> tensor<1xf32>
+  %all = dsmp.concat %b1, %a1, %b1, %a1 {axis = 0 : i64} : (tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4xf32>
+  %pads = dsmp.cast %all : (tensor<4xf32>) -> tensor<4xi64>
+  return %pads : tensor<4xi64>
+}
+
+// -----
+
+/// GCViT's Tile repeats: OneHot of a constant axis times [1, B].
+// CHECK-LABEL: func.func @one_hot_constants(
+// CHECK-DAG: dsmp.constant dense<{{\[}}[1, 64, 1, 1, 1]]> : tensor<1x5xi64>
+// CHECK-DAG: dsmp.constant dense<{{\[}}[0, 0], [1, 0], [0, 0]]> : tensor<3x2xi64>
+// CHECK: dsmp.one_hot %{{.+}} : (tensor<2xi64>, tensor<i64>, tensor<2xi64>) -> tensor<2x3xi64>
+func.func @one_hot_constants(%i: tensor<2xi64>) -> (tensor<1x5xi64>, tensor<3x2xi64>, tensor<2x3xi64>) {
+  %index = dsmp.constant dense<1> : tensor<1xi64>
+  %depth = dsmp.constant dense<5> : tensor<i64>
+  %values = dsmp.constant dense<[1, 64]> : tensor<2xi64>
+  %a = dsmp.one_hot %index, %depth, %values : (tensor<1xi64>, tensor<i64>, tensor<2xi64>) -> tensor<1x5xi64>
+  %pair = dsmp.constant dense<[-2, 5]> : tensor<2xi64>
+  %three = dsmp.constant dense<3> : tensor<i64>
+  %bits = dsmp.constant dense<[0, 1]> : tensor<2xi64>
+  %b = dsmp.one_hot %pair, %three, %bits {axis = 0 : i64} : (tensor<2xi64>, tensor<i64>, tensor<2xi64>) -> tensor<3x2xi64>
+  %c = dsmp.one_hot %i, %three, %bits : (tensor<2xi64>, tensor<i64>, tensor<2xi64>) -> tensor<2x3xi64>
+  return %a, %b, %c : tensor<1x5xi64>, tensor<3x2xi64>, tensor<2x3xi64>
+}
+
+// -----
+
 /// A float cast is a precision decision and stays.
 // CHECK-LABEL: func.func @cast_keeps_precision(
 // CHECK: dsmp.cast %{{.+}} : (tensor<4xf32>) -> tensor<4xbf16>
