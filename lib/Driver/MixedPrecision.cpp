@@ -634,6 +634,10 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   MixedPrecisionResult result;
   result.met = rounds.met;
   result.module = std::move(final.module);
+  // rel-l2's floors go into the artifact's manifest, so that dsmprt-run
+  // --compare judges outputs as the budget was measured.
+  if (!maxAbs)
+    result.errorFloors = floors;
   // The final round's assignment options make the printed pipeline.
   (*pipeline)->margin = final.margin;
   (*pipeline)->keepF32Ops = ArrayRef<int64_t>(final.keepF32);
@@ -883,6 +887,7 @@ compileWithPrecision(StringRef modelPath, StringRef outputDir,
   std::vector<std::string> pipelines;
   std::vector<std::string> *callerPipelines = compile.pipelines;
   compile.precedingPipeline = result->pipeline;
+  compile.errorFloors = result->errorFloors;
   compile.pipelines = &pipelines;
   if (Error err = compileModuleArtifact(*result->module, "",
                                         llvm::sys::path::filename(modelPath),

@@ -202,7 +202,8 @@ llvm::Expected<Footprint> footprint(ModuleOp module,
   llvm::DenseSet<Value> fused = fusedCastValues(body);
   auto counted = [&](Operation *op, Value result) -> int64_t {
     if (op->hasTrait<mlir::OpTrait::ConstantLike>() ||
-        isa<DequantizeLinearOp>(op) || fused.contains(result))
+        isa<DequantizeLinearOp>(op) || fused.contains(result) ||
+        op->hasAttr(kInputRoundedAttr))
       return 0;
     auto type = dyn_cast<RankedTensorType>(result.getType());
     return type && isa<FloatType>(type.getElementType()) ? bytesOf(type) : 0;

@@ -151,6 +151,37 @@ struct FoldConstantCast : OpRewritePattern<CastOp> {
   llvm::Statistic &folded;
 };
 
+/// A cast of an f32 constant to tf32 reads a constant rounded to tf32 at
+/// compile time and is marked kInputRoundedAttr: the artifact stores the
+/// rounded weight once instead of rounding it into a new buffer each run.
+struct RoundConstantForTF32 : OpRewritePattern<CastOp> {
+  RoundConstantForTF32(MLIRContext *ctx, llvm::Statistic &folded)
+      : OpRewritePattern(ctx), folded(folded) {}
+  LogicalResult matchAndRewrite(CastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto constant = op.getInput().getDefiningOp<ConstantOp>();
+    auto type = dyn_cast<RankedTensorType>(op.getInput().getType());
+    SmallVector<float> values;
+    if (op->hasAttr(kInputRoundedAttr) || !constant ||
+        !isa<FloatTF32Type>(getElementTypeOrSelf(op.getType())) || !type ||
+        !type.hasStaticShape() || !type.getElementType().isF32() ||
+        !constantFloats(constant, values))
+      return failure();
+    for (float &v : values)
+      v = ::dsmp::formats::roundToTF32(v);
+    auto rounded = ConstantOp::create(
+        rewriter, constant.getLoc(), type,
+        DenseElementsAttr::get(type, ArrayRef<float>(values)));
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getInputMutable().assign(rounded);
+      op->setAttr(kInputRoundedAttr, rewriter.getUnitAttr());
+    });
+    ++folded;
+    return success();
+  }
+  llvm::Statistic &folded;
+};
+
 /// A per-tensor f8 QuantizeLinear of an f32 constant (an f8 contraction's
 /// weights) becomes the f8 constant, saturating, rounded to nearest even
 /// as the runtime quantization would (dsmp::formats::encode).
@@ -295,6 +326,7 @@ struct MinimizeCastsPass final
     patterns.add<FoldCastChain>(ctx, numRemoved);
     patterns.add<FoldConstantCast>(ctx, numFolded);
     patterns.add<FoldConstantQuantize>(ctx, numFolded);
+    patterns.add<RoundConstantForTF32>(ctx, numFolded);
     patterns.add<SinkWideningCast>(ctx);
     patterns.add<HoistNarrowingCast>(ctx);
     patterns.add<StoreProductWide>(ctx);

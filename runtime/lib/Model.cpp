@@ -571,6 +571,13 @@ double dsmp_model_tolerance(const dsmp_model *model) {
              : 0;
 }
 
+double dsmp_model_error_floor(const dsmp_model *model, size_t i) {
+  if (!model)
+    return 0;
+  const std::vector<double> &floors = model->manifest.precision.errorFloors;
+  return i < floors.size() ? floors[i] : 0;
+}
+
 size_t dsmp_num_inputs(const dsmp_model *model) {
   return model ? model->inputs.size() : 0;
 }

@@ -123,6 +123,8 @@ int runArtifact(const RunOptions &options, const char *tool) {
     judged.budgetMetric = metric;
     judged.budget = dsmp_model_tolerance(model);
     judged.budgetOf = dsmp_model_formats_of(model);
+    for (size_t i = 0; i < dsmp_num_outputs(model); ++i)
+      judged.errorFloors.push_back(dsmp_model_error_floor(model, i));
   }
   size_t numOutputs = dsmp_num_outputs(model);
   std::vector<HostTensor> outputs(numOutputs);
@@ -229,10 +231,16 @@ int reportOutputs(const RunOptions &options,
     std::string budget;
     if (!options.budgetMetric.empty()) {
       // The precision artifact's own promise: its metric within its budget.
+      // rel-l2 against max(|y|, floor * sqrt(n)), as the compile measured.
+      double floor =
+          i < options.errorFloors.size() ? options.errorFloors[i] : 0;
       double error =
           options.budgetMetric == "max-abs"
               ? maxAbs
-              : std::sqrt(diffSquares) / std::max(std::sqrt(refSquares), 1e-30);
+              : std::sqrt(diffSquares) /
+                    std::max({std::sqrt(refSquares),
+                              floor * std::sqrt(static_cast<double>(n)),
+                              1e-30});
       ok = !nanMismatch && error <= options.budget;
       char text[160];
       std::snprintf(text, sizeof text, " %s %.3e (budget %g, %s formats)",

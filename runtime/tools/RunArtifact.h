@@ -31,6 +31,8 @@ struct RunOptions {
   std::string budgetMetric; // "", rel-l2 or max-abs
   double budget = 0;
   std::string budgetOf; // the target whose formats it is ("sm_80")
+  /// Under rel-l2, each output's absolute floor (empty or 0: none).
+  std::vector<double> errorFloors;
 };
 
 /// Loads the artifact, binds DIR/input_*.pb by name, runs, then prints each

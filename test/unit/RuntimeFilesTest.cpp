@@ -110,8 +110,8 @@ TEST(Manifest, RejectsBadFields) {
   auto reject = [&](const std::string &from, const std::string &to) {
     expectRejected(good, from, to);
   };
-  reject("dsmp-artifact 7", "dsmp-artifact 2");
-  reject("dsmp-artifact 7", "dsmp-artifact 8");
+  reject("dsmp-artifact 8", "dsmp-artifact 2");
+  reject("dsmp-artifact 8", "dsmp-artifact 9");
   reject("f32 4", "f31 4");
   reject("f32 4 1 3", "f32 4 -1 3");
   reject("0123456789abcdef", "0123456789abcdeg");
@@ -126,6 +126,7 @@ art::Manifest precisionSample() {
   m.precision.metric = "rel-l2";
   m.precision.tolerance = 0.01;
   m.precision.opsPerFormat = {{"f16", 40}, {"f32", 3}};
+  m.precision.errorFloors.assign(m.variants[0].outputs.size(), 0.25);
   return m;
 }
 
@@ -143,10 +144,18 @@ TEST(Manifest, RoundTripsAPrecisionCompilesBudget) {
   EXPECT_EQ(parsed.precision.tolerance, 0.01);
   EXPECT_EQ(parsed.precision.opsPerFormat,
             precisionSample().precision.opsPerFormat);
+  EXPECT_EQ(parsed.precision.errorFloors,
+            precisionSample().precision.errorFloors);
+  // One floor per output, each positive.
+  for (auto [from, to] : {std::pair<std::string, std::string>{
+                              "error-floor 1 0.25", "error-floor 1 0"},
+                          {"error-floor 1 0.25", "error-floor 2 0.25 0.25"},
+                          {"error-floor 1 0.25", "error-floor 1 nan"}})
+    expectRejected(text, from, to);
   // A plain compile's manifest has neither line, and version 3 still loads.
   std::string plain = art::writeManifest(sample());
   EXPECT_EQ(plain.find("precision"), std::string::npos);
-  plain.replace(0, std::string("dsmp-artifact 7").size(), "dsmp-artifact 3");
+  plain.replace(0, std::string("dsmp-artifact 8").size(), "dsmp-artifact 3");
   ASSERT_TRUE(art::parseManifest(plain, parsed, error)) << error;
 }
 

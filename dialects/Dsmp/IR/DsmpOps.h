@@ -35,6 +35,11 @@ llvm::SmallVector<Format> allowedFormats(Operation *op, OpClass cls);
 Format accumulationFormat(Operation *op);
 } // namespace detail
 
+/// On a cast to tf32 whose input already holds tf32 values (a weight that
+/// dsmp-minimize-casts rounded at compile time): the cast only retypes, and
+/// the lowering and the footprint give it no buffer of its own.
+inline constexpr llvm::StringLiteral kInputRoundedAttr = "dsmp.input_rounded";
+
 /// The element type that stores values of `format` (f32 for tf32).
 Type getStorageType(MLIRContext *ctx, Format format);
 /// The format of a float element type, if dsmp assigns it.

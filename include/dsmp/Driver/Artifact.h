@@ -75,6 +75,9 @@ struct CompileOptions {
   /// as textual pipeline elements; they lead each variant's printed
   /// pipeline.
   std::string precedingPipeline;
+  /// A precision compile's rel-l2 floor per output, for the manifest
+  /// (dsmprt-run --compare measures as the compile did); empty: none.
+  std::vector<double> errorFloors;
   /// Receives, per variant, the whole pass pipeline that produced its LLVM
   /// dialect module (dsmp-compile --print-pipeline); replayable with
   /// `dsmp-opt MODEL --pass-pipeline=...`.

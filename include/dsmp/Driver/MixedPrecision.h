@@ -55,6 +55,8 @@ struct MixedPrecisionResult {
   /// The passes that made `module` from the FP32 model (the analyses and
   /// the final round's assignment), as textual pipeline elements.
   std::string pipeline;
+  /// Under rel-l2, each output's floor the budget was measured with.
+  std::vector<double> errorFloors;
 };
 
 /// Runs the precision flow on `fp32` (its weights in memory). The source

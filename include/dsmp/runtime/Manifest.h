@@ -68,7 +68,8 @@ inline constexpr const char *kEntryPrefix = "dsmp_model_run_";
 // 5: optional `batch` line.
 // 6: optional `device` line.
 // 7: optional `profile` and `profile-rows` lines.
-inline constexpr int kVersion = 7;
+// 8: optional `error-floor` line (rel-l2's floor per output).
+inline constexpr int kVersion = 8;
 inline constexpr int kOldestVersion = 3;
 /// model.so's `const uint64_t` holding interfaceHash() of the manifest it
 /// was compiled with.
@@ -106,6 +107,9 @@ struct PrecisionSpec {
   std::string metric;    // rel-l2 | max-abs
   double tolerance = 0;
   std::vector<std::pair<std::string, uint64_t>> opsPerFormat;
+  /// Under rel-l2, each output's absolute floor (ErrorFloor.h): its error
+  /// is |y' - y| / max(|y|, floor * sqrt(n)). Empty: no floor.
+  std::vector<double> errorFloors;
 };
 
 struct Manifest {
@@ -276,6 +280,15 @@ inline std::string writeManifest(const Manifest &m) {
         os << " " << format << " " << count;
       os << "\n";
     }
+    if (!m.precision.errorFloors.empty()) {
+      os << "error-floor " << m.precision.errorFloors.size();
+      for (double floor : m.precision.errorFloors) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.17g", floor);
+        os << " " << text;
+      }
+      os << "\n";
+    }
   }
   writeVariants(os, m);
   return os.str();
@@ -364,6 +377,25 @@ inline bool parseManifest(const std::string &text, Manifest &m,
       if (p.metric != "rel-l2" && p.metric != "max-abs")
         return fail("unknown error metric '" + p.metric + "'");
       m.hasPrecision = true;
+    } else if (kind == "error-floor") {
+      std::vector<double> &floors = m.precision.errorFloors;
+      size_t count = 0;
+      if (!m.hasPrecision || !floors.empty() || !(fields >> count) ||
+          count == 0 || count > 4096)
+        return fail("bad error-floor entry");
+      for (size_t i = 0; i < count; ++i) {
+        std::string text;
+        char *end = nullptr;
+        if (!(fields >> text))
+          return fail("bad error-floor entry");
+        double floor = std::strtod(text.c_str(), &end);
+        if (*end || !(floor > 0) || floor > 1e30)
+          return fail("bad error floor '" + text + "'");
+        floors.push_back(floor);
+      }
+      std::string extra;
+      if (fields >> extra)
+        return fail("bad error-floor entry");
     } else if (kind == "formats") {
       if (!m.hasPrecision || !m.precision.opsPerFormat.empty())
         return fail("formats without one precision entry before it");
@@ -473,6 +505,9 @@ inline bool parseManifest(const std::string &text, Manifest &m,
     if (!fits)
       return fail("the batch entry does not fit the variants' tensors");
   }
+  if (!m.precision.errorFloors.empty() &&
+      m.precision.errorFloors.size() != first.outputs.size())
+    return fail("the error-floor entry does not fit the outputs");
   return true;
 }
 

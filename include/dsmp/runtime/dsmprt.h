@@ -109,6 +109,12 @@ const char *dsmp_model_device(const dsmp_model *model);
 const char *dsmp_model_formats_of(const dsmp_model *model);
 const char *dsmp_model_error_metric(const dsmp_model *model);
 double dsmp_model_tolerance(const dsmp_model *model);
+/* Under rel-l2, output i's absolute floor: the budget holds for
+ * |y' - y| / max(|y|, floor * sqrt(n)), n the output's element count, so an
+ * output that is (near) zero is judged by its absolute error. 0 when the
+ * artifact records none (max-abs, a plain compile, manifests before
+ * version 8). */
+double dsmp_model_error_floor(const dsmp_model *model, size_t i);
 
 size_t dsmp_num_inputs(const dsmp_model *model);
 size_t dsmp_num_outputs(const dsmp_model *model);

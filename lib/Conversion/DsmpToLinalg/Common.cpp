@@ -184,7 +184,9 @@ void legalizeTF32(func::FuncOp func) {
   });
   for (CastOp cast : casts) {
     OpBuilder b(cast);
-    Value rounded = roundToTF32(b, cast.getLoc(), cast.getInput());
+    Value rounded = cast->hasAttr(kInputRoundedAttr)
+                        ? cast.getInput()
+                        : roundToTF32(b, cast.getLoc(), cast.getInput());
     cast.getResult().replaceAllUsesWith(rounded);
     cast.erase();
   }

@@ -251,6 +251,8 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
   description.source = source.str();
   description.profiled = options.profile;
   description.hasPrecision = describePrecision(module, description.precision);
+  if (description.hasPrecision)
+    description.precision.errorFloors = options.errorFloors;
   for (auto &entry : options.fixedInputs)
     description.fixedInputs[entry.getKey().str()] = entry.second;
   std::vector<InputShapes> variants = options.variants;

@@ -327,3 +327,22 @@ func.func @f16_to_bf16(%x: tensor<4xf16>) -> tensor<4xbf16> {
   %0 = dsmp.cast %x : (tensor<4xf16>) -> tensor<4xbf16>
   return %0 : tensor<4xbf16>
 }
+
+// -----
+
+/// A tf32 cast rounds its input (bit arithmetic in a linalg.generic); one
+/// whose input dsmp-minimize-casts already rounded (dsmp.input_rounded)
+/// only retypes: the matmul reads the weight itself.
+// CHECK-LABEL: func.func @tf32_casts(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x4xf32>, %[[W:[a-z0-9]+]]: tensor<4x3xf32>
+// CHECK: %[[R:.+]] = linalg.generic
+// CHECK: arith.andi
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.matmul ins(%[[R]], %[[W]] : tensor<2x4xf32>, tensor<4x3xf32>)
+func.func @tf32_casts(%x: tensor<2x4xf32>, %w: tensor<4x3xf32>) -> tensor<2x3xf32> {
+  %xt = dsmp.cast %x : (tensor<2x4xf32>) -> tensor<2x4xtf32>
+  %wt = dsmp.cast %w {dsmp.input_rounded} : (tensor<4x3xf32>) -> tensor<4x3xtf32>
+  %yt = dsmp.matmul %xt, %wt {acc = #dsmp.format<f32>} : (tensor<2x4xtf32>, tensor<4x3xtf32>) -> tensor<2x3xtf32>
+  %y = dsmp.cast %yt : (tensor<2x3xtf32>) -> tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}

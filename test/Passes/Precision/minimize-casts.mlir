@@ -16,6 +16,20 @@ func.func @round_trip(%x: tensor<8xf16>) -> tensor<8xf32> {
   return %out : tensor<8xf32>
 }
 
+/// A tf32 weight is rounded at compile time (ties away from zero, as
+/// cvt.rna: 1 + 2^-11 -> 1 + 2^-10, 3 + 2^-10 -> 3 + 2^-9; inf stays) and
+/// kept in f32 storage; its cast is marked so it only retypes.
+// CHECK-LABEL: func.func @tf32_weights
+// CHECK: %[[C:.*]] = dsmp.constant dense<[1.00097656, 3.00195313, 0x7F800000]> : tensor<3xf32>
+// CHECK: %[[T:.*]] = dsmp.cast %[[C]] {dsmp.input_rounded} : (tensor<3xf32>) -> tensor<3xtf32>
+// CHECK: dsmp.mul %{{.*}}, %[[T]]
+func.func @tf32_weights(%x: tensor<3xtf32>) -> tensor<3xtf32> {
+  %c = dsmp.constant dense<[1.00048828125, 3.0009765625, 0x7F800000]> : tensor<3xf32>
+  %t = dsmp.cast %c : (tensor<3xf32>) -> tensor<3xtf32>
+  %m = dsmp.mul %x, %t : (tensor<3xtf32>, tensor<3xtf32>) -> tensor<3xtf32>
+  return %m : tensor<3xtf32>
+}
+
 /// Weights are converted at compile time (round to nearest even: 1/3 and
 /// 65519 become 0.333252 and 65504 in f16, 65520 overflows to inf).
 // CHECK-LABEL: func.func @weights

@@ -36,3 +36,9 @@ os.makedirs(os.path.join(out, "test_data_set_0"), exist_ok=True)
 onnx.save(model, os.path.join(out, "model.onnx"))
 with open(os.path.join(out, "test_data_set_0", "input_0.pb"), "wb") as f:
     f.write(numpy_helper.from_array(x, "x").SerializeToString())
+# The same input with FP32's outputs (z all zero), for dsmprt-run --compare.
+os.makedirs(os.path.join(out, "reference"), exist_ok=True)
+for name, a in [("input_0", (x, "x")), ("output_0", (y, "y")),
+                ("output_1", (np.zeros_like(y), "z"))]:
+    with open(os.path.join(out, "reference", name + ".pb"), "wb") as f:
+        f.write(numpy_helper.from_array(*a).SerializeToString())
