@@ -129,8 +129,10 @@ struct AssignPrecisionPass final
           << tolerance.getValue();
       return signalPassFailure();
     }
-    if (!(margin > 0) || margin > 4) {
-      module.emitError("dsmp-assign-precision: margin must be in (0, 4]");
+    // Validation widens the margin past 1 where the prediction proved
+    // pessimistic, up to 64 (RoundPolicy::run).
+    if (!(margin > 0) || margin > 64) {
+      module.emitError("dsmp-assign-precision: margin must be in (0, 64]");
       return signalPassFailure();
     }
     auto description = getTargetDescription(

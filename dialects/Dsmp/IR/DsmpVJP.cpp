@@ -812,6 +812,50 @@ LogicalResult layerNormVJP(VJP &v) {
   return v.set(0, g.mul(inv, inner));
 }
 
+/// InstanceNormalization: LayerNormalization's gradient over each (n, c)'s
+/// spatial dims, with a per-channel scale and bias (timm's GroupNorm1
+/// exports as one over C*H*W; the forward estimate had bounded it
+/// 100-1000x too high).
+LogicalResult instanceNormVJP(VJP &v) {
+  GraphBuilder &g = v.g;
+  Value X = v.operand(0), G = v.grad(0);
+  auto xType = v.typeOf(X);
+  if (!G || !xType || !xType.hasStaticShape() || xType.getRank() < 3)
+    return failure();
+  int64_t rank = xType.getRank(), channels = xType.getDimSize(1);
+  SmallVector<int64_t> axes, perChannel(rank - 1, 1);
+  for (int64_t i = 2; i < rank; ++i)
+    axes.push_back(i);
+  perChannel[0] = channels;
+  auto mean = [&](Value x) {
+    return g.value("dsmp.reduce_mean", {x, g.i64s(axes)},
+                   {g.i64("keepdims", 1)});
+  };
+  Value centered = g.sub(X, mean(X));
+  Value variance = g.add(mean(g.mul(centered, centered)),
+                         v.scalar(v.attrFloat("epsilon", 1e-5f)));
+  Value inv = g.value("dsmp.reciprocal", {g.value("dsmp.sqrt", {variance})});
+  Value normalized = g.mul(centered, inv);
+  Value scale = g.reshape(v.operand(1), perChannel);
+  // Per channel: summed over the batch and the spatial dims.
+  auto channelSum = [&](Value x, Value like) {
+    Value summed = g.unbroadcast(
+        x, RankedTensorType::get(perChannel, xType.getElementType()));
+    return g.reshape(summed, v.typeOf(like).getShape());
+  };
+  if (v.wants(1) &&
+      failed(v.set(1, channelSum(g.mul(G, normalized), v.operand(1)))))
+    return failure();
+  if (v.wants(2) && failed(v.set(2, channelSum(G, v.operand(2)))))
+    return failure();
+  if (!v.wants(0))
+    return success();
+  Value gn = g.mul(G, scale);
+  Value inner = g.sub(g.sub(gn, mean(gn)),
+                      g.mul(normalized, mean(g.mul(gn, normalized))));
+  return v.set(0, g.mul(inv, inner));
+}
+
 /// ReduceSum/Mean/Max over constant (or all) axes.
 LogicalResult reduceVJP(VJP &v) {
   if (!v.wants(0))
@@ -1380,6 +1424,7 @@ void mlir::dsmp::attachVJPInterfaces(MLIRContext &ctx) {
   attach<splitVJP, SplitOp>(ctx);
   attach<batchNormVJP, BatchNormalizationOp>(ctx);
   attach<layerNormVJP, LayerNormalizationOp>(ctx);
+  attach<instanceNormVJP, InstanceNormalizationOp>(ctx);
   attach<reduceVJP, ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp>(ctx);
   attach<globalAveragePoolVJP, GlobalAveragePoolOp>(ctx);
   attach<poolVJP, AveragePoolOp>(ctx);

@@ -110,6 +110,12 @@ CASES = [
     case("layer_normalization", [[3, 4]], const("s", S) + "\n" + const("b", S - 1) +
          "\n%y, %mean, %inv = dsmp.layer_normalization %x0, %s, %b : (tensor<3x4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<3x4xf32>, none, none)",
          [3, 4]),
+    case("instance_normalization parameters", [[2, 4, 3, 3], [4], [4]],
+         "%y = dsmp.instance_normalization %x0, %x1, %x2 : (tensor<2x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3x3xf32>",
+         [2, 4, 3, 3]),
+    case("instance_normalization", [[2, 4, 3, 3]], const("s", S) + "\n" + const("b", S - 1) +
+         "\n%y = dsmp.instance_normalization %x0, %s, %b : (tensor<2x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3x3xf32>",
+         [2, 4, 3, 3]),
     case("reduce_mean", [[2, 3, 4]], const("a", np.array([1], np.int64)).replace("f32", "i64").replace("1.", "1") +
          "\n%y = dsmp.reduce_mean %x0, %a {keepdims = 0 : i64} : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<2x4xf32>", [2, 4]),
     case("reduce_sum", [[2, 3]], "%n = dsmp.none\n%y = dsmp.reduce_sum %x0, %n : (tensor<2x3xf32>, none) -> tensor<1x1xf32>", [1, 1]),
