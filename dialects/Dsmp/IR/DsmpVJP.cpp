@@ -778,6 +778,31 @@ LogicalResult batchNormVJP(VJP &v) {
   return v.set(0, g.mul(v.grad(), g.reshape(factor, shape)));
 }
 
+/// X normalised over `axes` (mean 0, variance 1, epsilon from the op), and
+/// the gradient the normalisation passes back to X.
+struct Normalization {
+  Normalization(VJP &v, Value X, ArrayRef<int64_t> axes) : g(v.g), axes(axes) {
+    Value centered = g.sub(X, mean(X));
+    Value variance = g.add(mean(g.mul(centered, centered)),
+                           v.scalar(v.attrFloat("epsilon", 1e-5f)));
+    inv = g.value("dsmp.reciprocal", {g.value("dsmp.sqrt", {variance})});
+    normalized = g.mul(centered, inv);
+  }
+  Value mean(Value x) {
+    return g.value("dsmp.reduce_mean", {x, g.i64s(axes)},
+                   {g.i64("keepdims", 1)});
+  }
+  /// For `gn`, the gradient at the normalised values.
+  Value inputGrad(Value gn) {
+    Value inner = g.sub(g.sub(gn, mean(gn)),
+                        g.mul(normalized, mean(g.mul(gn, normalized))));
+    return g.mul(inv, inner);
+  }
+  GraphBuilder &g;
+  SmallVector<int64_t> axes;
+  Value inv, normalized;
+};
+
 LogicalResult layerNormVJP(VJP &v) {
   if (!v.wants(0) || !v.grad(0))
     return success();
@@ -790,18 +815,8 @@ LogicalResult layerNormVJP(VJP &v) {
   SmallVector<int64_t> axes;
   for (int64_t i = axis; i < rank; ++i)
     axes.push_back(i);
-  auto mean = [&](Value x) {
-    return g.value("dsmp.reduce_mean", {x, g.i64s(axes)},
-                   {g.i64("keepdims", 1)});
-  };
-  Value centered = g.sub(X, mean(X));
-  Value variance = g.add(mean(g.mul(centered, centered)),
-                         v.scalar(v.attrFloat("epsilon", 1e-5f)));
-  Value inv = g.value("dsmp.reciprocal", {g.value("dsmp.sqrt", {variance})});
-  Value normalized = g.mul(centered, inv);
-  Value gn = g.mul(G, v.operand(1));
-  Value inner = g.sub(g.sub(gn, mean(gn)),
-                      g.mul(normalized, mean(g.mul(gn, normalized))));
+  Normalization norm(v, X, axes);
+  Value normalized = norm.normalized;
   // A trainable scale and bias: summed over the leading (normalized) rows.
   if (v.wants(1) && failed(v.set(1, g.unbroadcast(g.mul(G, normalized),
                                                   v.operand(1).getType()))))
@@ -809,7 +824,7 @@ LogicalResult layerNormVJP(VJP &v) {
   if (v.op->getNumOperands() > 2 && v.wants(2) &&
       failed(v.set(2, g.unbroadcast(G, v.operand(2).getType()))))
     return failure();
-  return v.set(0, g.mul(inv, inner));
+  return v.set(0, norm.inputGrad(g.mul(G, v.operand(1))));
 }
 
 /// InstanceNormalization: LayerNormalization's gradient over each (n, c)'s
@@ -827,15 +842,8 @@ LogicalResult instanceNormVJP(VJP &v) {
   for (int64_t i = 2; i < rank; ++i)
     axes.push_back(i);
   perChannel[0] = channels;
-  auto mean = [&](Value x) {
-    return g.value("dsmp.reduce_mean", {x, g.i64s(axes)},
-                   {g.i64("keepdims", 1)});
-  };
-  Value centered = g.sub(X, mean(X));
-  Value variance = g.add(mean(g.mul(centered, centered)),
-                         v.scalar(v.attrFloat("epsilon", 1e-5f)));
-  Value inv = g.value("dsmp.reciprocal", {g.value("dsmp.sqrt", {variance})});
-  Value normalized = g.mul(centered, inv);
+  Normalization norm(v, X, axes);
+  Value normalized = norm.normalized;
   Value scale = g.reshape(v.operand(1), perChannel);
   // Per channel: summed over the batch and the spatial dims.
   auto channelSum = [&](Value x, Value like) {
@@ -850,10 +858,7 @@ LogicalResult instanceNormVJP(VJP &v) {
     return failure();
   if (!v.wants(0))
     return success();
-  Value gn = g.mul(G, scale);
-  Value inner = g.sub(g.sub(gn, mean(gn)),
-                      g.mul(normalized, mean(g.mul(gn, normalized))));
-  return v.set(0, g.mul(inv, inner));
+  return v.set(0, norm.inputGrad(g.mul(G, scale)));
 }
 
 /// ReduceSum/Mean/Max over constant (or all) axes.

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Checks the forward estimate's energy for instance_norm.py's Mul against
+"""Checks the forward estimate's energy for group_norm_per_channel.py's Mul against
 the exact expectation: with the adjoint's seed r / |y| (r random signs), the
 Mul's energy sum_i (g_i a_i)^2 averages sum_i a_i^2 sum_j J_ji^2 / |y|^2,
-J the Jacobian of InstanceNormalization (per channel, n values:
+J the Jacobian of GroupNormalization with a group per channel (as
+InstanceNormalization's; per channel, n values:
 s / sigma (I - 11^T / n - xh xh^T / n)). One random sample of the
 rounding noise: within a factor 1.5 for 64 values.
 
