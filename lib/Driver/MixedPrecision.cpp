@@ -650,6 +650,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   // --compare judges outputs as the budget was measured.
   if (!maxAbs)
     result.errorFloors = floors;
+  result.reference = std::move(*reference);
   // The final round's assignment options make the printed pipeline.
   (*pipeline)->margin = final.margin;
   (*pipeline)->keepF32Ops = ArrayRef<int64_t>(final.keepF32);
@@ -666,7 +667,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   if (!maxAbs) {
     // rel-l2's floor per output, and where it came from.
     json::Object floorOf;
-    for (auto [tensor, floor] : llvm::zip(reference->front(), floors))
+    for (auto [tensor, floor] : llvm::zip(result.reference.front(), floors))
       floorOf[tensor.name] = floor;
     summary["error_floor"] = std::move(floorOf);
     summary["error_floor_source"] =
@@ -786,6 +787,60 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   return result;
 }
 
+/// The artifact in `outputDir` run on the validation input sets and
+/// measured as the rounds measure the model (against the same FP32
+/// reference, with the same floors); none, with `why`, where it cannot run
+/// here (GPU kernels, another CPU, no variant for the validation shapes).
+static Expected<std::optional<Measurement>>
+measureArtifact(StringRef outputDir, const CompileOptions &compile,
+                const MixedPrecisionOptions &options,
+                const MixedPrecisionResult &result, std::string &why) {
+  if (!compile.device.empty()) {
+    why = "its kernels run on " + compile.device + ", not on this host";
+    return std::nullopt;
+  }
+  if (compile.target.name != hostCPUTarget()) {
+    why = "its code is for " + compile.target.name + " and this host is " +
+          hostCPUTarget().str();
+    return std::nullopt;
+  }
+  if (result.reference.empty())
+    return std::nullopt;
+  std::string validationDir =
+      options.validation.empty() ? options.calibration : options.validation;
+  auto sets = readInputSets(validationDir);
+  if (!sets)
+    return llvm::createStringError("validation: " +
+                                   llvm::toString(sets.takeError()));
+  auto program = HostProgram::open(outputDir);
+  if (!program)
+    return llvm::createStringError(
+        "the artifact '" + outputDir +
+        "' does not load: " + llvm::toString(program.takeError()));
+  OutputSets outputs;
+  for (const HostInputs &set : *sets) {
+    auto out = (*program)->run(set);
+    if (!out) {
+      why = "it does not run the validation inputs: " +
+            llvm::toString(out.takeError());
+      return std::nullopt;
+    }
+    // In the reference's order.
+    std::vector<HostTensor> ordered;
+    for (const HostTensor &want : result.reference.front()) {
+      auto it = llvm::find_if(
+          *out, [&](const HostTensor &t) { return t.name == want.name; });
+      if (it == out->end())
+        return llvm::createStringError("the artifact '" + outputDir +
+                                       "' has no output '" + want.name + "'");
+      ordered.push_back(std::move(*it));
+    }
+    outputs.push_back(std::move(ordered));
+  }
+  return measure(outputs, result.reference, options.metric == "max-abs",
+                 result.errorFloors);
+}
+
 Expected<MixedPrecisionResult>
 compileWithPrecision(StringRef modelPath, StringRef outputDir,
                      MixedPrecisionOptions options, CompileOptions compile,
@@ -888,26 +943,91 @@ compileWithPrecision(StringRef modelPath, StringRef outputDir,
     return llvm::createStringError(modelPath + ": " +
                                    llvm::toString(std::move(err)));
   }
-  auto result = runMixedPrecision(*loaded->module, options);
-  if (!result)
-    return llvm::createStringError(modelPath + ": " +
-                                   llvm::toString(result.takeError()));
-  result->pipeline = specialized + result->pipeline;
-  TimingScope artifactTimer =
-      phase(options, "artifact",
-            llvm::formatv("artifact for {0}", compile.target.name).str());
-  std::vector<std::string> pipelines;
+  // The flow measures its rounds in the evaluator; the artifact is compiled
+  // code that sums in other orders, so single roundings land elsewhere and
+  // its error is another sample (MobileNetV4-hybrid: 8.0e-3 in the flow,
+  // 1.1e-2 from the artifact, tau 1e-2). Where the artifact runs here, it
+  // is measured on the validation sets too, and a miss reruns the flow
+  // under a budget tightened by how far the two differed (twice at most).
   std::vector<std::string> *callerPipelines = compile.pipelines;
-  compile.precedingPipeline = result->pipeline;
-  compile.errorFloors = result->errorFloors;
-  compile.pipelines = &pipelines;
-  if (Error err = compileModuleArtifact(*result->module, "",
-                                        llvm::sys::path::filename(modelPath),
-                                        outputDir, compile))
-    return std::move(err);
-  artifactTimer.stop();
+  std::vector<std::string> pipelines;
+  Expected<MixedPrecisionResult> result = MixedPrecisionResult();
+  MixedPrecisionOptions flow = options;
+  json::Array artifactRuns;
+  std::string artifactNotRun;
+  std::optional<Measurement> artifactMeasured;
+  bool artifactMet = true;
+  for (int tightening = 0;; ++tightening) {
+    result = runMixedPrecision(*loaded->module, flow);
+    if (!result)
+      return llvm::createStringError(modelPath + ": " +
+                                     llvm::toString(result.takeError()));
+    result->pipeline = specialized + result->pipeline;
+    TimingScope artifactTimer =
+        phase(options, "artifact",
+              llvm::formatv("artifact for {0}", compile.target.name).str());
+    compile.precedingPipeline = result->pipeline;
+    compile.errorFloors = result->errorFloors;
+    compile.pipelines = &pipelines;
+    pipelines.clear();
+    if (Error err = compileModuleArtifact(*result->module, "",
+                                          llvm::sys::path::filename(modelPath),
+                                          outputDir, compile))
+      return std::move(err);
+    artifactTimer.stop();
+    auto measured =
+        measureArtifact(outputDir, compile, options, *result, artifactNotRun);
+    if (!measured)
+      return measured.takeError();
+    artifactMeasured = std::move(*measured);
+    if (!artifactMeasured)
+      break;
+    const json::Object &flowSummary = *result->report.getObject("summary");
+    double flowError = flowSummary.getNumber("measured_error").value_or(0);
+    double artifactError = artifactMeasured->worst();
+    artifactRuns.push_back(
+        json::Object{{"budget", flow.tolerance},
+                     {"flow_measured_error", flowError},
+                     {"artifact_measured_error", artifactError}});
+    // A flow that measured no error at all computes what the FP32
+    // reference does: the artifact then differs by FP32's own summation
+    // order, which no format choice changes.
+    artifactMet =
+        !(flowError > 0) || (artifactError <= options.tolerance &&
+                             (!options.keepTop1 || artifactMeasured->top1Same));
+    if (artifactMet || !result->met || tightening == 2 ||
+        !std::isfinite(artifactError))
+      break;
+    // Aim the flow's measurement at 0.9 tau times flow/artifact.
+    flow.tolerance =
+        std::min(0.9 * flow.tolerance,
+                 0.9 * options.tolerance * flowError / artifactError);
+    if (options.progress)
+      options.progress->phase(
+          llvm::formatv("the artifact measured {0:e2} over the budget "
+                        "{1:e2}: the flow again under {2:e2}",
+                        artifactError, options.tolerance, flow.tolerance)
+              .str());
+  }
   json::Object &summary = *result->report.getObject("summary");
   summary["artifact_cpu"] = compile.target.name;
+  // The user's budget (a rerun flow's own is in artifact_validation.runs).
+  summary["tolerance"] = options.tolerance;
+  if (artifactMeasured) {
+    result->met = result->met && artifactMet;
+    summary["met"] = result->met;
+    summary["artifact_measured_error"] = artifactMeasured->worst();
+    json::Object perOutput;
+    for (auto [name, error] :
+         llvm::zip(artifactMeasured->names, artifactMeasured->error))
+      perOutput[name] = error;
+    summary["artifact_measured_error_per_output"] = std::move(perOutput);
+    summary["artifact_validation"] =
+        json::Object{{"ran", true}, {"runs", std::move(artifactRuns)}};
+  } else {
+    summary["artifact_validation"] =
+        json::Object{{"ran", false}, {"reason", artifactNotRun}};
+  }
   if (!fixedByData.empty()) {
     json::Object fixedJson;
     for (const auto &entry : fixedByData)

@@ -252,7 +252,11 @@ void writeSummary(const json::Object *summary, const json::Object &report,
        percent(tolerance > 0 ? numberIn(summary, "measured_error") / tolerance
                              : 0) +
            " of the budget (predicted " +
-           scientific(numberIn(summary, "predicted_error")) + ")");
+           scientific(numberIn(summary, "predicted_error")) + ")" +
+           (summary && summary->getNumber("artifact_measured_error")
+                ? "; the artifact " +
+                      scientific(numberIn(summary, "artifact_measured_error"))
+                : std::string()));
   double wBefore = numberIn(summary, "weight_bytes_before");
   double wAfter = numberIn(summary, "weight_bytes_after");
   card("weights", megabytes(wAfter),
@@ -447,6 +451,24 @@ void writeData(const json::Object *summary, llvm::raw_ostream &os) {
   row("FP32 reference engine", stringIn(summary, "reference_engine").str());
   row("validation engine", stringIn(summary, "validation_engine").str());
   row("artifact CPU", stringIn(summary, "artifact_cpu").str());
+  const json::Object *check =
+      summary ? summary->getObject("artifact_validation") : nullptr;
+  if (check && check->getBoolean("ran").value_or(false)) {
+    const json::Array *runs = check->getArray("runs");
+    row("artifact validation",
+        "run on the validation inputs: " +
+            scientific(numberIn(summary, "artifact_measured_error")) +
+            (runs && runs->size() > 1
+                 ? " after " + std::to_string(runs->size() - 1) +
+                       " rerun(s) of the flow under a tighter budget (the "
+                       "first artifact measured " +
+                       scientific(numberIn(runs->front().getAsObject(),
+                                           "artifact_measured_error")) +
+                       ")"
+                 : std::string()));
+  } else if (check) {
+    row("artifact validation", "not run: " + stringIn(check, "reason").str());
+  }
   os << "</table></section>\n";
 }
 

@@ -28,13 +28,15 @@ using llvm::Twine;
 
 namespace mlir::dsmp {
 
+StringRef hostCPUTarget() {
+  llvm::Triple host(llvm::sys::getProcessTriple());
+  return host.getArch() == llvm::Triple::aarch64 ? "aarch64" : "x86_64";
+}
+
 Expected<std::unique_ptr<HostProgram>>
 HostProgram::compile(ModuleOp module, StringRef weightsFile,
                      const InputShapes &shapes, unsigned optLevel) {
-  llvm::Triple host(llvm::sys::getProcessTriple());
-  std::string targetName =
-      host.getArch() == llvm::Triple::aarch64 ? "aarch64" : "x86_64";
-  auto target = lookupCPUTarget(targetName);
+  auto target = lookupCPUTarget(hostCPUTarget());
   if (!target)
     return llvm::createStringError("the host is not a dsmp CPU target");
   CompileOptions options;
@@ -55,6 +57,14 @@ HostProgram::compile(ModuleOp module, StringRef weightsFile,
                                         artifact, options))
     return std::move(err);
   if (dsmp_model_load(artifact.c_str(), &program->model) != 0)
+    return llvm::createStringError(dsmp_last_error());
+  return program;
+}
+
+Expected<std::unique_ptr<HostProgram>>
+HostProgram::open(StringRef artifactDir) {
+  std::unique_ptr<HostProgram> program(new HostProgram());
+  if (dsmp_model_load(artifactDir.str().c_str(), &program->model) != 0)
     return llvm::createStringError(dsmp_last_error());
   return program;
 }

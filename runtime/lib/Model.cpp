@@ -13,10 +13,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <malloc.h>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -172,6 +174,50 @@ std::string dimsText(const int64_t *dims, size_t rank) {
 }
 
 using EntryPoint = void (*)(void *const *, const void *);
+
+/// dlopen keeps every library it loaded for the process's life
+/// (RTLD_NODELETE, below) and matches a path by name, so a library
+/// recompiled at a path loaded before (a notebook compiling into one folder
+/// twice, dsmp-compile measuring its artifact after a rerun) would run the
+/// old code. A path loaded before with other contents (`hash`) loads from a
+/// private copy of `bytes` instead.
+void *openLibrary(const std::string &path, uint64_t hash,
+                  const FileBytes &bytes, std::string &error) {
+  static std::mutex lock;
+  static std::map<std::string, uint64_t> loadedFrom;
+  std::lock_guard<std::mutex> guard(lock);
+  auto [it, fresh] = loadedFrom.try_emplace(path, hash);
+  std::string from = path;
+  if (!fresh && it->second != hash) {
+    const char *tmp = std::getenv("TMPDIR");
+    from = std::string(tmp && *tmp ? tmp : "/tmp") + "/dsmp-model-XXXXXX.so";
+    int fd = mkstemps(from.data(), 3);
+    bool written = fd >= 0;
+    for (size_t done = 0; written && done < bytes.size;) {
+      ssize_t n = ::write(fd, bytes.data() + done, bytes.size - done);
+      written = n > 0;
+      done += written ? static_cast<size_t>(n) : 0;
+    }
+    if (fd >= 0)
+      ::close(fd);
+    if (!written) {
+      error = "cannot load '" + path + "' again after it changed: cannot " +
+              "write a copy to '" + from + "': " + std::strerror(errno);
+      if (fd >= 0)
+        ::unlink(from.c_str());
+      return nullptr;
+    }
+  }
+  // Kept mapped after dlclose: a GEMM library's OpenMP runtime (oneDNN's
+  // libgomp) leaves idle worker threads that crash if their code is
+  // unmapped under them. The weights, the big part, are still unmapped.
+  void *library = dlopen(from.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+  if (!library)
+    error = "cannot load '" + path + "': " + dlerror();
+  if (from != path)
+    ::unlink(from.c_str());
+  return library;
+}
 } // namespace
 
 namespace {
@@ -452,13 +498,11 @@ int dsmp_model_load(const char *artifactDir, dsmp_model **out) {
       }
 
   std::string libraryPath = model->path(art::kLibraryName);
-  {
-    FileBytes library;
-    if (!library.open(libraryPath, error) ||
-        !checkFile(library, m.library, libraryPath, error) ||
-        !checkElf(library, libraryPath, error))
-      return fail(error);
-  }
+  FileBytes libraryBytes;
+  if (!libraryBytes.open(libraryPath, error) ||
+      !checkFile(libraryBytes, m.library, libraryPath, error) ||
+      !checkElf(libraryBytes, libraryPath, error))
+    return fail(error);
   std::string weightsPath = model->path(art::kWeightsName);
   if (!model->weights.open(weightsPath, error) ||
       !checkFile(model->weights, m.weights, weightsPath, error))
@@ -496,13 +540,10 @@ int dsmp_model_load(const char *artifactDir, dsmp_model **out) {
                   std::to_string(model->weights.size) + " bytes): " + error);
   }
 
-  // Kept mapped after dlclose: a GEMM library's OpenMP runtime (oneDNN's
-  // libgomp) leaves idle worker threads that crash if their code is
-  // unmapped under them. The weights, the big part, are still unmapped.
   model->library =
-      dlopen(libraryPath.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+      openLibrary(libraryPath, m.library.hash, libraryBytes, error);
   if (!model->library)
-    return fail("cannot load '" + libraryPath + "': " + dlerror());
+    return fail(error);
   // The code was compiled for the manifest's shapes and weight size: a
   // manifest that says otherwise would let it read or write past buffers.
   const auto *interface = static_cast<const uint64_t *>(

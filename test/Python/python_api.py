@@ -74,6 +74,19 @@ print("precision:", module.precision, mixed.precision["formats_of"], mixed.preci
       mixed.precision["tolerance"], sorted(mixed.precision["ops_per_format"]))
 print(f"sm_80 formats: 16-bit share {summary['low_precision_flop_share']:.0%}, error {rel:.1e}",
       "ok" if 0 < rel <= 1e-2 else "MISMATCH")
+# Recompiled into the folder a loaded module came from, in the same
+# process: the new code runs (the runtime keeps each library it loaded
+# mapped, so a changed one loads from a copy).
+same = os.path.join(sys.argv[2], "same")
+shapes = [{"image": x.shape} for x in images]
+first = dsmp.compile(model, target="x86_64", output=same, shapes=shapes)
+y_first = first.run({"image": images[1]})["logits"]
+again = dsmp.compile(model, target="sm_80", tolerance=1e-2, output=same, shapes=shapes,
+                     calibration=os.path.join(folder, "test_data_set_0"),
+                     validation=os.path.join(folder, "test_data_set_1"))
+y_again = again.run({"image": images[1]})["logits"]
+print("recompiled in place:", "ok" if np.array_equal(y_again, got)
+      and not np.array_equal(y_again, y_first) else "STALE")
 # A budget on every logit's absolute error (error_metric="max-abs").
 bounded = dsmp.compile(model, target="sm_80", tolerance=3e-2, error_metric="max-abs",
                        calibration=os.path.join(folder, "test_data_set_0"),

@@ -18,6 +18,7 @@
 #include "dsmp/Driver/Artifact.h"
 #include "dsmp/Driver/PrecisionOptions.h"
 #include "dsmp/Driver/Progress.h"
+#include "dsmp/runtime/TensorFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -57,6 +58,9 @@ struct MixedPrecisionResult {
   std::string pipeline;
   /// Under rel-l2, each output's floor the budget was measured with.
   std::vector<double> errorFloors;
+  /// The FP32 model's outputs on each validation input set: what the rounds
+  /// (and compileWithPrecision's run of the artifact) are measured against.
+  std::vector<std::vector<::dsmp::runtime::HostTensor>> reference;
 };
 
 /// Runs the precision flow on `fp32` (its weights in memory). The source

@@ -36,6 +36,10 @@ public:
   static llvm::Expected<std::unique_ptr<HostProgram>>
   compile(ModuleOp module, llvm::StringRef weightsFile,
           const InputShapes &shapes, unsigned optLevel = 1);
+  /// Loads the artifact folder `artifactDir` that dsmp-compile wrote for
+  /// this host's CPU (the folder stays).
+  static llvm::Expected<std::unique_ptr<HostProgram>>
+  open(llvm::StringRef artifactDir);
   ~HostProgram();
 
   /// Runs on `inputs` (bound by name; extra names are an error); returns
@@ -52,6 +56,9 @@ private:
 /// nothing compiled; it holds f32, the narrow float formats and integers),
 /// compiled for the host, or the evaluator when it holds every op and else
 /// compiled ("auto", "evaluate", "compile").
+/// The dsmp CPU target this process runs on: "x86_64" or "aarch64".
+llvm::StringRef hostCPUTarget();
+
 enum class HostEngine { Auto, Evaluate, Compile };
 llvm::Expected<HostEngine> parseHostEngine(llvm::StringRef name);
 
