@@ -88,7 +88,10 @@ const char *dsmp_version(void);
 /* The last error on this thread ("" if none). */
 const char *dsmp_last_error(void);
 
-/* Loads and checks an artifact folder (manifest, library, weights). */
+/* Loads and checks an artifact folder (manifest, library, weights). The
+ * library's code stays mapped until the process ends (dsmp_model_free
+ * unmaps the weights); a folder recompiled since this process loaded it
+ * loads its new library (from a private copy under TMPDIR). */
 int dsmp_model_load(const char *artifact_dir, dsmp_model **model);
 void dsmp_model_free(dsmp_model *model);
 
