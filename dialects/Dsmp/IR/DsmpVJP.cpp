@@ -919,9 +919,47 @@ LogicalResult globalAveragePoolVJP(VJP &v) {
   return v.set(0, g.mul(spread, v.scalar(1.0 / count)));
 }
 
-/// AveragePool exactly (up to count_include_pad at the borders), and large
-/// MaxPool windows as its even spread: a depthwise ConvTranspose of the
-/// gradient with a constant window.
+/// size / (the window's elements inside the input) per output position,
+/// as a constant [1, 1, out...]; null where every window lies inside.
+Value validCountScale(GraphBuilder &g, const Window &w, RankedTensorType xType,
+                      RankedTensorType gType, int64_t size) {
+  ArrayRef<int64_t> in = xType.getShape().drop_front(2);
+  ArrayRef<int64_t> out = gType.getShape().drop_front(2);
+  size_t n = in.size();
+  if (w.kernel.size() != n || out.size() != n)
+    return {};
+  // Per dim, each output position's count of taps inside the input.
+  SmallVector<SmallVector<int64_t>> counts(n);
+  bool partial = false;
+  for (size_t d = 0; d < n; ++d)
+    for (int64_t o = 0; o < out[d]; ++o) {
+      int64_t count = 0;
+      for (int64_t k = 0; k < w.kernel[d]; ++k) {
+        int64_t at = o * w.strides[d] - w.pads[d] + k * w.dilations[d];
+        count += at >= 0 && at < in[d];
+      }
+      partial |= count < w.kernel[d];
+      counts[d].push_back(count);
+    }
+  if (!partial)
+    return {};
+  SmallVector<int64_t> shape{1, 1};
+  shape.append(out.begin(), out.end());
+  auto type = RankedTensorType::get(shape, xType.getElementType());
+  std::vector<float> scale(type.getNumElements());
+  for (size_t flat = 0; flat < scale.size(); ++flat) {
+    int64_t rest = static_cast<int64_t>(flat), covered = 1;
+    for (size_t d = n; d-- > 0;) {
+      covered *= counts[d][rest % out[d]];
+      rest /= out[d];
+    }
+    scale[flat] = covered > 0 ? static_cast<float>(size) / covered : 0.0f;
+  }
+  return g.floats(type, scale);
+}
+
+/// AveragePool exactly, and large MaxPool windows as its even spread: a
+/// depthwise ConvTranspose of the gradient with a constant window.
 LogicalResult poolVJP(VJP &v) {
   if (!v.wants(0) || !v.grad(0))
     return success();
@@ -955,9 +993,18 @@ LogicalResult poolVJP(VJP &v) {
       *w, gType.getShape().drop_front(2), xType.getShape().drop_front(2));
   if (llvm::any_of(padding, [](int64_t p) { return p < 0; }))
     return failure();
+  Value grad = v.grad();
+  // AveragePool without count_include_pad (ONNX's default) divides each
+  // window by the elements it covers inside the input, fewer than `size`
+  // at the borders: the gradient spreads g * size / count with the 1/size
+  // window (PoolFormer's 3x3 token mixer on a 7x7 map: a quarter of the
+  // outputs are corners or edges; their gradient was 1.5-2.25x too small).
+  if (isa<AveragePoolOp>(v.op) && !v.attrInt("count_include_pad", 0))
+    if (Value scale = validCountScale(g, *w, xType, gType, size))
+      grad = g.mul(grad, scale);
   return v.set(
       0,
-      g.value("dsmp.conv_transpose", {v.grad(), weights, g.none()},
+      g.value("dsmp.conv_transpose", {grad, weights, g.none()},
               {g.array("strides", w->strides), g.array("pads", w->pads),
                g.array("dilations", w->dilations),
                g.array("kernel_shape", w->kernel),

@@ -245,11 +245,21 @@ struct PoolLowering : OpRewritePattern<PoolOp> {
           counts[flat] = static_cast<float>(taps);
         }
         auto countType = RankedTensorType::get(outShape, element);
-        if (!element.isF32())
-          return rewriter.notifyMatchFailure(op, "padded f16 average");
+        // The counts (small integers) in the element type: exact in f16,
+        // bf16 and f64 too.
+        auto floatElement = dyn_cast<FloatType>(element);
+        if (!floatElement)
+          return rewriter.notifyMatchFailure(op, "non-float average");
+        SmallVector<APFloat> countValues;
+        for (float c : counts) {
+          APFloat value(c);
+          bool lost;
+          value.convert(floatElement.getFloatSemantics(),
+                        APFloat::rmNearestTiesToEven, &lost);
+          countValues.push_back(value);
+        }
         Value countTensor = arith::ConstantOp::create(
-            rewriter, loc,
-            DenseElementsAttr::get(countType, ArrayRef<float>(counts)));
+            rewriter, loc, DenseElementsAttr::get(countType, countValues));
         result = buildElementwise(
             rewriter, loc, ValueRange{result, countTensor}, resultType, op,
             [](OpBuilder &b, Location l, ValueRange a, Type, Operation *)

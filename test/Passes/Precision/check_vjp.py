@@ -123,6 +123,13 @@ CASES = [
          "\n%y = dsmp.reduce_max %x0, %a : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<2x3x1xf32>", [2, 3, 1]),
     case("global_average_pool", [[1, 3, 4, 4]], "%y = dsmp.global_average_pool %x0 : (tensor<1x3x4x4xf32>) -> tensor<1x3x1x1xf32>", [1, 3, 1, 1]),
     case("average_pool", [[1, 2, 6, 6]], "%y = dsmp.average_pool %x0 {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x6x6xf32>) -> tensor<1x2x3x3xf32>", [1, 2, 3, 3]),
+    # PoolFormer's token mixer: stride 1, padded, the pads not counted.
+    case("average_pool_excluding_pads", [[1, 2, 5, 5]], "%y = dsmp.average_pool %x0 {kernel_shape = array<i64: 3, 3>, strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, count_include_pad = 0 : i64} : (tensor<1x2x5x5xf32>) -> tensor<1x2x5x5xf32>", [1, 2, 5, 5]),
+    case("average_pool_including_pads", [[1, 2, 5, 5]], "%y = dsmp.average_pool %x0 {kernel_shape = array<i64: 3, 3>, strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, count_include_pad = 1 : i64} : (tensor<1x2x5x5xf32>) -> tensor<1x2x5x5xf32>", [1, 2, 5, 5]),
+    # timm's GroupNorm1: one group over C*H*W, as InstanceNormalization of [N, 1, L].
+    case("instance_normalization_one_group", [[2, 1, 12]], const("s1", np.ones(1, np.float32)) + "\n" + const("b1", np.zeros(1, np.float32)) +
+         "\n%y = dsmp.instance_normalization %x0, %s1, %b1 {epsilon = 1.0e-06 : f32} : (tensor<2x1x12xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x1x12xf32>",
+         [2, 1, 12]),
     case("max_pool", [[1, 2, 7, 7]], "%y, %i = dsmp.max_pool %x0 {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x7x7xf32>) -> (tensor<1x2x4x4xf32>, none)", [1, 2, 4, 4]),
     case("max_pool_1d", [[2, 3, 8]], "%y, %i = dsmp.max_pool %x0 {kernel_shape = array<i64: 2>, strides = array<i64: 2>} : (tensor<2x3x8xf32>) -> (tensor<2x3x4xf32>, none)", [2, 3, 4]),
     case("flatten", [[2, 3, 4]], "%y = dsmp.flatten %x0 : (tensor<2x3x4xf32>) -> tensor<2x12xf32>", [2, 12]),
