@@ -559,6 +559,21 @@ Error RoundPolicy::run() {
   return Error::success();
 }
 
+/// Where the rounds (and the artifact) are measured: the validation
+/// inputs, else the calibration inputs.
+std::string validationDirOf(const MixedPrecisionOptions &options) {
+  return options.validation.empty() ? options.calibration : options.validation;
+}
+
+Expected<std::vector<HostInputs>>
+readValidationSets(const MixedPrecisionOptions &options) {
+  auto sets = readInputSets(validationDirOf(options));
+  if (!sets)
+    return llvm::createStringError("validation: " +
+                                   llvm::toString(sets.takeError()));
+  return sets;
+}
+
 Error checkOptions(const MixedPrecisionOptions &options) {
   if (!(options.tolerance > 0))
     return llvm::createStringError("--tolerance must be positive, got " +
@@ -609,12 +624,10 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
     return std::move(err);
   double analysisSeconds = secondsSince(start);
 
-  std::string validationDir =
-      options.validation.empty() ? options.calibration : options.validation;
-  auto sets = readInputSets(validationDir);
+  std::string validationDir = validationDirOf(options);
+  auto sets = readValidationSets(options);
   if (!sets)
-    return llvm::createStringError("validation: " +
-                                   llvm::toString(sets.takeError()));
+    return sets.takeError();
   std::string referenceEngine;
   auto referenceStart = std::chrono::steady_clock::now();
   TimingScope referenceTimer = phase(
@@ -806,12 +819,9 @@ measureArtifact(StringRef outputDir, const CompileOptions &compile,
   }
   if (result.reference.empty())
     return std::nullopt;
-  std::string validationDir =
-      options.validation.empty() ? options.calibration : options.validation;
-  auto sets = readInputSets(validationDir);
+  auto sets = readValidationSets(options);
   if (!sets)
-    return llvm::createStringError("validation: " +
-                                   llvm::toString(sets.takeError()));
+    return sets.takeError();
   auto program = HostProgram::open(outputDir);
   if (!program)
     return llvm::createStringError(
