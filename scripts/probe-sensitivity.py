@@ -11,8 +11,10 @@ inputs; the prediction for that rounding alone is sqrt(energy * u^2 / 3)
 with u = 2^-11. A ratio far from 1 points at a wrong gradient (a VJP model)
 where the prediction is low, or a pessimistic bound where it is high.
 
-  probe-sensitivity.py --bin build/bin MODEL_DIR... [--ops 12]
-Prints, per model, each sampled op's predicted and measured error and their
+  probe-sensitivity.py --bin build/bin MODEL_DIR... [--ops 12] [--only REGEX]
+`--only` keeps the ops whose name matches REGEX (to bisect a stretch of
+the graph); `--ops 0` probes every op kept; `--seeds N` averages the
+analysis over N random seed vectors (its estimate's own noise falls). Prints, per model, each sampled op's predicted and measured error and their
 ratio. A ratio over 3 (the prediction too low: the unsafe side) is flagged
 `off`, unless the measurement is under 1e-5 (a thousandth of the usual
 budget: a saturated softmax's near-ties are not linear there) or within
@@ -24,6 +26,7 @@ op is off.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -89,6 +92,7 @@ def probe(args, folder, work):
     report = os.path.join(work, name + ".json")
     r = subprocess.run([os.path.join(args.bin, "dsmp-compile"), path, "--target=sm_80",
                         "--tolerance=1e-2", f"--calibration={set0}", f"--report={report}",
+                        f"--sensitivity-seeds={args.seeds}",
                         "-o", os.path.join(work, name + ".art"), "--quiet"],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if r.returncode:
@@ -99,8 +103,10 @@ def probe(args, folder, work):
     float_nodes = {n.name for n in model.graph.node}
     sampled = [o for o in ops if o["op_type"] not in SKIP and o["name"] in float_nodes
                and (o.get("sensitivity") or {}).get("energy", 0) > 0]
-    if len(sampled) > args.ops:
-        sampled = [sampled[round(i * (len(sampled) - 1) / (args.ops - 1))] for i in range(args.ops)]
+    if args.only:
+        sampled = [o for o in sampled if re.search(args.only, o["name"])]
+    if 0 < args.ops < len(sampled):
+        sampled = [sampled[round(i * (len(sampled) - 1) / max(args.ops - 1, 1))] for i in range(args.ops)]
     feed = inputs_of(set0)
     reference = session(path).run(None, feed)
     ok = True
@@ -138,7 +144,10 @@ def probe(args, folder, work):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--bin", required=True)
-    p.add_argument("--ops", type=int, default=12)
+    p.add_argument("--ops", type=int, default=12, help="ops sampled per model (0: all)")
+    p.add_argument("--seeds", type=int, default=1,
+                   help="dsmp-compile --sensitivity-seeds: random seed vectors of the analysis")
+    p.add_argument("--only", help="probe only the ops whose name matches this regex")
     p.add_argument("models", nargs="+")
     args = p.parse_args()
     ok = True

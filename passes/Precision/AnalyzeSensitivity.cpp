@@ -6,6 +6,7 @@
 
 #include "passes/Precision/Adjoint.h"
 #include "passes/Precision/Calibration.h"
+#include "passes/Precision/CoherentRounding.h"
 #include "passes/Precision/ErrorFloor.h"
 #include "passes/Precision/Formats.h"
 #include "passes/Precision/Passes.h"
@@ -17,6 +18,8 @@
 
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <random>
@@ -95,6 +98,22 @@ SmallVector<size_t> branchDecisions(ArrayRef<Operation *> ops) {
   return SmallVector<size_t>(found.begin(), found.end());
 }
 
+/// Outputs of at most this many elements in all are seeded with every row
+/// of a Hadamard matrix (one backward pass each): their energies are exact,
+/// not a one-vector estimate.
+constexpr int64_t kExactOutputElements = 8;
+
+/// Row `row` of the Sylvester-Hadamard matrix, columns [first, first + n):
+/// (-1)^popcount(row & column).
+std::vector<float> hadamardSigns(unsigned row, int64_t first, int64_t n) {
+  std::vector<float> signs(n);
+  for (int64_t i = 0; i < n; ++i)
+    signs[i] = llvm::popcount(row & static_cast<uint64_t>(first + i)) & 1
+                   ? -1.0f
+                   : 1.0f;
+  return signs;
+}
+
 /// sum |p| and sum p^2 over the calibration sets, in double.
 struct Sums {
   double abs = 0, square = 0;
@@ -120,6 +139,15 @@ struct Sums {
       abs += a[j];
       square += q[j];
     }
+  }
+  /// Products p then their x, n each: their squares summed over the groups
+  /// of equal x that round (roundingSquareSum).
+  void addPaired(ArrayRef<float> px) {
+    ArrayRef<float> p = px.take_front(px.size() / 2),
+                    x = px.drop_front(px.size() / 2);
+    double before = square;
+    add(p);
+    square = before + roundingSquareSum(p, x);
   }
 };
 
@@ -167,6 +195,8 @@ struct AnalyzeSensitivityPass final
     // Under max-abs, the probes holding the outputs' peak seeds.
     SmallVector<int> peakCounts;
     std::vector<bool> reached;
+    // Which probes hold products followed by their x.
+    std::vector<bool> paired;
     llvm::Error err = runProbes(
         module, calibration,
         [&](func::FuncOp graph, ArrayRef<Operation *> copy,
@@ -187,11 +217,16 @@ struct AnalyzeSensitivityPass final
           // The graph computes g * x (one op per probe); the sums are taken
           // as each product is computed, in double.
           SmallVector<Value> values;
+          paired.clear();
           if (recordRanges)
             ranges.instrument(copy, parts, values);
           rangeProbes = values.size();
+          // A probe carries g * x and then x: elements holding one value
+          // share its rounding error (CoherentRounding.h).
           auto probe = [&](Value grad, Value x) {
-            values.push_back(g.mul(grad, x));
+            values.push_back(concatFlattened(ret, {g.mul(grad, x), x}));
+            paired.resize(values.size(), false);
+            paired.back() = true;
             return static_cast<int>(values.size()) - 1;
           };
           // Seeds r / max(|y|, floor sqrt(n)) (rel-l2) or r (max-abs) with r
@@ -287,13 +322,33 @@ struct AnalyzeSensitivityPass final
               s = (rng() & 1) ? 1.0f : -1.0f;
             return signs;
           };
-          for (unsigned k = 0; k < std::max(1u, unsigned(seeds)); ++k) {
+          // Few output elements: a random r often cancels the error's few
+          // large components (a 2-class softmax moves both probabilities by
+          // +-a: r = (1, 1) sees 0), so the seeds are the rows of a
+          // Hadamard matrix instead, whose mean of (r . e)^2 is |e|^2 for
+          // every error e.
+          int64_t seededElements = 0;
+          for (Value y : ret->getOperands())
+            if (isF32Tensor(y.getType(), /*requireStaticShape=*/true))
+              seededElements +=
+                  cast<RankedTensorType>(y.getType()).getNumElements();
+          unsigned hadamardRows =
+              seededElements > 0 && seededElements <= kExactOutputElements
+                  ? static_cast<unsigned>(llvm::PowerOf2Ceil(seededElements))
+                  : 0;
+          unsigned seedVectors = std::max({1u, unsigned(seeds), hadamardRows});
+          for (unsigned k = 0; k < seedVectors; ++k) {
             SmallVector<std::pair<Value, Value>> seedValues, peakSeeds;
+            int64_t firstElement = 0;
             for (Value y : ret->getOperands()) {
               if (!isF32Tensor(y.getType(), /*requireStaticShape=*/true))
                 continue;
               auto type = cast<RankedTensorType>(y.getType());
-              std::vector<float> signs = randomSigns(type);
+              std::vector<float> signs =
+                  hadamardRows
+                      ? hadamardSigns(k, firstElement, type.getNumElements())
+                      : randomSigns(type);
+              firstElement += type.getNumElements();
               if (!relative) {
                 seedValues.push_back({y, g.floats(type, signs)});
                 // The same signs on the peaks only, |y| >= 0.1 max |y|;
@@ -366,7 +421,10 @@ struct AnalyzeSensitivityPass final
         [&](size_t probe, ArrayRef<float> product) {
           if (probe < rangeProbes)
             return ranges.observe(probe, product);
-          sums[probe].add(product);
+          if (probe < paired.size() && paired[probe])
+            sums[probe].addPaired(product);
+          else
+            sums[probe].add(product);
           sets = std::max(sets, ++sums[probe].sets);
         },
         *engineKind, &reached);

@@ -1,0 +1,41 @@
+//===- CoherentRounding.h - Rounding errors shared by equal values -------===//
+//
+// A format's rounding error is a function of the value rounded: every
+// element holding the same value gets the same error. The sensitivity
+// energy sum_i (g_i x_i)^2 assumes independent errors; where many elements
+// hold one value (a blank page's flat regions through the first layers, an
+// 8-bit image's 256 levels, repeated embedding rows) their errors add
+// coherently, and the energy is sum over groups of equal x of
+// (sum_{i in G} g_i x_i)^2. On ppocr_det_v4's rendered page the
+// independent form under-predicted the early backbone's rounding 5-36x.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSMP_PASSES_PRECISION_COHERENTROUNDING_H
+#define DSMP_PASSES_PRECISION_COHERENTROUNDING_H
+
+#include "llvm/ADT/ArrayRef.h"
+
+namespace mlir::dsmp {
+
+/// Whether every format dsmp assigns holds x exactly, so that rounding it
+/// changes nothing: zero, or at most 3 significant bits with |x| in
+/// [2^-6, 448] (FP8 E4M3's normal range; E5M2 keeps 3 bits). A Clip's
+/// saturated 6, a HardSigmoid's 1, a mask's ones.
+bool roundsExactly(float x);
+
+/// Whether an evenly spaced sample of x (8192 elements) repeats nonzero
+/// values often enough for grouping to matter (8 repeats; a smaller x is
+/// always grouped). Values from a continuous computation almost never
+/// repeat; flat regions and quantized levels do at once.
+bool repeatsValues(llvm::ArrayRef<float> x);
+
+/// The energy of rounding x, given the products p = g * x (one per
+/// element): sum over the groups of bit-equal x of (sum of their p)^2,
+/// leaving out the x that round exactly. Where x repeats no value
+/// (repeatsValues) every group is one element: sum p^2.
+double roundingSquareSum(llvm::ArrayRef<float> p, llvm::ArrayRef<float> x);
+
+} // namespace mlir::dsmp
+
+#endif // DSMP_PASSES_PRECISION_COHERENTROUNDING_H
