@@ -603,47 +603,86 @@ Error checkOptions(const MixedPrecisionOptions &options) {
 
 } // namespace
 
-Expected<MixedPrecisionResult>
-runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
+namespace {
+
+/// The flow's work that does not depend on the budget: the analyses'
+/// annotated module, the validation inputs and the FP32 reference on them.
+/// A rerun under a tighter budget (compileWithPrecision) starts from it.
+struct PrecisionAnalysis {
+  /// Every evaluation of the flow (analysis, reference, rounds) decodes the
+  /// same weights once.
+  std::unique_ptr<EvaluatorConstantCache> decodedConstants;
+  OwningOpRef<ModuleOp> analyzed;
+  std::string analysisText; // its passes, as pipeline elements
+  std::string validationDir;
+  std::vector<HostInputs> sets;
+  OutputSets reference;
+  std::string referenceEngine;
+  std::vector<double> floors; // rel-l2's, by output
+  std::vector<std::string> zeroOutputs;
+  double analysisSeconds = 0, referenceSeconds = 0;
+};
+
+Expected<PrecisionAnalysis>
+analyzePrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   if (Error err = checkOptions(options))
     return std::move(err);
-  bool maxAbs = options.metric == "max-abs";
   auto start = std::chrono::steady_clock::now();
-  // Every evaluation of the flow (analysis, reference, rounds) decodes the
-  // same weights once.
-  EvaluatorConstantCache decodedConstants(fp32.getContext());
+  PrecisionAnalysis analysis;
+  analysis.decodedConstants =
+      std::make_unique<EvaluatorConstantCache>(fp32.getContext());
   auto pipeline = precisionPipelineOptions(options);
   if (!pipeline)
     return pipeline.takeError();
 
-  OwningOpRef<ModuleOp> analyzed(fp32.clone());
-  PassManager analysis(fp32.getContext());
-  buildPrecisionAnalysisPipeline(analysis, **pipeline);
-  std::string analysisText = pipelineElements(analysis);
-  if (Error err = runPhase(analysis, *analyzed, "precision analysis", options))
+  analysis.analyzed = fp32.clone();
+  PassManager passes(fp32.getContext());
+  buildPrecisionAnalysisPipeline(passes, **pipeline);
+  analysis.analysisText = pipelineElements(passes);
+  if (Error err =
+          runPhase(passes, *analysis.analyzed, "precision analysis", options))
     return std::move(err);
-  double analysisSeconds = secondsSince(start);
+  analysis.analysisSeconds = secondsSince(start);
 
-  std::string validationDir = validationDirOf(options);
+  analysis.validationDir = validationDirOf(options);
   auto sets = readValidationSets(options);
   if (!sets)
     return sets.takeError();
-  std::string referenceEngine;
+  analysis.sets = std::move(*sets);
   auto referenceStart = std::chrono::steady_clock::now();
   TimingScope referenceTimer = phase(
       options, "validation (FP32 run)",
-      llvm::formatv("FP32 reference on {0} input set(s)", sets->size()).str());
-  auto reference = runOnSets(*analyzed, *sets, &referenceEngine);
+      llvm::formatv("FP32 reference on {0} input set(s)", analysis.sets.size())
+          .str());
+  auto reference =
+      runOnSets(*analysis.analyzed, analysis.sets, &analysis.referenceEngine);
   referenceTimer.stop();
   if (!reference)
     return llvm::createStringError("validation (FP32 run): " +
                                    llvm::toString(reference.takeError()));
+  analysis.reference = std::move(*reference);
+  analysis.floors = errorFloors(*analysis.analyzed, analysis.reference,
+                                options.errorFloor, analysis.zeroOutputs);
+  analysis.referenceSeconds = secondsSince(referenceStart);
+  return analysis;
+}
 
-  std::vector<std::string> zeroOutputs;
-  std::vector<double> floors =
-      errorFloors(*analyzed, *reference, options.errorFloor, zeroOutputs);
-  double referenceSeconds = secondsSince(referenceStart);
-  RoundPolicy rounds(*analyzed, **pipeline, options, *sets, *reference, floors);
+/// The rounds under `options.tolerance` from `analysis` (which they leave
+/// as it was), and the report.
+Expected<MixedPrecisionResult>
+assignFormats(ModuleOp fp32, PrecisionAnalysis &analysis,
+              const MixedPrecisionOptions &options) {
+  if (Error err = checkOptions(options))
+    return std::move(err);
+  bool maxAbs = options.metric == "max-abs";
+  auto pipeline = precisionPipelineOptions(options);
+  if (!pipeline)
+    return pipeline.takeError();
+  OwningOpRef<ModuleOp> &analyzed = analysis.analyzed;
+  const std::vector<HostInputs> *sets = &analysis.sets;
+  const std::vector<double> &floors = analysis.floors;
+  RoundPolicy rounds(*analyzed, **pipeline, options, *sets, analysis.reference,
+                     floors);
   auto roundsStart = std::chrono::steady_clock::now();
   if (Error err = rounds.run())
     return std::move(err);
@@ -663,7 +702,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   // --compare judges outputs as the budget was measured.
   if (!maxAbs)
     result.errorFloors = floors;
-  result.reference = std::move(*reference);
+  result.reference = analysis.reference;
   // The final round's assignment options make the printed pipeline.
   (*pipeline)->margin = final.margin;
   (*pipeline)->keepF32Ops = ArrayRef<int64_t>(final.keepF32);
@@ -671,7 +710,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   (*pipeline)->carrierOps = ArrayRef<int64_t>(final.carriers);
   PassManager assignment(fp32.getContext());
   buildPrecisionAssignmentPipeline(assignment, **pipeline);
-  result.pipeline = analysisText + "," + pipelineElements(assignment);
+  result.pipeline = analysis.analysisText + "," + pipelineElements(assignment);
 
   json::Object summary;
   summary["target"] = options.target;
@@ -688,7 +727,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
     // Zero on every calibration input: its error is absolute, against the
     // floor (dsmp-compile warns).
     json::Array zero;
-    for (const std::string &name : zeroOutputs)
+    for (const std::string &name : analysis.zeroOutputs)
       zero.push_back(name);
     summary["outputs_zero_on_calibration"] = std::move(zero);
   }
@@ -734,21 +773,21 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   });
   summary["ops_without_sensitivity"] = static_cast<int64_t>(unmeasured.size());
   summary["ops_without_sensitivity_names"] = std::move(unmeasured);
-  summary["validation"] = validationDir;
+  summary["validation"] = analysis.validationDir;
   // "evaluate": the reference evaluator, rounding each op to its format;
   // "compile": an LLVM build for the host (ops the evaluator cannot hold).
   summary["validation_engine"] = rounds.validationEngine;
-  summary["reference_engine"] = referenceEngine;
+  summary["reference_engine"] = analysis.referenceEngine;
   summary["validated_on_calibration_data"] = options.validation.empty();
   summary["calibration"] = options.calibration;
-  summary["analysis_seconds"] = analysisSeconds;
+  summary["analysis_seconds"] = analysis.analysisSeconds;
   // Where the flow's time goes (bench/precision prints it in units of one
   // onnxruntime run): the analyses' forward + adjoint, the FP32 reference
   // on the validation sets, the rounds (assignment, casts, validation run
   // each), and this summary (sizes at the input shapes).
   summary["phase_seconds"] =
-      json::Object{{"analysis", analysisSeconds},
-                   {"fp32_reference", referenceSeconds},
+      json::Object{{"analysis", analysis.analysisSeconds},
+                   {"fp32_reference", analysis.referenceSeconds},
                    {"rounds", roundsSeconds},
                    {"summary", secondsSince(summaryStart)}};
   summary["rounds"] = static_cast<int64_t>(rounds.attempts.size());
@@ -761,7 +800,11 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
                      {"measured_error", rounds.bisectedMeasured},
                      {"predicted_error", rounds.bisectedPredicted},
                      {"carriers", std::move(carrierNames)}};
-  summary["total_seconds"] = secondsSince(start);
+  // The flow that made this result: the analysis (once, however many
+  // budgets it served) and this budget's rounds.
+  summary["total_seconds"] = analysis.analysisSeconds +
+                             analysis.referenceSeconds +
+                             secondsSince(roundsStart);
   // Ops the adjoint stopped at, and those it crossed by a forward estimate
   // (no VJP model: ForwardEstimate.h).
   for (StringRef key : {"adjoint_stopped_at", "adjoint_estimated_at"})
@@ -772,7 +815,7 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
         names.push_back(cast<StringAttr>(a).str());
       summary[key] = std::move(names);
     }
-  auto expected = readOutputSets(validationDir);
+  auto expected = readOutputSets(analysis.validationDir);
   if (!expected) {
     llvm::consumeError(expected.takeError());
   } else if (expected->size() == sets->size()) {
@@ -798,6 +841,16 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   result.report["attempts"] = std::move(rounds.attempts);
   result.report["ops"] = std::move(final.ops);
   return result;
+}
+
+} // namespace
+
+Expected<MixedPrecisionResult>
+runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
+  auto analysis = analyzePrecision(fp32, options);
+  if (!analysis)
+    return analysis.takeError();
+  return assignFormats(fp32, *analysis, options);
 }
 
 /// The artifact in `outputDir` run on the validation input sets and
@@ -957,8 +1010,9 @@ compileWithPrecision(StringRef modelPath, StringRef outputDir,
   // code that sums in other orders, so single roundings land elsewhere and
   // its error is another sample (MobileNetV4-hybrid: 8.0e-3 in the flow,
   // 1.1e-2 from the artifact, tau 1e-2). Where the artifact runs here, it
-  // is measured on the validation sets too, and a miss reruns the flow
-  // under a budget tightened by how far the two differed (twice at most).
+  // is measured on the validation sets too, and a miss reruns the flow's
+  // rounds under a budget tightened by how far the two differed (twice at
+  // most).
   std::vector<std::string> *callerPipelines = compile.pipelines;
   std::vector<std::string> pipelines;
   Expected<MixedPrecisionResult> result = MixedPrecisionResult();
@@ -967,8 +1021,14 @@ compileWithPrecision(StringRef modelPath, StringRef outputDir,
   std::string artifactNotRun;
   std::optional<Measurement> artifactMeasured;
   bool artifactMet = true;
+  // The analyses and the FP32 reference do not depend on the budget: a
+  // rerun repeats only the rounds.
+  auto analysis = analyzePrecision(*loaded->module, options);
+  if (!analysis)
+    return llvm::createStringError(modelPath + ": " +
+                                   llvm::toString(analysis.takeError()));
   for (int tightening = 0;; ++tightening) {
-    result = runMixedPrecision(*loaded->module, flow);
+    result = assignFormats(*loaded->module, *analysis, flow);
     if (!result)
       return llvm::createStringError(modelPath + ": " +
                                      llvm::toString(result.takeError()));
@@ -1015,7 +1075,7 @@ compileWithPrecision(StringRef modelPath, StringRef outputDir,
     if (options.progress)
       options.progress->phase(
           llvm::formatv("the artifact measured {0:e2} over the budget "
-                        "{1:e2}: the flow again under {2:e2}",
+                        "{1:e2}: the rounds again under {2:e2}",
                         artifactError, options.tolerance, flow.tolerance)
               .str());
   }

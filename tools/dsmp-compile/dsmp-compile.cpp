@@ -727,7 +727,7 @@ int main(int argc, char **argv) {
     if (runs && runs->size() > 1)
       llvm::errs() << llvm::formatv(
           "dsmp-compile: note: the artifact measured {0:E2} over the budget "
-          "where the flow measured {1:E2}; the flow ran again under a "
+          "where the flow measured {1:E2}; the flow's rounds ran again under a "
           "tighter budget ({2} runs)\n",
           runs->front()
               .getAsObject()
