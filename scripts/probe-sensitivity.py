@@ -127,7 +127,11 @@ def probe(args, folder, work):
         # A value f16 cannot hold (a mask's -3.4e38) breaks the outputs
         # (NaN, inf): the prediction agrees when it is over the outputs
         # themselves.
-        flag = (("" if predicted > 1 else "  <-- off") if not np.isfinite(measured) else
+        # An op whose values f16 cannot hold is kept wider by its range
+        # (dsmp-assign-precision's overflow check), whatever its energy.
+        overflows = "f16" in ((o.get("range") or {}).get("overflow") or [])
+        flag = ("  (overflows f16: kept wider by range)" if overflows and not np.isfinite(measured)
+                else ("" if predicted > 1 else "  <-- off") if not np.isfinite(measured) else
                 "" if 1 / 3 <= ratio <= 3 else
                 "  (pessimistic)" if ratio < 1 / 3 else
                 "  (within onnxruntime's own f32 noise)" if measured < 3 * noise else
