@@ -44,6 +44,28 @@ public:
     }
   }
 
+  /// Adds `value` to `key`'s sum where `key` is in the map.
+  bool addIfPresent(uint32_t key, double value) {
+    uint32_t mask = keys.size() - 1;
+    for (uint32_t slot = slotOf(key, mask);; slot = (slot + 1) & mask) {
+      if (keys[slot] == key) {
+        sums[slot] += value;
+        return true;
+      }
+      if (keys[slot] == 0)
+        return false;
+    }
+  }
+
+  /// The keys whose sum is at least `least`, in a map of their own (sums 0).
+  GroupSums keysWithSumAtLeast(double least) const {
+    GroupSums kept;
+    for (size_t slot = 0; slot < keys.size(); ++slot)
+      if (keys[slot] && sums[slot] >= least)
+        kept.add(keys[slot], 0.0);
+    return kept;
+  }
+
   double squareSum() const {
     double total = 0;
     for (size_t slot = 0; slot < keys.size(); ++slot)
@@ -83,40 +105,64 @@ bool roundsExactly(float x) {
          exponent <= 127 + 8;
 }
 
-bool repeatsValues(llvm::ArrayRef<float> x) {
-  constexpr size_t kSample = 8192;
-  // A small tensor is grouped whole: that costs what sampling would.
-  if (x.size() <= kSample)
-    return true;
+namespace {
+
+/// Tensors up to this size are grouped exactly; a larger one by its
+/// frequent values, found in an evenly spaced sample of this many.
+constexpr size_t kSample = 8192;
+
+/// The nonzero values a sample of x holds twice or more (a group of at
+/// least about 2 x.size() / kSample elements). One element at a
+/// pseudo-random place in each stretch of x.size() / kSample: evenly spaced
+/// samples alias with a layout's period (every W-th element of a row).
+GroupSums frequentValues(llvm::ArrayRef<float> x) {
   size_t stride = x.size() / kSample + 1;
-  GroupSums seen;
-  size_t sampled = 0;
-  for (size_t i = 0; i < x.size(); i += stride) {
-    if (roundsExactly(x[i]))
-      continue;
-    ++sampled;
-    seen.add(bitsOf(x[i]), 0.0);
+  GroupSums counts;
+  uint64_t state = 0x9E3779B97F4A7C15ull;
+  for (size_t start = 0; start < x.size(); start += stride) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    size_t i = start + (state >> 33) % stride;
+    if (i < x.size() && !roundsExactly(x[i]))
+      counts.add(bitsOf(x[i]), 1.0);
   }
-  // A group of m elements can add m times its own part of the sum, so even
-  // a group of 0.1 % of a large tensor matters; distinct values from a
-  // continuous computation collide about once in such a sample.
-  return sampled - seen.size() >= 8;
+  return counts.keysWithSumAtLeast(2.0);
 }
+
+} // namespace
 
 double roundingSquareSum(llvm::ArrayRef<float> p, llvm::ArrayRef<float> x) {
   assert(p.size() == x.size() && "one x per product");
-  if (!repeatsValues(x)) {
-    double total = 0;
-    for (size_t i = 0; i < p.size(); ++i)
+  if (x.size() <= kSample) {
+    GroupSums groups;
+    for (size_t i = 0; i < x.size(); ++i)
       if (!roundsExactly(x[i]))
-        total += static_cast<double>(p[i]) * p[i];
-    return total;
+        groups.add(bitsOf(x[i]), p[i]);
+    return groups.squareSum();
   }
-  GroupSums groups;
-  for (size_t i = 0; i < x.size(); ++i)
-    if (!roundsExactly(x[i]))
-      groups.add(bitsOf(x[i]), p[i]);
-  return groups.squareSum();
+  // Frequent values are grouped exactly; every other value by its runs of
+  // consecutive equal elements (a flat stretch of a row), which a tensor
+  // whose values are all distinct makes single elements: sum p^2. A run of
+  // a frequent value is summed first, so the map sees one entry per run.
+  GroupSums frequent = frequentValues(x);
+  bool anyFrequent = frequent.size() > 0;
+  double singles = 0, run = 0;
+  uint32_t runKey = 0; // 0: no run (zero rounds exactly)
+  auto flush = [&] {
+    if (runKey && !(anyFrequent && frequent.addIfPresent(runKey, run)))
+      singles += run * run;
+  };
+  for (size_t i = 0; i < x.size(); ++i) {
+    uint32_t key = bitsOf(x[i]);
+    if (key == runKey) {
+      run += p[i];
+      continue;
+    }
+    flush();
+    runKey = roundsExactly(x[i]) ? 0 : key;
+    run = p[i];
+  }
+  flush();
+  return singles + frequent.squareSum();
 }
 
 } // namespace mlir::dsmp

@@ -24,16 +24,14 @@ namespace mlir::dsmp {
 /// saturated 6, a HardSigmoid's 1, a mask's ones.
 bool roundsExactly(float x);
 
-/// Whether an evenly spaced sample of x (8192 elements) repeats nonzero
-/// values often enough for grouping to matter (8 repeats; a smaller x is
-/// always grouped). Values from a continuous computation almost never
-/// repeat; flat regions and quantized levels do at once.
-bool repeatsValues(llvm::ArrayRef<float> x);
-
 /// The energy of rounding x, given the products p = g * x (one per
 /// element): sum over the groups of bit-equal x of (sum of their p)^2,
-/// leaving out the x that round exactly. Where x repeats no value
-/// (repeatsValues) every group is one element: sum p^2.
+/// leaving out the x that round exactly; where no value repeats, sum p^2.
+/// Up to 8192 elements the groups are exact. In a larger x, the values a
+/// sample of 8192 (one element at a pseudo-random place per stretch) holds
+/// twice (groups of about 2 n / 8192 elements and more) are grouped exactly,
+/// and any other value by its runs of consecutive equal elements: one pass, a
+/// hash lookup per run.
 double roundingSquareSum(llvm::ArrayRef<float> p, llvm::ArrayRef<float> x);
 
 } // namespace mlir::dsmp
