@@ -2,6 +2,9 @@
 
 #include "passes/Precision/CoherentRounding.h"
 
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
 #include <cstring>
@@ -16,81 +19,87 @@ uint32_t bitsOf(float v) {
   return bits;
 }
 
-uint32_t slotOf(uint32_t bits, uint32_t mask) {
-  // Fibonacci hashing: nearby floats (adjacent bit patterns) spread out.
-  return static_cast<uint32_t>((bits * 0x9E3779B97F4A7C15ull) >> 32) & mask;
-}
+/// Tensors up to this size are grouped exactly; a larger one by its
+/// frequent values, found in a sample of at most this many.
+constexpr size_t kSample = 8192;
 
-/// An open-addressing map from a float's bits to a double sum, growing as
-/// distinct values arrive. Zero is never a key (it rounds exactly).
-class GroupSums {
+/// A value sampled this often is frequent. Twice happens by chance: 8192
+/// floats of a continuous computation collide about once.
+constexpr uint32_t kFrequent = 3;
+
+/// An open-addressing table from a float's bits to a count and a double
+/// sum, sized once per use for at most kSample keys and reused across calls
+/// (the analysis calls it once per probe, thousands of times). Zero is
+/// never a key (it rounds exactly).
+class GroupTable {
 public:
-  GroupSums() : keys(1024, 0), sums(1024, 0.0) {}
+  /// Empties the table, with room for `keys` keys at half load.
+  void reset(size_t keys) {
+    size_t capacity = llvm::PowerOf2Ceil(std::max<size_t>(2 * keys, 64));
+    if (slots.size() < capacity)
+      slots.assign(capacity, Slot());
+    else
+      for (uint32_t slot : used)
+        slots[slot] = Slot();
+    used.clear();
+    pending = 0;
+    mask = static_cast<uint32_t>(capacity - 1);
+  }
 
-  void add(uint32_t key, double value) {
-    uint32_t mask = keys.size() - 1;
-    for (uint32_t slot = slotOf(key, mask);; slot = (slot + 1) & mask) {
-      if (keys[slot] == key) {
-        sums[slot] += value;
-        return;
-      }
-      if (keys[slot] == 0) {
-        keys[slot] = key;
-        sums[slot] = value;
-        if (++used * 2 > keys.size())
-          grow();
-        return;
+  /// The slot of `key`, inserted if absent.
+  uint32_t insert(uint32_t key) {
+    for (uint32_t slot = slotOf(key);; slot = (slot + 1) & mask) {
+      if (slots[slot].key == key)
+        return slot;
+      if (slots[slot].key == 0) {
+        slots[slot].key = key;
+        used.push_back(slot);
+        return slot;
       }
     }
   }
 
-  /// Adds `value` to `key`'s sum where `key` is in the map.
-  bool addIfPresent(uint32_t key, double value) {
-    uint32_t mask = keys.size() - 1;
-    for (uint32_t slot = slotOf(key, mask);; slot = (slot + 1) & mask) {
-      if (keys[slot] == key) {
-        sums[slot] += value;
-        return true;
-      }
-      if (keys[slot] == 0)
-        return false;
+  /// The slot of `key`, or -1.
+  int64_t find(uint32_t key) const {
+    for (uint32_t slot = slotOf(key);; slot = (slot + 1) & mask) {
+      if (slots[slot].key == key)
+        return slot;
+      if (slots[slot].key == 0)
+        return -1;
     }
   }
 
-  /// The keys whose sum is at least `least`, in a map of their own (sums 0).
-  GroupSums keysWithSumAtLeast(double least) const {
-    GroupSums kept;
-    for (size_t slot = 0; slot < keys.size(); ++slot)
-      if (keys[slot] && sums[slot] >= least)
-        kept.add(keys[slot], 0.0);
-    return kept;
+  struct Slot {
+    uint32_t key = 0;
+    uint32_t count = 0;
+    double sum = 0;
+  };
+  Slot &operator[](uint32_t slot) { return slots[slot]; }
+
+  template <typename F> void forEach(F &&f) const {
+    for (uint32_t slot : used)
+      f(slots[slot]);
   }
+
+  /// Scratch: how many keys the next reset must hold.
+  size_t pending = 0;
 
   double squareSum() const {
     double total = 0;
-    for (size_t slot = 0; slot < keys.size(); ++slot)
-      if (keys[slot])
-        total += sums[slot] * sums[slot];
+    for (uint32_t slot : used)
+      total += slots[slot].sum * slots[slot].sum;
     return total;
   }
 
-  size_t size() const { return used; }
-
 private:
-  void grow() {
-    std::vector<uint32_t> oldKeys(keys.size() * 2, 0);
-    std::vector<double> oldSums(sums.size() * 2, 0.0);
-    oldKeys.swap(keys);
-    oldSums.swap(sums);
-    used = 0;
-    for (size_t slot = 0; slot < oldKeys.size(); ++slot)
-      if (oldKeys[slot])
-        add(oldKeys[slot], oldSums[slot]);
+  uint32_t slotOf(uint32_t bits) const {
+    // Fibonacci hashing: nearby floats (adjacent bit patterns) spread out.
+    return static_cast<uint32_t>((bits * 0x9E3779B97F4A7C15ull) >> 32) & mask;
   }
 
-  std::vector<uint32_t> keys;
-  std::vector<double> sums;
-  size_t used = 0;
+  std::vector<Slot> slots;
+  std::vector<uint32_t> used;
+  uint32_t mask = 0;
 };
 
 } // namespace
@@ -105,51 +114,91 @@ bool roundsExactly(float x) {
          exponent <= 127 + 8;
 }
 
-namespace {
-
-/// Tensors up to this size are grouped exactly; a larger one by its
-/// frequent values, found in an evenly spaced sample of this many.
-constexpr size_t kSample = 8192;
-
-/// The nonzero values a sample of x holds twice or more (a group of at
-/// least about 2 x.size() / kSample elements). One element at a
-/// pseudo-random place in each stretch of x.size() / kSample: evenly spaced
-/// samples alias with a layout's period (every W-th element of a row).
-GroupSums frequentValues(llvm::ArrayRef<float> x) {
-  size_t stride = x.size() / kSample + 1;
-  GroupSums counts;
+double roundingSquareSum(llvm::ArrayRef<float> p, llvm::ArrayRef<float> x) {
+  assert(p.size() == x.size() && "one x per product");
+  thread_local GroupTable table;
+  if (x.size() <= kSample) {
+    table.reset(x.size());
+    for (size_t i = 0; i < x.size(); ++i)
+      if (!roundsExactly(x[i]))
+        table[table.insert(bitsOf(x[i]))].sum += p[i];
+    return table.squareSum();
+  }
+  // The values a sample holds kFrequent times or more (groups of about 3 n
+  // / samples elements and more) are grouped exactly. The sample takes one
+  // element at a pseudo-random place in each stretch of x (evenly spaced
+  // samples alias with a layout's period, every W-th element of a row), a
+  // sixteenth of x up to kSample elements: its random reads cost more than
+  // the sequential pass below.
+  size_t samples = std::min(kSample, std::max<size_t>(1024, x.size() / 16));
+  table.reset(samples);
+  uint64_t stride = x.size() / samples + 1;
   uint64_t state = 0x9E3779B97F4A7C15ull;
   for (size_t start = 0; start < x.size(); start += stride) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
-    size_t i = start + (state >> 33) % stride;
+    size_t i = start + (((state >> 32) * stride) >> 32);
     if (i < x.size() && !roundsExactly(x[i]))
-      counts.add(bitsOf(x[i]), 1.0);
+      ++table[table.insert(bitsOf(x[i]))].count;
   }
-  return counts.keysWithSumAtLeast(2.0);
-}
-
-} // namespace
-
-double roundingSquareSum(llvm::ArrayRef<float> p, llvm::ArrayRef<float> x) {
-  assert(p.size() == x.size() && "one x per product");
-  if (x.size() <= kSample) {
-    GroupSums groups;
-    for (size_t i = 0; i < x.size(); ++i)
-      if (!roundsExactly(x[i]))
-        groups.add(bitsOf(x[i]), p[i]);
-    return groups.squareSum();
+  // The frequent values in a table of their own: most lookups below are
+  // of other values and end at once in a small, mostly empty table.
+  thread_local GroupTable frequent;
+  table.forEach([&](const GroupTable::Slot &slot) {
+    if (slot.count >= kFrequent)
+      ++frequent.pending;
+  });
+  bool anyFrequent = frequent.pending > 0;
+  frequent.reset(frequent.pending);
+  // A 4096-bit filter in front of it: most values are not frequent, and a
+  // table lookup that misses mispredicts its probe loop's exit.
+  uint64_t filter[64] = {};
+  auto filterBit = [](uint32_t key) {
+    return static_cast<uint32_t>((key * 0xC2B2AE3D27D4EB4Full) >> 52);
+  };
+  if (anyFrequent)
+    table.forEach([&](const GroupTable::Slot &slot) {
+      if (slot.count < kFrequent)
+        return;
+      frequent.insert(slot.key);
+      uint32_t bit = filterBit(slot.key);
+      filter[bit >> 6] |= uint64_t(1) << (bit & 63);
+    });
+  if (!anyFrequent) {
+    // Most tensors: no frequent value, and often no two neighbours equal,
+    // where the sum is that of the squares; one branch-free pass says.
+    double lanes[8] = {};
+    size_t neighbours = 0;
+    for (size_t i = 0; i < x.size(); i += 8) {
+      size_t end = std::min(i + 8, x.size());
+      for (size_t j = i; j < end; ++j) {
+        uint32_t bits = bitsOf(x[j]);
+        double v = roundsExactly(x[j]) ? 0.0 : p[j];
+        lanes[j - i] += v * v;
+        neighbours += j > 0 && bits == bitsOf(x[j - 1]) && (bits << 1);
+      }
+    }
+    if (!neighbours) {
+      double total = 0;
+      for (double lane : lanes)
+        total += lane;
+      return total;
+    }
   }
-  // Frequent values are grouped exactly; every other value by its runs of
-  // consecutive equal elements (a flat stretch of a row), which a tensor
-  // whose values are all distinct makes single elements: sum p^2. A run of
-  // a frequent value is summed first, so the map sees one entry per run.
-  GroupSums frequent = frequentValues(x);
-  bool anyFrequent = frequent.size() > 0;
+  // Any other value by its runs of consecutive equal elements (a flat
+  // stretch of a row); where all values differ, each run is one element.
+  // A run of a frequent value is summed first: one lookup per run.
   double singles = 0, run = 0;
   uint32_t runKey = 0; // 0: no run (zero rounds exactly)
   auto flush = [&] {
-    if (runKey && !(anyFrequent && frequent.addIfPresent(runKey, run)))
-      singles += run * run;
+    if (!runKey)
+      return;
+    uint32_t bit = filterBit(runKey);
+    if (filter[bit >> 6] >> (bit & 63) & 1)
+      if (int64_t slot = frequent.find(runKey); slot >= 0) {
+        frequent[slot].sum += run;
+        return;
+      }
+    singles += run * run;
   };
   for (size_t i = 0; i < x.size(); ++i) {
     uint32_t key = bitsOf(x[i]);
@@ -162,7 +211,7 @@ double roundingSquareSum(llvm::ArrayRef<float> p, llvm::ArrayRef<float> x) {
     run = p[i];
   }
   flush();
-  return singles + frequent.squareSum();
+  return singles + (anyFrequent ? frequent.squareSum() : 0.0);
 }
 
 } // namespace mlir::dsmp

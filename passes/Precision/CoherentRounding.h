@@ -29,9 +29,9 @@ bool roundsExactly(float x);
 /// leaving out the x that round exactly; where no value repeats, sum p^2.
 /// Up to 8192 elements the groups are exact. In a larger x, the values a
 /// sample of 8192 (one element at a pseudo-random place per stretch) holds
-/// twice (groups of about 2 n / 8192 elements and more) are grouped exactly,
-/// and any other value by its runs of consecutive equal elements: one pass, a
-/// hash lookup per run.
+/// three times (groups of about 3 n / 8192 elements and more) are grouped
+/// exactly, and any other value by its runs of consecutive equal elements: one
+/// pass, a hash lookup per run.
 double roundingSquareSum(llvm::ArrayRef<float> p, llvm::ArrayRef<float> x);
 
 } // namespace mlir::dsmp

@@ -82,7 +82,9 @@ TEST(CoherentRoundingTest, AFlatRegionErrsAsOne) {
     x[i] = i % 10 < 7 ? 2.2489083f : (level(rng) / 255.0f - 0.485f) / 0.229f;
   }
   double grouped = roundingSquareSum(p, x);
-  EXPECT_NEAR(grouped, directGrouped(p, x), 1e-9 * grouped);
+  // The background and most levels are sampled often enough to be grouped
+  // exactly; a rare level only by its runs.
+  EXPECT_NEAR(grouped, directGrouped(p, x), 1e-5 * grouped);
   double independent = 0;
   for (float v : p)
     independent += double(v) * v;
