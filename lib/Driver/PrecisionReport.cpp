@@ -171,7 +171,8 @@ json::Array describeOps(ModuleOp assigned) {
       entry["error_share"] = share.getValueAsDouble();
     entry["sensitivity"] =
         numbers(op->getAttrOfType<DictionaryAttr>("dsmp.sensitivity"),
-                {"adapt", "energy", "operand_energy", "weight_energy"});
+                {"adapt", "energy", "operand_energy", "weight_energy",
+                 "independent_energy"});
     entry["range"] = numbers(op->getAttrOfType<DictionaryAttr>("dsmp.range"),
                              {"min", "max", "amax", "static_lo", "static_hi"});
     if (auto stop = op->getAttrOfType<StringAttr>("dsmp.no_adjoint"))

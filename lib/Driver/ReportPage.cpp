@@ -713,7 +713,33 @@ void writeOps(const json::Array &ops, const json::Object *summary,
 
 } // namespace
 
-std::string explainFormat(const json::Object &op) {
+namespace {
+
+/// Where the analysis counted equal values' rounding together (or left
+/// out values every format holds) and that moved the op's energy over 2x:
+/// a clause saying so, else "".
+std::string coherenceClause(const json::Object &op) {
+  const json::Object *s = op.getObject("sensitivity");
+  double energy = numberIn(s, "energy"),
+         independent = numberIn(s, "independent_energy");
+  if (!(independent > 0) || !(energy >= 0))
+    return "";
+  double ratio = energy / independent;
+  if (ratio > 2)
+    return "; many of its values are equal (a flat region, repeated "
+           "levels) and round alike, so their errors add up: " +
+           llvm::formatv("{0:f1}", ratio).str() +
+           "x what independent errors would give";
+  if (ratio < 0.5)
+    return "; many of its values round exactly or alike in ways that "
+           "cancel downstream: " +
+           llvm::formatv("{0:f2}", ratio).str() +
+           "x what independent errors would give";
+  return "";
+}
+
+/// Why the op got its format, from its reason.
+std::string formatReason(const json::Object &op) {
   StringRef format = op.getString("format").value_or("f32");
   StringRef reason = op.getString("reason").value_or("");
   StringRef type = op.getString("op_type").value_or("");
@@ -773,6 +799,12 @@ std::string explainFormat(const json::Object &op) {
     return f + "a round measured more error than predicted, and bisection "
                "(raising halves of the 16-bit ops in turn) found it here";
   return f + (reason.empty() ? "no decision recorded" : reason.str());
+}
+
+} // namespace
+
+std::string explainFormat(const json::Object &op) {
+  return formatReason(op) + coherenceClause(op);
 }
 
 void writeReportPage(const json::Object &report, llvm::raw_ostream &os) {

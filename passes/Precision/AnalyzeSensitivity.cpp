@@ -117,6 +117,9 @@ std::vector<float> hadamardSigns(unsigned row, int64_t first, int64_t n) {
 /// sum |p| and sum p^2 over the calibration sets, in double.
 struct Sums {
   double abs = 0, square = 0;
+  /// sum p^2 of paired probes, as if every element erred on its own: what
+  /// `square` would be without CoherentRounding.h.
+  double independent = 0;
   size_t sets = 0; // calibration sets seen
   void add(ArrayRef<float> p) {
     // Eight independent partial sums: the loop vectorizes (one chain of
@@ -147,6 +150,7 @@ struct Sums {
                     x = px.drop_front(px.size() / 2);
     double before = square;
     add(p);
+    independent += square - before;
     square = before + roundingSquareSum(p, x);
   }
 };
@@ -495,6 +499,15 @@ struct AnalyzeSensitivityPass final
                          b.getF64FloatAttr(mean(p.products, &Sums::abs))),
           b.getNamedAttr(
               "energy", b.getF64FloatAttr(energy(p.products, p.peakProducts)))};
+      // Where equal values' shared rounding (or values that round
+      // exactly) moved the energy over 2x from the independent sum: the
+      // report says why.
+      double independent = mean(p.products, &Sums::independent);
+      double grouped = mean(p.products, &Sums::square);
+      if (independent > 0 &&
+          (grouped > 2 * independent || 2 * grouped < independent))
+        fields.push_back(b.getNamedAttr("independent_energy",
+                                        b.getF64FloatAttr(independent)));
       if (!p.peakProducts.empty())
         fields.push_back(b.getNamedAttr(
             "peak_energy",
