@@ -145,13 +145,13 @@ struct Sums {
   }
   /// Products p then their x, n each: their squares summed over the groups
   /// of equal x that round (roundingSquareSum).
-  void addPaired(ArrayRef<float> px) {
+  void addPaired(ArrayRef<float> px, bool leaveOutExact) {
     ArrayRef<float> p = px.take_front(px.size() / 2),
                     x = px.drop_front(px.size() / 2);
     double before = square;
     add(p);
     independent += square - before;
-    square = before + roundingSquareSum(p, x);
+    square = before + roundingSquareSum(p, x, leaveOutExact);
   }
 };
 
@@ -426,7 +426,7 @@ struct AnalyzeSensitivityPass final
           if (probe < rangeProbes)
             return ranges.observe(probe, product);
           if (probe < paired.size() && paired[probe])
-            sums[probe].addPaired(product);
+            sums[probe].addPaired(product, exactValues);
           else
             sums[probe].add(product);
           sets = std::max(sets, ++sums[probe].sets);

@@ -114,13 +114,18 @@ bool roundsExactly(float x) {
          exponent <= 127 + 8;
 }
 
-double roundingSquareSum(llvm::ArrayRef<float> p, llvm::ArrayRef<float> x) {
+double roundingSquareSum(llvm::ArrayRef<float> p, llvm::ArrayRef<float> x,
+                         bool leaveOutExact) {
   assert(p.size() == x.size() && "one x per product");
+  // Zero rounds exactly under any scale; other short values only unscaled.
+  auto skipped = [&](float v) {
+    return leaveOutExact ? roundsExactly(v) : (bitsOf(v) << 1) == 0;
+  };
   thread_local GroupTable table;
   if (x.size() <= kSample) {
     table.reset(x.size());
     for (size_t i = 0; i < x.size(); ++i)
-      if (!roundsExactly(x[i]))
+      if (!skipped(x[i]))
         table[table.insert(bitsOf(x[i]))].sum += p[i];
     return table.squareSum();
   }
@@ -137,7 +142,7 @@ double roundingSquareSum(llvm::ArrayRef<float> p, llvm::ArrayRef<float> x) {
   for (size_t start = 0; start < x.size(); start += stride) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
     size_t i = start + (((state >> 32) * stride) >> 32);
-    if (i < x.size() && !roundsExactly(x[i]))
+    if (i < x.size() && !skipped(x[i]))
       ++table[table.insert(bitsOf(x[i]))].count;
   }
   // The frequent values in a table of their own: most lookups below are
@@ -172,7 +177,7 @@ double roundingSquareSum(llvm::ArrayRef<float> p, llvm::ArrayRef<float> x) {
       size_t end = std::min(i + 8, x.size());
       for (size_t j = i; j < end; ++j) {
         uint32_t bits = bitsOf(x[j]);
-        double v = roundsExactly(x[j]) ? 0.0 : p[j];
+        double v = skipped(x[j]) ? 0.0 : p[j];
         lanes[j - i] += v * v;
         neighbours += j > 0 && bits == bitsOf(x[j - 1]) && (bits << 1);
       }
@@ -207,7 +212,7 @@ double roundingSquareSum(llvm::ArrayRef<float> p, llvm::ArrayRef<float> x) {
       continue;
     }
     flush();
-    runKey = roundsExactly(x[i]) ? 0 : key;
+    runKey = skipped(x[i]) ? 0 : key;
     run = p[i];
   }
   flush();

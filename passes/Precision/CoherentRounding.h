@@ -32,7 +32,10 @@ bool roundsExactly(float x);
 /// three times (groups of about 3 n / 8192 elements and more) are grouped
 /// exactly, and any other value by its runs of consecutive equal elements: one
 /// pass, a hash lookup per run.
-double roundingSquareSum(llvm::ArrayRef<float> p, llvm::ArrayRef<float> x);
+/// With `leaveOutExact` false, values that round exactly count too (an f8
+/// format's per-tensor scale makes a saturated 6 or a mask's 1 round).
+double roundingSquareSum(llvm::ArrayRef<float> p, llvm::ArrayRef<float> x,
+                         bool leaveOutExact = true);
 
 } // namespace mlir::dsmp
 

@@ -169,7 +169,11 @@ def AnalyzeSensitivityPass
            "magnitude in each calibration set">,
     Option<"recordRanges", "record-ranges", "bool", /*default=*/"false",
            "Also record dsmp-analyze-ranges' attributes from this run's "
-           "forward values">
+           "forward values">,
+    Option<"exactValues", "exact-values", "bool", /*default=*/"true",
+           "Leave out of the energies the values every 16-bit format holds "
+           "exactly (CoherentRounding.h); off where f8 may be assigned, "
+           "whose per-tensor scale makes them round">
   ];
 }
 

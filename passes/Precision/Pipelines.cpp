@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Dsmp/Transforms/Passes.h"
+#include "dsmp/Target/TargetDescription.h"
+#include "passes/Precision/F8Scaling.h"
 #include "passes/Precision/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
@@ -17,6 +19,26 @@ namespace mlir::dsmp {
 
 using namespace mlir;
 using namespace mlir::dsmp;
+
+namespace {
+
+/// Whether the target offers an f8 format to any op class (sm_90, gfx942).
+bool mayAssignF8(const AutoMixedPrecisionPipelineOptions &options) {
+  SmallVector<std::string> features(options.features.begin(),
+                                    options.features.end());
+  auto target = getTargetDescription(options.target, features);
+  if (!target) {
+    // dsmp-assign-precision reports an unknown target.
+    llvm::consumeError(target.takeError());
+    return false;
+  }
+  for (const auto &[cls, formats] : target->formats)
+    if (llvm::any_of(formats, isF8))
+      return true;
+  return false;
+}
+
+} // namespace
 
 void mlir::dsmp::buildPrecisionAnalysisPipeline(
     OpPassManager &pm, const AutoMixedPrecisionPipelineOptions &options) {
@@ -40,6 +62,8 @@ void mlir::dsmp::buildPrecisionAnalysisPipeline(
   sensitivity.metric = options.metric;
   sensitivity.errorFloor = options.errorFloor;
   sensitivity.recordRanges = true;
+  // An f8 format's per-tensor scale makes even a saturated 6 round.
+  sensitivity.exactValues = !mayAssignF8(options);
   pm.addPass(createAnalyzeSensitivityPass(sensitivity));
 }
 

@@ -102,6 +102,17 @@ TEST(CoherentRoundingTest, ExactValuesAddNothing) {
                    0.0);
 }
 
+TEST(CoherentRoundingTest, UnderAnF8ScaleShortValuesCount) {
+  // An f8 format's per-tensor scale makes a saturated 6 round: only zero
+  // is left out then.
+  std::vector<float> p(20000, 1.0f), x(20000, 6.0f);
+  x[1] = 0.0f;
+  EXPECT_DOUBLE_EQ(roundingSquareSum(p, x, /*leaveOutExact=*/false),
+                   19999.0 * 19999.0);
+  std::vector<float> q = {1, 2}, y = {6, 0.5f};
+  EXPECT_DOUBLE_EQ(roundingSquareSum(q, y, /*leaveOutExact=*/false), 5.0);
+}
+
 TEST(CoherentRoundingTest, SmallTensorsAreGroupedWhole) {
   std::vector<float> p = {1, 2, -3, 4}, x = {0.3f, 0.3f, 0.3f, 0.7f};
   // (1 + 2 - 3)^2 + 4^2
