@@ -12,6 +12,10 @@ test_data_set_0, scripts/batch_sets.py), the artifact compiled for batch 17
 against the one compiled for the data's shapes plus batch 1 and 8 (the
 default), which runs 17 as 8 + 8 + 1; ratio = split / static.
 
+Then the dynamic variant (docs/dynamic-shapes.md) at the data's shapes
+against the static variant for them; ratio = dynamic / static (models whose
+ops need static shapes have none, and say why).
+
 dsmp's generated code is single-threaded; on x86-64 its f32 matmuls and
 convolutions call oneDNN's dnnl_sgemm (or OpenBLAS where oneDNN is not
 installed), whose threads OMP_NUM_THREADS (OPENBLAS_NUM_THREADS) sets: 1
@@ -124,6 +128,7 @@ def main():
         print(f"{name:<20} {ort1:10.2f} {ort2:10.2f} {d1:7.2f}/{d2:<7.2f}"
               f" {d1 / ort1:9.2f} {d2 / ort2:9.2f}", flush=True)
     any_batch(args, work)
+    dynamic_dims(args, work)
     return 0
 
 
@@ -159,6 +164,37 @@ def any_batch(args, work, batch=17):
                 times[artifact] += time_dsmp(args.bin, artifact, data, 2, per_round)
         s, d = statistics.median(times[static]), statistics.median(times[split])
         print(f"{name:<20} {s:13.2f} {d:12.2f} {d / s:13.2f}", flush=True)
+
+
+def dynamic_dims(args, work):
+    """The dynamic variant (dims sized at run time, docs/dynamic-shapes.md)
+    against the static variant compiled for the data's shapes, both at those
+    shapes: the dynamic artifact's only static variant has every dynamic
+    dim 3, so the data runs through its dynamic one. Single-threaded (the
+    generated code is; the GEMM library gets 1 thread)."""
+    print("\ndynamic dims: static = compiled for the data's shapes, dynamic = "
+          "the same shapes through the dynamic variant")
+    print(f"{'model':<20} {'static 1t ms':>13} {'dynamic 1t ms':>14} {'dynamic/static':>15}")
+    for name in args.only:
+        model = os.path.join(args.models, name, "model.onnx")
+        data = os.path.join(args.models, name, "test_data_set_0")
+        static = os.path.join(work, name)  # the first table's artifact
+        dynamic = os.path.join(work, name + "-dynamic")
+        r = subprocess.run([os.path.join(args.bin, "dsmp-compile"), model, "-o", dynamic,
+                            "--default-dim", "3", "--batch-sizes=0",
+                            "--dynamic-variant=always"],
+                           capture_output=True, text=True)
+        if r.returncode:
+            why = r.stderr.strip().splitlines()[-1].strip()[:60] if r.stderr else "failed"
+            print(f"{name:<20} {'-':>13} {'-':>14} {'-':>15}   (none: {why})")
+            continue
+        times = {static: [], dynamic: []}
+        per_round = max(1, args.runs // args.rounds)
+        for _ in range(args.rounds):
+            for artifact in (static, dynamic):
+                times[artifact] += time_dsmp(args.bin, artifact, data, 1, per_round)
+        s, d = statistics.median(times[static]), statistics.median(times[dynamic])
+        print(f"{name:<20} {s:13.3f} {d:14.3f} {d / s:15.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -271,6 +271,23 @@ def ExpandStridedCopiesPass
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def ContiguousExpandShapesPass
+    : Pass<"dsmp-contiguous-expand-shapes", "mlir::func::FuncOp"> {
+  let summary = "Turn expand_shapes into several dynamic dims into reinterpret_casts";
+  let description = [{
+    Pre-condition: bufferized code.
+
+    Post-condition: each `memref.expand_shape` of an identity-layout buffer
+    that splits one dim into two or more dynamic dims (a dynamic variant's
+    `[b*s, N]` matmul product viewed as `[b, s, N]`) is a
+    `memref.reinterpret_cast` to the output sizes with row-major strides:
+    expand-strided-metadata in LLVM 22 crashes on the former. Other
+    expand_shapes stay.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def MapLoopsToGPUPass : Pass<"dsmp-map-loops-to-gpu", "mlir::func::FuncOp"> {
   let summary = "Run each loop nest of a bufferized function as a gpu.launch";
   let description = [{
@@ -478,8 +495,15 @@ def RecordEntryLayoutPass
     slot in the io array (inputs first, then outputs) and the ONNX name, or
     `weight` with the byte offset in the weight file.
     `dsmp-emit-entry-point` builds the C entry point from it, and the
-    artifact's manifest is written from it.
+    artifact's manifest is written from it. With `dynamic`, inputs and
+    outputs may have dynamic dims and the outputs are listed without being
+    arguments: the lowered function returns them (dynamic variants,
+    docs/dynamic-shapes.md).
   }];
+  let options = [
+    Option<"dynamic", "dynamic", "bool", /*default=*/"false",
+           "Allow dynamic dims; outputs are results, not out parameters">
+  ];
 }
 
 def TagProfileOpsPass : Pass<"dsmp-tag-profile-ops", "mlir::ModuleOp"> {
@@ -541,10 +565,21 @@ def EmitEntryPointPass : Pass<"dsmp-emit-entry-point", "mlir::ModuleOp"> {
     calls `@main_graph`; every other defined function becomes internal (so
     the objects of several variants link together). The layout attribute
     stays: the artifact's manifest is written from it.
+
+    With `dynamic` (the layout of `dsmp-record-entry-layout{dynamic}`):
+    `int32_t ENTRY(void *const *io, const void *weights, const int64_t
+    *dims, void *(*output)(void *context, int64_t index, const int64_t
+    *dims), void *context)`. Each input's sizes are read from `dims` (every
+    input's dims in order); `@main_graph` returns its outputs, and for each
+    the entry point asks `output` for a buffer of the computed dims and
+    copies the output there; then it frees the model's buffers (each once).
+    It returns 0, or 1 when `output` returned NULL (every buffer freed).
   }];
   let options = [
     Option<"entryName", "entry-name", "std::string",
-           /*default=*/"\"dsmp_model_run\"", "Name of the C entry point">
+           /*default=*/"\"dsmp_model_run\"", "Name of the C entry point">,
+    Option<"dynamic", "dynamic", "bool", /*default=*/"false",
+           "The dynamic variant's entry point (sizes at run time)">
   ];
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }

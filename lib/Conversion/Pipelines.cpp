@@ -86,7 +86,13 @@ LogicalResult addBufferization(OpPassManager &pm, bool resultsToOutParams,
           (simplifyDeallocations
                ? std::string("buffer-deallocation-simplification,")
                : std::string()) +
-          "bufferization-lower-deallocations,cse,canonicalize",
+          "bufferization-lower-deallocations," +
+          // Returned buffers the function does not own are cloned (a
+          // dynamic variant returns its outputs): clones to alloc + copy.
+          (resultsToOutParams
+               ? std::string()
+               : std::string("convert-bufferization-to-memref,")) +
+          "cse,canonicalize",
       pm);
 }
 
@@ -112,6 +118,7 @@ buildLowerToLLVMPipeline(OpPassManager &pm,
         createLinalgToBlasPass(LinalgToBlasPassOptions{options.blasApi}));
   // Strided copies as loops: no call into MLIR's runner library.
   pm.addNestedPass<func::FuncOp>(createExpandStridedCopiesPass());
+  pm.addNestedPass<func::FuncOp>(createContiguousExpandShapesPass());
   // Plain loops (scf.parallel for the parallel dims when threads run
   // them); LLVM vectorizes the innermost.
   if (failed(parsePassPipeline(

@@ -271,6 +271,7 @@ mlir::dsmp::compileTrainingArtifact(StringRef modelPath, StringRef outputDir,
   sub.variants.clear();
   sub.batchSizes.clear();
   sub.batchNote = nullptr;
+  sub.dynamicVariant = CompileOptions::DynamicVariant::Never;
   sub.force = false;
   std::string source = llvm::sys::path::filename(modelPath).str();
   std::vector<std::pair<ModuleOp, const char *>> parts = {

@@ -43,6 +43,8 @@ HostProgram::compile(ModuleOp module, StringRef weightsFile,
   options.target = *target;
   options.target.optLevel = optLevel;
   options.variants.push_back(shapes);
+  // One run at these shapes: nothing to gain from a dynamic variant.
+  options.dynamicVariant = CompileOptions::DynamicVariant::Never;
 
   std::unique_ptr<HostProgram> program(new HostProgram());
   llvm::SmallString<128> folder;

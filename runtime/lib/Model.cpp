@@ -169,11 +169,17 @@ std::string dtypeName(int code) {
 std::string dimsText(const int64_t *dims, size_t rank) {
   std::string text = "[";
   for (size_t i = 0; i < rank; ++i)
-    text += (i ? "x" : "") + std::to_string(dims[i]);
+    text += (i ? "x" : "") + (dims[i] == art::kDynamicDim
+                                  ? std::string("?")
+                                  : std::to_string(dims[i]));
   return text + "]";
 }
 
 using EntryPoint = void (*)(void *const *, const void *);
+/// A dynamic variant's entry point (dsmp-emit-entry-point{dynamic}).
+using OutputBufferFn = void *(*)(void *, int64_t, const int64_t *);
+using DynamicEntryPoint = int32_t (*)(void *const *, const void *,
+                                      const int64_t *, OutputBufferFn, void *);
 
 /// dlopen keeps every library it loaded for the process's life
 /// (RTLD_NODELETE, below) and matches a path by name, so a library
@@ -248,6 +254,18 @@ size_t byteSize(const std::string &dtype, const std::vector<int64_t> &dims) {
 
 size_t byteSize(const art::TensorSpec &t) { return byteSize(t.dtype, t.dims); }
 
+/// Whether `given` has the rank of `spec` and its dims where they are not
+/// dynamic.
+bool fitsDims(const std::vector<int64_t> &spec,
+              const std::vector<int64_t> &given) {
+  if (spec.size() != given.size())
+    return false;
+  for (size_t i = 0; i < spec.size(); ++i)
+    if (given[i] < 0 || (spec[i] != art::kDynamicDim && spec[i] != given[i]))
+      return false;
+  return true;
+}
+
 /// Whether two shapes agree past their first dim.
 bool sameSample(const std::vector<int64_t> &a, const std::vector<int64_t> &b) {
   return !a.empty() && a.size() == b.size() &&
@@ -267,7 +285,8 @@ struct dsmp_model {
   art::Manifest manifest;
   FileBytes weights;
   void *library = nullptr;
-  std::vector<EntryPoint> entries; // one per variant
+  std::vector<EntryPoint> entries; // one per variant (null: dynamic)
+  std::vector<DynamicEntryPoint> dynamicEntries; // null: static
   std::vector<Binding> inputs, outputs;
   // Each variant's own output buffers, allocated on its first run.
   std::vector<std::vector<std::vector<unsigned char>>> ownOutputs;
@@ -278,6 +297,11 @@ struct dsmp_model {
   mutable std::vector<std::vector<int64_t>> splitInputDims, splitOutputDims;
   std::vector<std::vector<unsigned char>> splitOutputs;
   bool lastRunSplit = false;
+  // A dynamic variant's last run: its outputs' computed dims, and the
+  // outputs not bound by the caller.
+  std::vector<std::vector<int64_t>> dynamicOutputDims;
+  std::vector<std::vector<unsigned char>> dynamicOutputs;
+  bool lastRunDynamic = false;
   alignas(64) unsigned char emptyWeights[64] = {};
   // A device artifact: its GPU's backend and the weights uploaded there.
   dsmprt::DeviceBackend *device = nullptr;
@@ -332,7 +356,7 @@ struct dsmp_model {
     bool batched = isBatched(isInput, index);
     for (const art::Variant &v : manifest.variants) {
       const art::TensorSpec &t = isInput ? v.inputs[index] : v.outputs[index];
-      if (t.dims == given ||
+      if (t.dims == given || (v.dynamic && fitsDims(t.dims, given)) ||
           (batched && sameSample(t.dims, given) && given[0] > 0 && !match))
         match = &t;
     }
@@ -349,6 +373,18 @@ struct dsmp_model {
     if (!data && bytes)
       return fail(what + ": data is NULL");
     return 0;
+  }
+
+  /// Input or output `i`'s dims under dynamic variant `variant`: a bound
+  /// input's; an output's from the last run of it, else the manifest's
+  /// (kDynamicDim where sized at run time).
+  const int64_t *dynamicDims(bool isInput, size_t variant, size_t i) const {
+    const art::Variant &v = manifest.variants[variant];
+    if (isInput)
+      return inputs[i].bound ? inputs[i].dims.data() : v.inputs[i].dims.data();
+    if (lastRunDynamic && selected == variant && i < dynamicOutputDims.size())
+      return dynamicOutputDims[i].data();
+    return v.outputs[i].dims.data();
   }
 
   const std::vector<std::vector<int64_t>> &splitDims(bool isInput) const {
@@ -433,16 +469,49 @@ struct dsmp_model {
     return true;
   }
 
-  /// The variant whose input shapes are the bound ones, or -1.
-  int matchVariant() const {
+  /// The variant for the bound inputs' shapes, or -1: the static one
+  /// compiled for them, else a dynamic one they fit (`why` says what does
+  /// not fit a dynamic variant).
+  int matchVariant(std::string *why = nullptr) const {
     for (size_t v = 0; v < manifest.variants.size(); ++v) {
-      bool all = true;
+      bool all = !manifest.variants[v].dynamic;
       for (size_t i = 0; all && i < inputs.size(); ++i)
         all = inputs[i].dims == manifest.variants[v].inputs[i].dims;
       if (all)
         return static_cast<int>(v);
     }
+    for (size_t v = 0; v < manifest.variants.size(); ++v)
+      if (manifest.variants[v].dynamic && fitsDynamic(v, why))
+        return static_cast<int>(v);
     return -1;
+  }
+
+  /// Whether the bound inputs fit dynamic variant `v`: their static dims,
+  /// and one size for each dim name.
+  bool fitsDynamic(size_t v, std::string *why) const {
+    const art::Variant &variant = manifest.variants[v];
+    std::map<std::string, std::pair<int64_t, std::string>> sizes;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const art::TensorSpec &t = variant.inputs[i];
+      if (!fitsDims(t.dims, inputs[i].dims))
+        return false;
+      for (size_t d = 0; d < t.dimNames.size(); ++d) {
+        if (t.dims[d] != art::kDynamicDim || t.dimNames[d].empty())
+          continue;
+        std::string where = "'" + t.name + "' dim " + std::to_string(d);
+        auto [it, fresh] = sizes.try_emplace(
+            t.dimNames[d], std::make_pair(inputs[i].dims[d], where));
+        if (!fresh && it->second.first != inputs[i].dims[d]) {
+          if (why)
+            *why = "dim '" + t.dimNames[d] + "' is " +
+                   std::to_string(it->second.first) + " in " +
+                   it->second.second + " but " +
+                   std::to_string(inputs[i].dims[d]) + " in " + where;
+          return false;
+        }
+      }
+    }
+    return true;
   }
 };
 
@@ -490,6 +559,8 @@ int dsmp_model_load(const char *artifactDir, dsmp_model **out) {
       for (const art::TensorSpec &t : *list) {
         size_t elements = 1;
         for (int64_t d : t.dims) {
+          if (d == art::kDynamicDim && v.dynamic)
+            continue; // sized at run time
           if (d != 0 && elements > (size_t(1) << 38) / static_cast<size_t>(d))
             return fail(manifestPath + ": tensor '" + t.name +
                         "' is too large");
@@ -562,11 +633,16 @@ int dsmp_model_load(const char *artifactDir, dsmp_model **out) {
                   "recompile the artifact");
   }
   for (const art::Variant &v : m.variants) {
-    auto entry =
-        reinterpret_cast<EntryPoint>(dlsym(model->library, v.entry.c_str()));
+    void *entry = dlsym(model->library, v.entry.c_str());
     if (!entry)
       return fail("'" + libraryPath + "' has no entry point " + v.entry);
-    model->entries.push_back(entry);
+    if (v.dynamic && (model->device || !m.profile.name.empty()))
+      return fail(manifestPath + ": a dynamic variant runs on the CPU and is "
+                                 "not profiled");
+    model->entries.push_back(v.dynamic ? nullptr
+                                       : reinterpret_cast<EntryPoint>(entry));
+    model->dynamicEntries.push_back(
+        v.dynamic ? reinterpret_cast<DynamicEntryPoint>(entry) : nullptr);
   }
   if (!m.profile.name.empty()) {
     model->profiler = dsmp::Profiler::create(std::move(profileTable), m,
@@ -653,6 +729,8 @@ size_t dsmp_num_outputs(const dsmp_model *model) {
     if (v < 0 && model->planSplit(plan, why))                                  \
       return model->splitDims(isInput)[i].data();                              \
     size_t variant = v >= 0 ? static_cast<size_t>(v) : model->selected;        \
+    if (model->manifest.variants[variant].dynamic)                             \
+      return model->dynamicDims(isInput, variant, i);                          \
     return model->manifest.variants[variant].list[i].dims.data();              \
   }
 DSMP_TENSOR_QUERIES(input, inputs, true)
@@ -864,6 +942,85 @@ static int runSplit(dsmp_model *model, const std::vector<Slice> &plan) {
   return 0;
 }
 
+/// What a dynamic variant's entry point asks for each output's buffer.
+struct DynamicRun {
+  dsmp_model *model;
+  const art::Variant *variant;
+  std::string error;
+
+  /// Output `k` at `dims` (its rank from the manifest): the caller's bound
+  /// buffer when it has those dims, else the model's own; NULL, with
+  /// `error`, for dims that contradict the manifest or the binding.
+  static void *buffer(void *context, int64_t k, const int64_t *dims) {
+    auto &run = *static_cast<DynamicRun *>(context);
+    dsmp_model &model = *run.model;
+    if (k < 0 || static_cast<size_t>(k) >= run.variant->outputs.size()) {
+      run.error = "the model asked for output " + std::to_string(k);
+      return nullptr;
+    }
+    const art::TensorSpec &spec = run.variant->outputs[k];
+    std::vector<int64_t> got(dims, dims + spec.dims.size());
+    if (!fitsDims(spec.dims, got)) {
+      run.error = "output '" + spec.name + "' came out " +
+                  dimsText(got.data(), got.size()) + ", not " +
+                  dimsText(spec.dims.data(), spec.dims.size());
+      return nullptr;
+    }
+    size_t elements = 1;
+    for (int64_t d : got) {
+      if (d != 0 && elements > (size_t(1) << 38) / static_cast<size_t>(d)) {
+        run.error = "output '" + spec.name + "' came out too large (" +
+                    dimsText(got.data(), got.size()) + ")";
+        return nullptr;
+      }
+      elements *= static_cast<size_t>(d);
+    }
+    model.dynamicOutputDims[k] = got;
+    const Binding &bound = model.outputs[k];
+    if (bound.bound) {
+      if (bound.dims == got)
+        return bound.data;
+      run.error = "output '" + spec.name + "' is bound with shape " +
+                  dimsText(bound.dims.data(), bound.dims.size()) +
+                  ", these inputs give " + dimsText(got.data(), got.size());
+      return nullptr;
+    }
+    auto &own = model.dynamicOutputs[k];
+    own.resize(std::max<size_t>(byteSize(spec.dtype, got), 1));
+    return own.data();
+  }
+};
+
+/// Runs dynamic variant `variant` on the bound inputs: their dims go in,
+/// each output comes back at the dims the model computed.
+static int runDynamic(dsmp_model *model, size_t variant) {
+  const art::Variant &v = model->manifest.variants[variant];
+  if (checkFixed(model, v))
+    return -1;
+  std::vector<int64_t> dims;
+  model->io.clear();
+  for (const Binding &b : model->inputs) {
+    model->io.push_back(b.data);
+    dims.insert(dims.end(), b.dims.begin(), b.dims.end());
+  }
+  model->io.resize(v.inputs.size() + v.outputs.size(), nullptr);
+  model->dynamicOutputDims.assign(v.outputs.size(), {});
+  model->dynamicOutputs.resize(v.outputs.size());
+  DynamicRun run{model, &v, {}};
+  const void *weights =
+      model->weights.size ? model->weights.data() : model->emptyWeights;
+  if (model->dynamicEntries[variant](model->io.data(), weights, dims.data(),
+                                     &DynamicRun::buffer, &run) != 0) {
+    model->lastRunDynamic = false;
+    return fail("'" + model->dir +
+                "': " + (run.error.empty() ? "the run failed" : run.error));
+  }
+  model->selected = variant;
+  model->lastRunSplit = false;
+  model->lastRunDynamic = true;
+  return 0;
+}
+
 int dsmp_run(dsmp_model *model) {
   if (!model)
     return fail("dsmp_run: model is NULL");
@@ -874,18 +1031,27 @@ int dsmp_run(dsmp_model *model) {
           (missing.empty() ? "'" : ", '") + model->first().inputs[i].name + "'";
   if (!missing.empty())
     return fail("'" + model->dir + "': missing input " + missing);
-  int variant = model->matchVariant();
+  std::string dynamicWhy;
+  int variant = model->matchVariant(&dynamicWhy);
+  if (variant >= 0 && model->manifest.variants[variant].dynamic)
+    return runDynamic(model, static_cast<size_t>(variant));
   if (variant < 0) {
     std::vector<Slice> plan;
     std::string why;
-    if (model->planSplit(plan, why))
+    if (model->planSplit(plan, why)) {
+      model->lastRunDynamic = false;
       return runSplit(model, plan);
+    }
+    if (!dynamicWhy.empty())
+      why = dynamicWhy;
     std::string got;
     for (const Binding &b : model->inputs)
       got += (got.empty() ? "" : ", ") + dimsText(b.dims.data(), b.dims.size());
     return fail("'" + model->dir +
                 "' was not compiled for these input shapes together: " + got +
-                (model->manifest.batchInputs.empty() ? "" : " (" + why + ")"));
+                (model->manifest.batchInputs.empty() && dynamicWhy.empty()
+                     ? ""
+                     : " (" + why + ")"));
   }
   const art::Variant &v = model->manifest.variants[variant];
   if (checkFixed(model, v))
@@ -911,6 +1077,7 @@ int dsmp_run(dsmp_model *model) {
     return -1;
   model->selected = static_cast<size_t>(variant);
   model->lastRunSplit = false;
+  model->lastRunDynamic = false;
   return 0;
 }
 
@@ -924,6 +1091,8 @@ const void *dsmp_output_data(const dsmp_model *model, const char *name) {
     return model->outputs[index].data;
   if (model->lastRunSplit)
     return model->splitOutputs[index].data();
+  if (model->lastRunDynamic)
+    return model->dynamicOutputs[index].data();
   const auto &own = model->ownOutputs[model->selected];
   return own.empty() ? nullptr : own[index].data();
 }

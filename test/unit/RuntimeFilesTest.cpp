@@ -110,8 +110,8 @@ TEST(Manifest, RejectsBadFields) {
   auto reject = [&](const std::string &from, const std::string &to) {
     expectRejected(good, from, to);
   };
-  reject("dsmp-artifact 8", "dsmp-artifact 2");
-  reject("dsmp-artifact 8", "dsmp-artifact 9");
+  reject("dsmp-artifact 9", "dsmp-artifact 2");
+  reject("dsmp-artifact 9", "dsmp-artifact 10");
   reject("f32 4", "f31 4");
   reject("f32 4 1 3", "f32 4 -1 3");
   reject("0123456789abcdef", "0123456789abcdeg");
@@ -155,8 +155,43 @@ TEST(Manifest, RoundTripsAPrecisionCompilesBudget) {
   // A plain compile's manifest has neither line, and version 3 still loads.
   std::string plain = art::writeManifest(sample());
   EXPECT_EQ(plain.find("precision"), std::string::npos);
-  plain.replace(0, std::string("dsmp-artifact 8").size(), "dsmp-artifact 3");
+  plain.replace(0, std::string("dsmp-artifact 9").size(), "dsmp-artifact 3");
   ASSERT_TRUE(art::parseManifest(plain, parsed, error)) << error;
+}
+
+TEST(Manifest, RoundTripsADynamicVariant) {
+  art::Manifest m = sample();
+  art::Variant dynamic = m.variants[0];
+  dynamic.entry = "dsmp_model_run_1";
+  dynamic.dynamic = true;
+  for (art::TensorSpec &t : dynamic.inputs) {
+    t.dims[0] = art::kDynamicDim;
+    t.dimNames.assign(t.dims.size(), "");
+    t.dimNames[0] = "batch size";
+  }
+  dynamic.outputs.push_back({"y", "f32", {art::kDynamicDim, 10}});
+  m.variants[0].outputs.push_back({"y", "f32", {1, 10}});
+  m.variants.push_back(dynamic);
+  std::string text = art::writeManifest(m);
+  EXPECT_NE(text.find("variant dsmp_model_run_1 dynamic\ninput "),
+            std::string::npos)
+      << text;
+  // A named dim is `?NAME`, percent-encoded; an unnamed one `?`.
+  EXPECT_NE(text.find(" ?batch%20size "), std::string::npos) << text;
+  art::Manifest parsed;
+  std::string error;
+  ASSERT_TRUE(art::parseManifest(text, parsed, error)) << error;
+  ASSERT_EQ(parsed.variants.size(), 2u);
+  EXPECT_FALSE(parsed.variants[0].dynamic);
+  EXPECT_TRUE(parsed.variants[1].dynamic);
+  EXPECT_EQ(parsed.variants[1].inputs[0].dims, dynamic.inputs[0].dims);
+  EXPECT_EQ(parsed.variants[1].inputs[0].dimNames[0], "batch size");
+  EXPECT_EQ(parsed.variants[1].outputs[1].dims[0], art::kDynamicDim);
+  EXPECT_EQ(art::interfaceHash(parsed), art::interfaceHash(m));
+  // `?` only in a dynamic variant, and the flag is the only word allowed.
+  expectRejected(text, " f32 4 1 3 224 224", " f32 4 ? 3 224 224");
+  expectRejected(text, "variant dsmp_model_run_1 dynamic",
+                 "variant dsmp_model_run_1 dynamics");
 }
 
 TEST(Manifest, RoundTripsAProfiledArtifactsLines) {

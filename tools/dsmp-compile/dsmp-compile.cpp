@@ -132,8 +132,24 @@ llvm::cl::list<int64_t> batchSizes(
     llvm::cl::desc("When the model computes each sample of its first dim "
                    "alone, also compile these batch sizes, so that the "
                    "artifact runs any batch in slices of them (default "
-                   "1,8; 0: only the given shapes)"),
+                   "1,8; 0: only the given shapes, and no dynamic variant "
+                   "unless --dynamic-variant=always)"),
     llvm::cl::CommaSeparated, llvm::cl::cat(compileCategory));
+llvm::cl::opt<mlir::dsmp::CompileOptions::DynamicVariant> dynamicVariant(
+    "dynamic-variant",
+    llvm::cl::desc("Also compile a variant whose dynamic dims are sized at "
+                   "run time (docs/dynamic-shapes.md)"),
+    llvm::cl::values(
+        clEnumValN(mlir::dsmp::CompileOptions::DynamicVariant::Auto, "auto",
+                   "when an input has a dynamic dim the batch split does "
+                   "not cover and the model lowers with it (default)"),
+        clEnumValN(mlir::dsmp::CompileOptions::DynamicVariant::Always, "always",
+                   "for every dynamic input dim; fail if the model "
+                   "needs static shapes"),
+        clEnumValN(mlir::dsmp::CompileOptions::DynamicVariant::Never, "never",
+                   "static variants only")),
+    llvm::cl::init(mlir::dsmp::CompileOptions::DynamicVariant::Auto),
+    llvm::cl::cat(compileCategory));
 
 llvm::cl::OptionCategory precision("Precision (with --tolerance)");
 llvm::cl::opt<double> tolerance(
@@ -506,6 +522,11 @@ int main(int argc, char **argv) {
   if (defaultDim < 1)
     return fail("--default-dim must be at least 1");
   options.defaultDim = defaultDim;
+  options.dynamicVariant = dynamicVariant;
+  if (dynamicVariant == mlir::dsmp::CompileOptions::DynamicVariant::Always &&
+      (deviceCode || profileCalls))
+    return fail("--dynamic-variant=always: a dynamic variant runs on the CPU "
+                "and is not profiled");
   if (batchSizes.getNumOccurrences()) {
     options.batchSizes.clear();
     for (int64_t size : batchSizes) {
@@ -545,12 +566,20 @@ int main(int argc, char **argv) {
   // Why a model with a dynamic first dim does not run any batch.
   std::string batchNote;
   options.batchNote = &batchNote;
+  // Why a model with dynamic dims has no dynamic variant.
+  std::string dynamicNote;
+  options.dynamicNote = &dynamicNote;
   auto noteBatch = [&] {
     if (!batchNote.empty() && !quiet)
       llvm::errs() << "dsmp-compile: note: " << outputDir
                    << " runs only the shapes it was compiled for, not any "
                       "batch: "
                    << batchNote << "\n";
+    if (!dynamicNote.empty() && !quiet)
+      llvm::errs() << "dsmp-compile: note: " << outputDir
+                   << " has no variant for dynamic dims (it runs the shapes "
+                      "of its static variants): "
+                   << dynamicNote << "\n";
   };
   if (!precisionFlow) {
     progress.phase("compile for " +

@@ -177,6 +177,9 @@ int main(int argc, char **argv) {
     );
     compileOptions.variants.push_back(std::move(*shapes));
     compileOptions.requireAllInputs = true;
+    // One run at the inputs' shapes: no dynamic variant to build.
+    compileOptions.dynamicVariant =
+        mlir::dsmp::CompileOptions::DynamicVariant::Never;
     compileOptions.fixedInputs = fixed;
     if (llvm::Error err = mlir::dsmp::compileArtifact(modelPath, artifact,
                                                       compileOptions, context))

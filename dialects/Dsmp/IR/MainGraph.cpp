@@ -22,4 +22,18 @@ std::string graphOutputName(func::FuncOp graph, unsigned index) {
   return name ? name.str() : "output_" + std::to_string(index);
 }
 
+SmallVector<std::string> graphInputDimNames(func::FuncOp graph,
+                                            unsigned index) {
+  SmallVector<std::string> names;
+  auto type = dyn_cast<RankedTensorType>(graph.getArgument(index).getType());
+  auto params = graph.getArgAttrOfType<ArrayAttr>(index, kDimParamsAttr);
+  for (int64_t d = 0; type && d < type.getRank(); ++d) {
+    auto name = params && d < int64_t(params.size())
+                    ? dyn_cast<StringAttr>(params[d])
+                    : StringAttr();
+    names.push_back(name ? name.str() : std::string());
+  }
+  return names;
+}
+
 } // namespace mlir::dsmp

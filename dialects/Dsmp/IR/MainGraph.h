@@ -30,6 +30,14 @@ func::FuncOp lookupMainGraph(ModuleOp module);
 std::string graphInputName(func::FuncOp graph, unsigned index);
 std::string graphOutputName(func::FuncOp graph, unsigned index);
 
+/// The argument attribute naming an input's symbolic dims (ONNX
+/// dim_param): an array of strings, one per dim, "" where the dim has no
+/// name; absent when none has.
+inline constexpr llvm::StringLiteral kDimParamsAttr = "dsmp.dim_params";
+
+/// Input `index`'s dim names (kDimParamsAttr), "" where unnamed.
+SmallVector<std::string> graphInputDimNames(func::FuncOp graph, unsigned index);
+
 } // namespace mlir::dsmp
 
 #endif // DSMP_DIALECTS_DSMP_IR_MAINGRAPH_H

@@ -109,7 +109,10 @@ def SpecializeShapesPass : Pass<"dsmp-specialize-shapes", "mlir::ModuleOp"> {
     static through the graph, recurrences unroll (dsmp-decompose-recurrent)
     and CSE runs. Fails, naming the input or output, where a given shape does
     not fit or an output is not static afterwards; the failure also names
-    the inputs an If branches on.
+    the inputs an If branches on. With `keep-dynamic`, the dynamic input dims
+    that `shapes` does not give stay dynamic (as do the dims that follow
+    from them, outputs included): the dynamic variant of an artifact
+    (docs/dynamic-shapes.md).
 
     ```
     dsmp-specialize-shapes{shapes=image=1x1x8x8 fix-inputs=sr=16000}
@@ -123,7 +126,10 @@ def SpecializeShapesPass : Pass<"dsmp-specialize-shapes", "mlir::ModuleOp"> {
     Option<"requireAllInputs", "require-all-inputs", "bool",
            /*default=*/"false", "Every input must have a shape in `shapes`">,
     ListOption<"fixInputs", "fix-inputs", "std::string",
-               "Integer inputs compiled for one value, NAME=V[:V...] each">
+               "Integer inputs compiled for one value, NAME=V[:V...] each">,
+    Option<"keepDynamic", "keep-dynamic", "bool", /*default=*/"false",
+           "Dynamic input dims not in `shapes` stay dynamic (instead of "
+           "`default-dim`)">
   ];
   let dependentDialects = ["mlir::dsmp::DsmpDialect"];
 }

@@ -154,7 +154,10 @@ struct SpecializeShapesPass final
       module.emitError("the model has no @main_graph");
       return signalPassFailure();
     }
-    if (llvm::Error err = applyInputShapes(graph, given, defaultDim,
+    // ShapedType::kDynamic as the default keeps those dims dynamic.
+    int64_t unnamedDim =
+        keepDynamic ? ShapedType::kDynamic : int64_t(defaultDim);
+    if (llvm::Error err = applyInputShapes(graph, given, unnamedDim,
                                            requireAllInputs, fixed)) {
       graph.emitError(llvm::toString(std::move(err)));
       return signalPassFailure();
@@ -184,7 +187,7 @@ struct SpecializeShapesPass final
     }
     for (unsigned i = 0; i < graph.getNumResults(); ++i) {
       auto type = dyn_cast<RankedTensorType>(graph.getResultTypes()[i]);
-      if (!type || !type.hasStaticShape()) {
+      if (!type || (!keepDynamic && !type.hasStaticShape())) {
         module.emitError() << "output '" << graphOutputName(graph, i)
                            << "' has type "
                            << typeText(graph.getResultTypes()[i])
@@ -244,6 +247,9 @@ llvm::Error mlir::dsmp::applyInputShapes(func::FuncOp graph,
     }
     auto concrete = RankedTensorType::get(dims, type.getElementType());
     graph.getArgument(i).setType(concrete);
+    // Dim names describe dynamic dims only.
+    if (concrete.hasStaticShape())
+      graph.removeArgAttr(i, kDimParamsAttr);
     argTypes.push_back(concrete);
   }
   graph.setFunctionType(

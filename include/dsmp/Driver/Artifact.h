@@ -85,6 +85,16 @@ struct CompileOptions {
   /// Time every lowered call and ship profile.txt (the runtime's profiler;
   /// CPU code only).
   bool profile = false;
+  /// A variant whose dims stay dynamic where the model's are, sized at run
+  /// time (docs/dynamic-shapes.md): Auto adds one when an input has a
+  /// dynamic dim that the batch split does not cover (none when batchSizes
+  /// is empty: the given shapes only), and skips it (with `dynamicNote`)
+  /// where the model needs static shapes; Always fails there.
+  enum class DynamicVariant { Never, Auto, Always };
+  DynamicVariant dynamicVariant = DynamicVariant::Auto;
+  /// Receives why Auto built no dynamic variant for a model with dynamic
+  /// dims (empty when it did, or had no reason to).
+  std::string *dynamicNote = nullptr;
 };
 
 /// One step of an artifact compile ("variant 2/3: lowering"), as an MLIR

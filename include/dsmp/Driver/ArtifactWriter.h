@@ -24,7 +24,12 @@ namespace mlir::dsmp {
 /// The model compiled for one set of input shapes, callable as `entry`.
 struct ArtifactVariant {
   std::string entry;
+  /// Dynamic dims sized at run time (the manifest's `variant ENTRY
+  /// dynamic`; dsmp-emit-entry-point{dynamic}'s entry point).
+  bool dynamic = false;
   std::vector<std::pair<std::string, RankedTensorType>> inputs, outputs;
+  /// A dynamic variant's input dim names (ONNX dim_param) by input name.
+  std::map<std::string, std::vector<std::string>> dimNames;
   /// With ArtifactDescription::profiled: its ops and timed rows.
   ::dsmp::artifact::VariantProfile profile;
 };

@@ -17,7 +17,7 @@
 //   weights weights.bin <bytes> <contentHash hex>
 //   profile profile.txt <bytes> <contentHash hex>
 //   batch <inputs> <flag per input> <outputs> <flag per output>
-//   variant <entry point symbol>
+//   variant <entry point symbol> [dynamic]
 //   profile-rows <rows>
 //   input <name> <dtype> <rank> <dims...>
 //   output <name> <dtype> <rank> <dims...>
@@ -32,6 +32,11 @@
 // sample along the first dim of the flagged inputs and outputs on its own
 // (lib/Driver/Artifact/BatchSplit.h): the runtime then runs any batch as
 // consecutive slices through the variants of the same other dims.
+// A `dynamic` variant's dims may be `?` or `?NAME` (kDynamicDim here; inputs
+// whose dims share a NAME must agree on it): sized at run
+// time from the inputs, its outputs from what it computes (its entry point
+// takes the inputs' dims and a callback for the output buffers:
+// dsmp-emit-entry-point{dynamic}, docs/dynamic-shapes.md).
 // The optional `profile` file and each variant's `profile-rows` (an
 // artifact of `dsmp-compile --profile`) describe the timing counters
 // model.so exports (ProfileTable.h); the row counts are part of the
@@ -69,16 +74,22 @@ inline constexpr const char *kEntryPrefix = "dsmp_model_run_";
 // 6: optional `device` line.
 // 7: optional `profile` and `profile-rows` lines.
 // 8: optional `error-floor` line (rel-l2's floor per output).
-inline constexpr int kVersion = 8;
+// 9: `variant ENTRY dynamic` and `?` dims.
+inline constexpr int kVersion = 9;
 inline constexpr int kOldestVersion = 3;
 /// model.so's `const uint64_t` holding interfaceHash() of the manifest it
 /// was compiled with.
 inline constexpr const char *kInterfaceSymbol = "dsmp_interface_hash";
+/// A dim a dynamic variant sizes at run time (`?` in the manifest).
+inline constexpr int64_t kDynamicDim = -1;
 
 struct TensorSpec {
   std::string name;
   std::string dtype; // f32 f64 f16 bf16 i64 i32 i16 i8 u64 u32 u16 u8 bool
   std::vector<int64_t> dims;
+  /// A dynamic variant's names of its kDynamicDim dims (`?NAME`; "" for a
+  /// plain `?`), one per dim or empty: dims of one name have one size.
+  std::vector<std::string> dimNames;
   /// An integer input the model was compiled for one value of (dsmp-compile
   /// --fix-input): its elements; empty for any value.
   std::vector<int64_t> fixed;
@@ -92,6 +103,8 @@ struct FileSpec {
 
 struct Variant {
   std::string entry;
+  /// Dims kDynamicDim are sized at run time (the dynamic entry point).
+  bool dynamic = false;
   std::vector<TensorSpec> inputs, outputs;
   /// Rows of the timing counters model.so exports for this variant (an
   /// artifact compiled with --profile); 0: none.
@@ -230,12 +243,18 @@ inline void writeVariants(std::ostream &os, const Manifest &m) {
   auto tensor = [&](const char *kind, const TensorSpec &t) {
     os << kind << " " << encodeName(t.name) << " " << t.dtype << " "
        << t.dims.size();
-    for (int64_t d : t.dims)
-      os << " " << d;
+    for (size_t i = 0; i < t.dims.size(); ++i)
+      if (t.dims[i] == kDynamicDim)
+        os << " ?"
+           << (i < t.dimNames.size() && !t.dimNames[i].empty()
+                   ? encodeName(t.dimNames[i])
+                   : "");
+      else
+        os << " " << t.dims[i];
     os << "\n";
   };
   for (const Variant &v : m.variants) {
-    os << "variant " << v.entry << "\n";
+    os << "variant " << v.entry << (v.dynamic ? " dynamic" : "") << "\n";
     if (v.profileRows)
       os << "profile-rows " << v.profileRows << "\n";
     for (const TensorSpec &t : v.inputs) {
@@ -430,6 +449,12 @@ inline bool parseManifest(const std::string &text, Manifest &m,
       Variant v;
       if (!(fields >> v.entry))
         return fail("missing entry point");
+      std::string flag, extra;
+      if (fields >> flag) {
+        if (flag != "dynamic" || (fields >> extra))
+          return fail("bad variant entry");
+        v.dynamic = true;
+      }
       m.variants.push_back(std::move(v));
     } else if (kind == "profile-rows") {
       std::string extra;
@@ -448,8 +473,21 @@ inline bool parseManifest(const std::string &text, Manifest &m,
           !decodeName(encoded, t.name) || dtypeSize(t.dtype) == 0 || rank > 64)
         return fail("bad " + kind + " entry");
       for (size_t i = 0; i < rank; ++i) {
-        int64_t d = -1;
-        if (!(fields >> d) || d < 0)
+        std::string text;
+        char *end = nullptr;
+        if (!(fields >> text))
+          return fail("bad dims for " + kind + " '" + t.name + "'");
+        if (!text.empty() && text[0] == '?' && m.variants.back().dynamic) {
+          std::string name;
+          if (text.size() > 1 && !decodeName(text.substr(1), name))
+            return fail("bad dim name for " + kind + " '" + t.name + "'");
+          t.dims.push_back(kDynamicDim);
+          t.dimNames.resize(rank);
+          t.dimNames[i] = name;
+          continue;
+        }
+        long long d = std::strtoll(text.c_str(), &end, 10);
+        if (text.empty() || *end || d < 0 || text[0] == '-' || text[0] == '+')
           return fail("bad dims for " + kind + " '" + t.name + "'");
         t.dims.push_back(d);
       }

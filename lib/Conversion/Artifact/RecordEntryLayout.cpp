@@ -36,18 +36,30 @@ struct RecordEntryLayoutPass final
     }
     Builder b(&getContext());
     SmallVector<Attribute> layout;
-    auto entry = [&](StringRef kind, int64_t slot, Type type,
-                     StringRef name) -> LogicalResult {
+    auto entry = [&](StringRef kind, int64_t slot, Type type, StringRef name,
+                     ArrayRef<std::string> dimNames = {}) -> LogicalResult {
       auto tensor = dyn_cast<RankedTensorType>(type);
-      if (!tensor || !tensor.hasStaticShape())
+      if (!tensor || (!dynamic && !tensor.hasStaticShape()))
         return graph.emitError() << "'" << name << "' has type " << type
                                  << "; the entry point takes static tensors";
+      if (kind == "weight" && !tensor.hasStaticShape())
+        return graph.emitError()
+               << "a weight has type " << type << "; weights are static";
       SmallVector<NamedAttribute> fields{
           b.getNamedAttr("kind", b.getStringAttr(kind)),
           b.getNamedAttr("slot", b.getI64IntegerAttr(slot)),
           b.getNamedAttr("type", TypeAttr::get(type))};
       if (!name.empty())
         fields.push_back(b.getNamedAttr("name", b.getStringAttr(name)));
+      // A dynamic input's dim names: inputs sharing one have one size.
+      if (!tensor.hasStaticShape() &&
+          llvm::any_of(dimNames,
+                       [](const std::string &n) { return !n.empty(); })) {
+        SmallVector<Attribute> names;
+        for (const std::string &n : dimNames)
+          names.push_back(b.getStringAttr(n));
+        fields.push_back(b.getNamedAttr("dim_names", b.getArrayAttr(names)));
+      }
       layout.push_back(b.getDictionaryAttr(fields));
       return success();
     };
@@ -59,7 +71,8 @@ struct RecordEntryLayoutPass final
               graph.getArgAttrOfType<IntegerAttr>(i, "dsmp.weight_offset"))
         recorded = entry("weight", offset.getInt(), type, "");
       else
-        recorded = entry("input", numInputs++, type, graphInputName(graph, i));
+        recorded = entry("input", numInputs++, type, graphInputName(graph, i),
+                         graphInputDimNames(graph, i));
       if (failed(recorded))
         return signalPassFailure();
     }

@@ -36,14 +36,14 @@ template <typename OpTy> struct Lowering : OpRewritePattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-    if (!resultType || !resultType.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "needs a static result shape");
+    if (!resultType)
+      return rewriter.notifyMatchFailure(op, "needs a ranked result");
     SmallVector<Value> inputs;
     for (Value operand : op->getOperands()) {
       if (isa<NoneType>(operand.getType()))
         continue;
-      if (!isStatic(operand))
-        return rewriter.notifyMatchFailure(op, "needs static operand shapes");
+      if (!isRanked(operand))
+        return rewriter.notifyMatchFailure(op, "needs ranked operands");
       inputs.push_back(operand);
     }
     rewriter.replaceOp(op, buildElementwise(rewriter, op->getLoc(), inputs,

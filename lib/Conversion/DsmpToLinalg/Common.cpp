@@ -15,6 +15,7 @@
 #include "lib/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -35,6 +36,149 @@ namespace mlir::dsmp::lowering {
 bool isStatic(Value v) {
   auto t = dyn_cast<RankedTensorType>(v.getType());
   return t && t.hasStaticShape();
+}
+
+bool isRanked(Value v) { return isa<RankedTensorType>(v.getType()); }
+
+Value dimSize(OpBuilder &b, Location loc, Value v, int64_t i) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (!type.isDynamicDim(i))
+    return arith::ConstantIndexOp::create(b, loc, type.getDimSize(i));
+  return tensor::DimOp::create(b, loc, v, i);
+}
+
+Value emptyLike(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                Type element, Value like) {
+  SmallVector<Value> dynamic;
+  for (auto [i, size] : llvm::enumerate(shape))
+    if (ShapedType::isDynamic(size))
+      dynamic.push_back(dimSize(b, loc, like, i));
+  return tensor::EmptyOp::create(b, loc, shape, element, dynamic);
+}
+
+Value emptyForLoops(OpBuilder &b, Location loc, RankedTensorType type,
+                    ValueRange operands, ArrayRef<AffineMap> operandMaps,
+                    AffineMap resultMap) {
+  SmallVector<Value> dynamic;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (!type.isDynamicDim(i))
+      continue;
+    Value size;
+    auto loop = dyn_cast<AffineDimExpr>(resultMap.getResult(i));
+    for (auto [operand, map] : llvm::zip(operands, operandMaps)) {
+      for (unsigned p = 0; loop && !size && p < map.getNumResults(); ++p)
+        if (map.getResult(p) == loop)
+          size = dimSize(b, loc, operand, p);
+      if (size)
+        break;
+    }
+    dynamic.push_back(size ? size : arith::ConstantIndexOp::create(b, loc, 1));
+  }
+  return tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType(),
+                                 dynamic);
+}
+
+Value elementCount(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> dims,
+                   Type floatType) {
+  auto type = cast<RankedTensorType>(v.getType());
+  int64_t count = 1;
+  bool dynamic = false;
+  for (int64_t d : dims) {
+    dynamic |= type.isDynamicDim(d);
+    count *= type.isDynamicDim(d) ? 1 : type.getDimSize(d);
+  }
+  if (!dynamic)
+    return floatConst(b, loc, floatType, double(count));
+  Value n = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t d : dims)
+    n = arith::MulIOp::create(b, loc, n, dimSize(b, loc, v, d));
+  Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), n);
+  return arith::SIToFPOp::create(b, loc, floatType, i64);
+}
+
+SmallVector<int64_t> collapsedShape(RankedTensorType type,
+                                    ArrayRef<ReassociationIndices> groups) {
+  SmallVector<int64_t> shape;
+  for (const ReassociationIndices &group : groups) {
+    int64_t size = 1;
+    for (int64_t d : group)
+      size = type.isDynamicDim(d) || ShapedType::isDynamic(size)
+                 ? ShapedType::kDynamic
+                 : size * type.getDimSize(d);
+    shape.push_back(size);
+  }
+  return shape;
+}
+
+namespace {
+/// Where a dim's size comes from, as far as the ops that made the tensor
+/// say: an index value, or a (tensor, dim) pair no op explains further.
+struct DimSource {
+  Value value;
+  int64_t dim; // -1: `value` is the size itself (an index)
+  bool operator==(const DimSource &o) const {
+    return value == o.value && dim == o.dim;
+  }
+};
+
+DimSource traceIndex(Value size);
+
+/// Dim `d` of tensor `v`, followed through ops that keep it: a linalg op's
+/// result has its init's dims, tensor.empty and tensor.reshape (of a
+/// from_elements shape) name their sizes, an scf.if whose branches agree.
+DimSource traceDim(Value v, int64_t d) {
+  for (int hops = 0; hops < 64; ++hops) {
+    Operation *def = v.getDefiningOp();
+    if (auto dps = dyn_cast_or_null<DestinationStyleOpInterface>(def)) {
+      if (auto result = dyn_cast<OpResult>(v);
+          result && dps.hasPureTensorSemantics()) {
+        v = dps.getDpsInitOperand(result.getResultNumber())->get();
+        continue;
+      }
+    }
+    if (auto empty = dyn_cast_or_null<tensor::EmptyOp>(def)) {
+      if (!empty.getType().isDynamicDim(d))
+        break;
+      return traceIndex(empty.getDynamicSize(d));
+    }
+    if (auto cast = dyn_cast_or_null<tensor::CastOp>(def)) {
+      v = cast.getSource();
+      continue;
+    }
+    // Both branches' results of one size (buildElementwise's versions).
+    if (auto branches = dyn_cast_or_null<scf::IfOp>(def)) {
+      unsigned k = cast<OpResult>(v).getResultNumber();
+      if (branches.getElseRegion().empty())
+        break;
+      DimSource then = traceDim(branches.thenYield().getOperand(k), d);
+      if (then == traceDim(branches.elseYield().getOperand(k), d))
+        return then;
+      break;
+    }
+    if (auto reshape = dyn_cast_or_null<tensor::ReshapeOp>(def)) {
+      auto shape = reshape.getShape().getDefiningOp<tensor::FromElementsOp>();
+      if (!shape)
+        break;
+      Value element = shape.getElements()[d];
+      if (auto toI64 = element.getDefiningOp<arith::IndexCastOp>())
+        return traceIndex(toI64.getIn());
+      break;
+    }
+    break;
+  }
+  return {v, d};
+}
+
+DimSource traceIndex(Value size) {
+  if (auto dim = size.getDefiningOp<tensor::DimOp>())
+    if (std::optional<int64_t> index = dim.getConstantIndex())
+      return traceDim(dim.getSource(), *index);
+  return {size, -1};
+}
+} // namespace
+
+bool provablySameSize(Value a, int64_t da, Value b, int64_t db) {
+  return traceDim(a, da) == traceDim(b, db);
 }
 
 bool isFloat(Type t) { return isa<FloatType>(getElementTypeOrSelf(t)); }
@@ -87,7 +231,7 @@ Value convertTensor(OpBuilder &b, Location loc, Value input, Type element) {
   if (type.getElementType() == element)
     return input;
   auto resultType = RankedTensorType::get(type.getShape(), element);
-  Value out = tensor::EmptyOp::create(b, loc, type.getShape(), element);
+  Value out = emptyLike(b, loc, type.getShape(), element, input);
   unsigned rank = type.getRank();
   return linalg::GenericOp::create(
              b, loc, TypeRange{resultType}, ValueRange{input}, ValueRange{out},
@@ -110,7 +254,8 @@ Value sumOfProducts(OpBuilder &b, Location loc, Value lhs, Value rhs,
                     ArrayRef<utils::IteratorType> iterators,
                     RankedTensorType resultType, Type acc) {
   auto accType = RankedTensorType::get(resultType.getShape(), acc);
-  Value init = tensor::EmptyOp::create(b, loc, accType.getShape(), acc);
+  Value init = emptyForLoops(b, loc, accType, ValueRange{lhs, rhs},
+                             maps.drop_back(), maps.back());
   init = linalg::FillOp::create(b, loc, ValueRange{floatConst(b, loc, acc, 0)},
                                 ValueRange{init})
              .getResult(0);
@@ -249,7 +394,12 @@ Value namedMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
   Type f32 = b.getF32Type();
   SmallVector<int64_t> shape = {lhsType.getDimSize(transposeLhs ? 1 : 0),
                                 rhsType.getDimSize(transposeRhs ? 0 : 1)};
-  Value init = tensor::EmptyOp::create(b, loc, shape, f32);
+  SmallVector<Value> dynamic;
+  if (ShapedType::isDynamic(shape[0]))
+    dynamic.push_back(tensor::DimOp::create(b, loc, lhs, transposeLhs ? 1 : 0));
+  if (ShapedType::isDynamic(shape[1]))
+    dynamic.push_back(tensor::DimOp::create(b, loc, rhs, transposeRhs ? 0 : 1));
+  Value init = tensor::EmptyOp::create(b, loc, shape, f32, dynamic);
   init = linalg::FillOp::create(b, loc, ValueRange{floatConst(b, loc, f32, 0)},
                                 ValueRange{init})
              .getResult(0);
@@ -299,11 +449,54 @@ Value expand(OpBuilder &b, Location loc, Value v, RankedTensorType type,
   return tensor::ExpandShapeOp::create(b, loc, type, v, groups);
 }
 
+Value expand(OpBuilder &b, Location loc, Value v, RankedTensorType type,
+             ArrayRef<ReassociationIndices> groups,
+             ArrayRef<OpFoldResult> sizes) {
+  if (type.hasStaticShape())
+    return expand(b, loc, v, type, groups);
+  // Two dynamic dims in one group: dsmp-contiguous-expand-shapes makes the
+  // buffer a view (expand-strided-metadata in LLVM 22 crashes on it).
+  return tensor::ExpandShapeOp::create(b, loc, type, v, groups, sizes);
+}
+
 Value buildElementwise(OpBuilder &b, Location loc, ValueRange inputs,
                        RankedTensorType resultType, Operation *op,
                        const BodyFn &body) {
   int64_t rank = resultType.getRank();
   MLIRContext *ctx = b.getContext();
+  // Dynamic dims: a result dim that two operands size (neither statically
+  // 1), one of them at run time, may broadcast either way (ONNX: each is 1
+  // or the result's size); the sizes decide at run time.
+  auto inputDim = [&](Value input, int64_t d) -> int64_t {
+    auto type = cast<RankedTensorType>(input.getType());
+    int64_t i = d - (rank - type.getRank());
+    return i < 0 ? -1 : i;
+  };
+  SmallVector<bool> runtimeBroadcast(rank, false);
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!resultType.isDynamicDim(d))
+      continue;
+    // The operands that size it (not statically 1); all of one size when
+    // their sizes trace back to one source (a residual connection's x and
+    // f(x)).
+    SmallVector<std::pair<Value, int64_t>> sizing;
+    bool dynamic = false;
+    for (Value input : inputs) {
+      int64_t i = inputDim(input, d);
+      auto type = cast<RankedTensorType>(input.getType());
+      if (i < 0 || type.getDimSize(i) == 1)
+        continue;
+      sizing.emplace_back(input, i);
+      dynamic |= type.isDynamicDim(i);
+    }
+    bool oneSource = llvm::all_of(sizing, [&](auto &operand) {
+      return provablySameSize(operand.first, operand.second,
+                              sizing.front().first, sizing.front().second);
+    });
+    runtimeBroadcast[d] = sizing.size() > 1 && dynamic && !oneSource;
+  }
+  // Each input through an indexing map: a static 1 broadcasts, any other
+  // dim is the result's.
   SmallVector<AffineMap> maps;
   for (Value input : inputs) {
     auto type = cast<RankedTensorType>(input.getType());
@@ -318,8 +511,6 @@ Value buildElementwise(OpBuilder &b, Location loc, ValueRange inputs,
     maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
   }
   maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
-  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
-                                       resultType.getElementType());
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
   // A 16-bit float op computes in f32 and rounds its result once: exactly
@@ -337,34 +528,123 @@ Value buildElementwise(OpBuilder &b, Location loc, ValueRange inputs,
     auto i = dyn_cast<IntegerType>(t);
     return i && !i.isSignless() ? IntegerType::get(ctx, i.getWidth()) : t;
   };
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps, iterators,
-      [&](OpBuilder &nb, Location nl, ValueRange args) {
-        SmallVector<Value> operands(args.drop_back());
-        for (Value &v : operands)
-          if (signless(v.getType()) != v.getType())
-            v = UnrealizedConversionCastOp::create(nb, nl,
-                                                   signless(v.getType()), v)
-                    .getResult(0);
-        Type computeType = signless(resultElement);
-        if (widen) {
-          Type f32 = nb.getF32Type();
+  // The generic into `init`; inputs with `readsZero` flags are read with
+  // tensor.extract at index 0 where their flag is set, the others through
+  // their maps.
+  auto emit = [&](OpBuilder &at, Value init,
+                  ArrayRef<SmallVector<Value>> readsZero) -> Value {
+    SmallVector<Value> mapped;
+    SmallVector<AffineMap> mappedMaps;
+    for (auto [k, input] : llvm::enumerate(inputs))
+      if (readsZero[k].empty()) {
+        mapped.push_back(input);
+        mappedMaps.push_back(maps[k]);
+      }
+    mappedMaps.push_back(maps.back());
+    auto generic = linalg::GenericOp::create(
+        at, loc, TypeRange{resultType}, mapped, ValueRange{init}, mappedMaps,
+        iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
+          SmallVector<Value> operands;
+          size_t next = 0;
+          for (auto [k, input] : llvm::enumerate(inputs)) {
+            if (readsZero[k].empty()) {
+              operands.push_back(args[next++]);
+              continue;
+            }
+            auto type = cast<RankedTensorType>(input.getType());
+            Value zero = arith::ConstantIndexOp::create(nb, nl, 0);
+            SmallVector<Value> coords;
+            for (int64_t i = 0; i < type.getRank(); ++i)
+              coords.push_back(arith::SelectOp::create(
+                  nb, nl, readsZero[k][i], zero,
+                  linalg::IndexOp::create(nb, nl, rank - type.getRank() + i)));
+            operands.push_back(
+                tensor::ExtractOp::create(nb, nl, input, coords));
+          }
           for (Value &v : operands)
-            if (isNarrowFloat(v.getType()))
-              v = arith::ExtFOp::create(nb, nl, f32, v);
-          if (isNarrowFloat(resultElement))
-            computeType = f32;
-        }
-        Value v = body(nb, nl, operands, computeType, op);
-        if (v.getType() != resultElement && isNarrowFloat(resultElement))
-          v = arith::TruncFOp::create(nb, nl, resultElement, v);
-        if (v.getType() != resultElement &&
-            signless(resultElement) == v.getType())
-          v = UnrealizedConversionCastOp::create(nb, nl, resultElement, v)
-                  .getResult(0);
-        linalg::YieldOp::create(nb, nl, v);
+            if (signless(v.getType()) != v.getType())
+              v = UnrealizedConversionCastOp::create(nb, nl,
+                                                     signless(v.getType()), v)
+                      .getResult(0);
+          Type computeType = signless(resultElement);
+          if (widen) {
+            Type f32 = nb.getF32Type();
+            for (Value &v : operands)
+              if (isNarrowFloat(v.getType()))
+                v = arith::ExtFOp::create(nb, nl, f32, v);
+            if (isNarrowFloat(resultElement))
+              computeType = f32;
+          }
+          Value v = body(nb, nl, operands, computeType, op);
+          if (v.getType() != resultElement && isNarrowFloat(resultElement))
+            v = arith::TruncFOp::create(nb, nl, resultElement, v);
+          if (v.getType() != resultElement &&
+              signless(resultElement) == v.getType())
+            v = UnrealizedConversionCastOp::create(nb, nl, resultElement, v)
+                    .getResult(0);
+          linalg::YieldOp::create(nb, nl, v);
+        });
+    return generic.getResult(0);
+  };
+  SmallVector<SmallVector<Value>> noExtracts(inputs.size());
+  if (llvm::none_of(runtimeBroadcast, [](bool r) { return r; })) {
+    Value init = emptyForLoops(b, loc, resultType, inputs,
+                               ArrayRef(maps).drop_back(), maps.back());
+    return emit(b, init, noExtracts);
+  }
+  // Each dynamic dim is the largest of the operands' sizes there.
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  SmallVector<Value> sizes(rank), dynamicSizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!resultType.isDynamicDim(d))
+      continue;
+    Value size = one;
+    for (Value input : inputs)
+      if (int64_t i = inputDim(input, d); i >= 0)
+        size = arith::MaxSIOp::create(b, loc, size, dimSize(b, loc, input, i));
+    sizes[d] = size;
+    dynamicSizes.push_back(size);
+  }
+  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
+                                       resultElement, dynamicSizes);
+  // Inputs with a dynamic dim where the result broadcasts at run time: per
+  // dim, whether it reads index 0; and whether every such dim is the full
+  // size (then the maps hold: the common case, as fast as static shapes).
+  SmallVector<SmallVector<Value>> readsZero(inputs.size());
+  Value full = arith::ConstantIntOp::create(b, loc, 1, 1);
+  for (auto [k, input] : llvm::enumerate(inputs)) {
+    auto type = cast<RankedTensorType>(input.getType());
+    bool extract = false;
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      extract |=
+          type.isDynamicDim(i) && runtimeBroadcast[rank - type.getRank() + i];
+    if (!extract)
+      continue;
+    for (int64_t i = 0; i < type.getRank(); ++i) {
+      int64_t d = rank - type.getRank() + i;
+      if (type.getDimSize(i) == 1) {
+        readsZero[k].push_back(arith::ConstantIntOp::create(b, loc, 1, 1));
+        continue;
+      }
+      Value size = dimSize(b, loc, input, i);
+      readsZero[k].push_back(
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, one));
+      if (type.isDynamicDim(i) && runtimeBroadcast[d])
+        full = arith::AndIOp::create(
+            b, loc, full,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size,
+                                  sizes[d]));
+    }
+  }
+  auto branches = scf::IfOp::create(
+      b, loc, full,
+      [&](OpBuilder &tb, Location tl) {
+        scf::YieldOp::create(tb, tl, emit(tb, init, noExtracts));
+      },
+      [&](OpBuilder &eb, Location el) {
+        scf::YieldOp::create(eb, el, emit(eb, init, readsZero));
       });
-  return generic.getResult(0);
+  return branches.getResult(0);
 }
 
 bool hasUnsignedOperand(Operation *op) {
@@ -487,7 +767,7 @@ Value reduceKeepDims(OpBuilder &b, Location loc, Value input,
                           : combine == Combine::Mul ? 1.0
                                                     : 0.0);
   }
-  Value init = tensor::EmptyOp::create(b, loc, shape, element);
+  Value init = emptyLike(b, loc, shape, element, input);
   init = linalg::FillOp::create(b, loc, ValueRange{identity}, ValueRange{init})
              .getResult(0);
   SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
@@ -525,11 +805,31 @@ Value reduceKeepDims(OpBuilder &b, Location loc, Value input,
       .getResult(0);
 }
 
-/// `value` reshaped to the static `type` (same element count).
+/// `value` reshaped to `type` (same element count); with dynamic dims, only
+/// unit dims may be dropped or added (null otherwise).
 Value reshapeTo(OpBuilder &b, Location loc, Value value,
                 RankedTensorType type) {
   if (value.getType() == type)
     return value;
+  auto from = cast<RankedTensorType>(value.getType());
+  if (!type.hasStaticShape() || !from.hasStaticShape()) {
+    // Dynamic dims: only unit dims dropped or added, as collapse_shape or
+    // expand_shape (a dynamic dim sized from the source dim of its group).
+    if (auto groups = getReassociationIndicesForCollapse(from.getShape(),
+                                                         type.getShape()))
+      return tensor::CollapseShapeOp::create(b, loc, type, value, *groups);
+    if (auto groups = getReassociationIndicesForCollapse(type.getShape(),
+                                                         from.getShape())) {
+      SmallVector<OpFoldResult> sizes;
+      for (auto [source, group] : llvm::enumerate(*groups))
+        for (int64_t d : group)
+          sizes.push_back(type.isDynamicDim(d)
+                              ? tensor::getMixedSize(b, loc, value, source)
+                              : b.getIndexAttr(type.getDimSize(d)));
+      return tensor::ExpandShapeOp::create(b, loc, type, value, *groups, sizes);
+    }
+    return {};
+  }
   auto shapeType = RankedTensorType::get({type.getRank()}, b.getI64Type());
   Value shape = arith::ConstantOp::create(
       b, loc, DenseIntElementsAttr::get(shapeType, type.getShape()));

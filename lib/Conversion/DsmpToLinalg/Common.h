@@ -34,6 +34,42 @@ using BodyFn =
 /// A ranked tensor with a static shape.
 bool isStatic(Value v);
 
+/// A ranked tensor, its dims static or not: what the patterns that size
+/// their results from their operands at run time accept (dynamic dims:
+/// docs/dynamic-shapes.md).
+bool isRanked(Value v);
+
+/// Whether dim `da` of tensor `a` and dim `db` of `b` have one size because
+/// the ops that made them take it from one place (a tensor.empty sized by
+/// the same value, the same dim of one tensor): false where unknown.
+bool provablySameSize(Value a, int64_t da, Value b, int64_t db);
+
+/// Dim `i` of the ranked tensor `v` as an index: a constant where static.
+Value dimSize(OpBuilder &b, Location loc, Value v, int64_t i);
+
+/// tensor.empty of `shape` and `element`; each dynamic dim i is dim i of
+/// `like` (a tensor of the same rank).
+Value emptyLike(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                Type element, Value like);
+
+/// tensor.empty for the result of a linalg op over `operands` read through
+/// `operandMaps`, written through `resultMap`: a dynamic result dim takes
+/// the size of an operand dim read by the same loop (1 where only
+/// broadcast dims, read through constants, cover it).
+Value emptyForLoops(OpBuilder &b, Location loc, RankedTensorType type,
+                    ValueRange operands, ArrayRef<AffineMap> operandMaps,
+                    AffineMap resultMap);
+
+/// The number of elements in dims `dims` of `v`, as a `floatType` value
+/// (a constant where they are static): the divisor of a mean.
+Value elementCount(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> dims,
+                   Type floatType);
+
+/// The shape of `type` with `groups` collapsed (dynamic where a group has a
+/// dynamic dim).
+SmallVector<int64_t> collapsedShape(RankedTensorType type,
+                                    ArrayRef<ReassociationIndices> groups);
+
 /// A float type, or a shaped type of floats.
 bool isFloat(Type t);
 
@@ -108,6 +144,10 @@ Value collapse(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape,
 
 Value expand(OpBuilder &b, Location loc, Value v, RankedTensorType type,
              ArrayRef<ReassociationIndices> groups);
+/// `expand` to dynamic dims: `sizes` gives every dim of `type`.
+Value expand(OpBuilder &b, Location loc, Value v, RankedTensorType type,
+             ArrayRef<ReassociationIndices> groups,
+             ArrayRef<OpFoldResult> sizes);
 
 /// linalg.generic computing `body` elementwise over `inputs` broadcast (ONNX
 /// multidirectional, right-aligned) to `resultType`.
@@ -174,6 +214,7 @@ void populateNormalizationPatterns(RewritePatternSet &patterns);
 void populateDataMovementPatterns(RewritePatternSet &patterns);
 void populateControlFlowPatterns(RewritePatternSet &patterns);
 void populateQuantizationPatterns(RewritePatternSet &patterns);
+void populateDynamicShapePatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::dsmp::lowering
 

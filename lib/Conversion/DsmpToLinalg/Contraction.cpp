@@ -45,9 +45,9 @@ struct GemmLowering : OpRewritePattern<GemmOp> {
   LogicalResult matchAndRewrite(GemmOp op,
                                 PatternRewriter &rewriter) const override {
     auto resultType = dyn_cast<RankedTensorType>(op.getType());
-    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getA()) ||
-        !isStatic(op.getB()) || !isFloat(resultType))
-      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    if (!resultType || !isRanked(op.getA()) || !isRanked(op.getB()) ||
+        !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs ranked float tensors");
     Location loc = op.getLoc();
     MLIRContext *ctx = getContext();
     AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
@@ -128,9 +128,9 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
   LogicalResult matchAndRewrite(MatMulOp op,
                                 PatternRewriter &rewriter) const override {
     auto resultType = dyn_cast<RankedTensorType>(op.getType());
-    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getA()) ||
-        !isStatic(op.getB()) || !isFloat(resultType))
-      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    if (!resultType || !isRanked(op.getA()) || !isRanked(op.getB()) ||
+        !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs ranked float tensors");
     auto a = cast<RankedTensorType>(op.getA().getType());
     auto b = cast<RankedTensorType>(op.getB().getType());
     if (a.getRank() < 2 || b.getRank() < 2)
@@ -141,11 +141,11 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
                                    b.getElementType(), widen);
     if ((named || anyFormatAsGemm) && b.getRank() == 2) {
       Location loc = op.getLoc();
-      int64_t rows = a.getNumElements() / a.getShape().back();
       Value lhs = op.getA();
       ReassociationIndices leading;
       for (int64_t i = 0; i + 1 < a.getRank(); ++i)
         leading.push_back(i);
+      int64_t rows = collapsedShape(a, {leading, {a.getRank() - 1}})[0];
       if (a.getRank() > 2)
         lhs = collapse(rewriter, loc, lhs, {rows, a.getShape().back()},
                        {leading, {a.getRank() - 1}});
@@ -166,9 +166,15 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
                                   resultType.getElementType()),
             accumulationType(op));
       }
-      if (resultType.getRank() > 2)
+      if (resultType.getRank() > 2) {
+        // [batch..., M] from A, N from B.
+        SmallVector<OpFoldResult> sizes;
+        for (int64_t i = 0; i + 1 < a.getRank(); ++i)
+          sizes.push_back(tensor::getMixedSize(rewriter, loc, op.getA(), i));
+        sizes.push_back(tensor::getMixedSize(rewriter, loc, op.getB(), 1));
         product = expand(rewriter, loc, product, resultType,
-                         {leading, {resultType.getRank() - 1}});
+                         {leading, {resultType.getRank() - 1}}, sizes);
+      }
       rewriter.replaceOp(op, product);
       return success();
     }

@@ -59,17 +59,22 @@ struct TransposeLowering : OpRewritePattern<TransposeOp> {
   LogicalResult matchAndRewrite(TransposeOp op,
                                 PatternRewriter &rewriter) const override {
     auto resultType = dyn_cast<RankedTensorType>(op.getType());
-    if (!resultType || !resultType.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    if (!resultType || !isRanked(op.getData()))
+      return rewriter.notifyMatchFailure(op, "needs ranked shapes");
     SmallVector<int64_t> perm;
     if (auto given = op.getPerm())
       perm.assign(given->begin(), given->end());
     else
       for (int64_t i = resultType.getRank() - 1; i >= 0; --i)
         perm.push_back(i);
+    SmallVector<Value> dynamic;
+    for (int64_t i = 0; i < resultType.getRank(); ++i)
+      if (resultType.isDynamicDim(i))
+        dynamic.push_back(
+            dimSize(rewriter, op.getLoc(), op.getData(), perm[i]));
     Value init =
         tensor::EmptyOp::create(rewriter, op.getLoc(), resultType.getShape(),
-                                resultType.getElementType());
+                                resultType.getElementType(), dynamic);
     auto transpose = linalg::TransposeOp::create(rewriter, op.getLoc(),
                                                  op.getData(), init, perm);
     rewriter.replaceOp(op, transpose->getResult(0));
@@ -434,14 +439,16 @@ struct GatherLowering : OpRewritePattern<GatherOp> {
     auto type = dyn_cast<RankedTensorType>(op.getType());
     auto dataType = dyn_cast<RankedTensorType>(op.getData().getType());
     auto indexType = dyn_cast<RankedTensorType>(op.getIndices().getType());
-    if (!type || !type.hasStaticShape() || !dataType ||
-        !dataType.hasStaticShape() || !indexType || !indexType.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    if (!type || !dataType || !indexType)
+      return rewriter.notifyMatchFailure(op, "needs ranked shapes");
     MLIRContext *ctx = getContext();
     int64_t rank = type.getRank(), q = indexType.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis());
     if (axis < 0)
       axis += dataType.getRank();
+    if (axis < 0 || axis >= dataType.getRank() ||
+        rank != dataType.getRank() - 1 + q)
+      return rewriter.notifyMatchFailure(op, "ranks do not line up");
     SmallVector<AffineExpr> indexExprs;
     for (int64_t i = 0; i < q; ++i)
       indexExprs.push_back(getAffineDimExpr(axis + i, ctx));
@@ -449,9 +456,20 @@ struct GatherLowering : OpRewritePattern<GatherOp> {
         AffineMap::get(rank, 0, indexExprs, ctx),
         AffineMap::getMultiDimIdentityMap(rank, ctx)};
     Value data = op.getData();
-    int64_t axisSize = dataType.getDimSize(axis);
-    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
-                                         type.getElementType());
+    Location loc = op.getLoc();
+    Value size = dimSize(rewriter, loc, data, axis);
+    // Result dims: the data's before the axis, the indices', the data's after.
+    SmallVector<Value> dynamic;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!type.isDynamicDim(d))
+        continue;
+      dynamic.push_back(d < axis ? dimSize(rewriter, loc, data, d)
+                        : d < axis + q
+                            ? dimSize(rewriter, loc, op.getIndices(), d - axis)
+                            : dimSize(rewriter, loc, data, d - q + 1));
+    }
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         type.getElementType(), dynamic);
     auto generic = linalg::GenericOp::create(
         rewriter, op.getLoc(), TypeRange{type}, ValueRange{op.getIndices()},
         ValueRange{init}, maps,
@@ -459,7 +477,6 @@ struct GatherLowering : OpRewritePattern<GatherOp> {
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value index =
               arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
-          Value size = arith::ConstantIndexOp::create(b, l, axisSize);
           Value zero = arith::ConstantIndexOp::create(b, l, 0);
           Value negative = arith::CmpIOp::create(
               b, l, arith::CmpIPredicate::slt, index, zero);

@@ -82,6 +82,7 @@ struct ConvertDsmpToLinalgPass final
     populateNormalizationPatterns(patterns);
     populateDataMovementPatterns(patterns);
     populateControlFlowPatterns(patterns);
+    populateDynamicShapePatterns(patterns);
     int64_t before = 0;
     getOperation().walk([&](Operation *op) {
       if (isa<DsmpDialect>(op->getDialect()))
@@ -96,6 +97,10 @@ struct ConvertDsmpToLinalgPass final
     auto module = getOperation()->getParentOfType<ModuleOp>();
     auto opset = module ? module->getAttrOfType<IntegerAttr>("dsmp.opset")
                         : IntegerAttr();
+    auto isDynamic = [](Type type) {
+      auto shaped = dyn_cast<ShapedType>(type);
+      return shaped && !shaped.hasStaticShape();
+    };
     bool failedAny = false;
     int64_t after = 0;
     getOperation().walk([&](Operation *op) {
@@ -108,13 +113,15 @@ struct ConvertDsmpToLinalgPass final
       if (constant && isa<ExternalAttr>(constant.getValue()))
         op->emitOpError("holds a weight still in the weight file "
                         "(#dsmp.external): run --dsmp-load-weights first");
-      else if (llvm::any_of(op->getResultTypes(), [](Type type) {
-                 auto shaped = dyn_cast<ShapedType>(type);
-                 return shaped && !shaped.hasStaticShape();
-               }))
-        op->emitOpError("has dynamic dims: give the inputs' shapes first "
-                        "(--dsmp-specialize-shapes=\"shapes=NAME=D0xD1...\")");
-      else {
+      else if (llvm::any_of(op->getOperandTypes(), isDynamic) ||
+               llvm::any_of(op->getResultTypes(), isDynamic)) {
+        InFlightDiagnostic diag = op->emitOpError();
+        if (const OnnxOpInfo *info = lookupDsmpOp(op->getName().getStringRef()))
+          diag << "(" << info->onnxType << ") ";
+        diag << "has dynamic dims, which its lowering does not take yet: "
+                "give the inputs' shapes (dsmp-specialize-shapes, "
+                "dsmp-compile --shape)";
+      } else {
         // Which ONNX op, and why its pattern declined it, in one line.
         InFlightDiagnostic diag = op->emitOpError();
         if (const OnnxOpInfo *info = lookupDsmpOp(op->getName().getStringRef()))

@@ -42,8 +42,8 @@ struct SoftmaxLowering : OpRewritePattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getType());
-    if (!type || !type.hasStaticShape() || !isFloat(type))
-      return rewriter.notifyMatchFailure(op, "needs a static float shape");
+    if (!type || !isRanked(op.getInput()) || !isFloat(type))
+      return rewriter.notifyMatchFailure(op, "needs a ranked float tensor");
     int64_t axis = op.getAxis();
     if (axis < 0)
       axis += type.getRank();
@@ -103,9 +103,8 @@ struct ReduceLowering : OpRewritePattern<ReduceOp> {
                                 PatternRewriter &rewriter) const override {
     auto resultType = dyn_cast<RankedTensorType>(op.getType());
     auto inType = dyn_cast<RankedTensorType>(op.getData().getType());
-    if (!resultType || !resultType.hasStaticShape() || !inType ||
-        !inType.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    if (!resultType || !inType)
+      return rewriter.notifyMatchFailure(op, "needs ranked shapes");
     // Integer data: the kinds whose integer meaning is exact.
     constexpr bool integerKind =
         Kind == ReduceKind::Sum || Kind == ReduceKind::Max ||
@@ -165,8 +164,10 @@ struct ReduceLowering : OpRewritePattern<ReduceOp> {
       // No axes: all of them, or none with noop_with_empty_axes (the
       // elementwise parts still apply, as in ONNX's reference).
       if (op.getNoopWithEmptyAxes()) {
-        rewriter.replaceOp(op,
-                           reshapeTo(rewriter, loc, finish(data), resultType));
+        Value result = reshapeTo(rewriter, loc, finish(data), resultType);
+        if (!result)
+          return op.emitOpError("changes dims of dynamic size");
+        rewriter.replaceOp(op, result);
         return success();
       }
       for (int64_t i = 0; i < rank; ++i)
@@ -178,17 +179,17 @@ struct ReduceLowering : OpRewritePattern<ReduceOp> {
                                                  : Combine::Add;
     Value reduced = reduceKeepDims(rewriter, loc, data, axes, combine);
     if (Kind == ReduceKind::Mean) {
-      int64_t count = 1;
-      for (int64_t a : axes)
-        count *= inType.getDimSize(a);
+      Value count = elementCount(rewriter, loc, op.getData(), axes,
+                                 rewriter.getF32Type());
       reduced = map(
           reduced, [count](OpBuilder &b, Location l, Value x, Type t) -> Value {
-            return arith::DivFOp::create(b, l, x,
-                                         floatConst(b, l, t, double(count)));
+            return arith::DivFOp::create(b, l, x, convertFloat(b, l, count, t));
           });
     }
-    rewriter.replaceOp(op,
-                       reshapeTo(rewriter, loc, finish(reduced), resultType));
+    Value result = reshapeTo(rewriter, loc, finish(reduced), resultType);
+    if (!result)
+      return op.emitOpError("drops dims of dynamic size");
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
@@ -255,13 +256,10 @@ struct Moments {
 Moments moments(PatternRewriter &rewriter, Location loc, Value x,
                 ArrayRef<int64_t> axes, Operation *op) {
   auto type = cast<RankedTensorType>(x.getType());
-  int64_t count = 1;
-  for (int64_t a : axes)
-    count *= type.getDimSize(a);
+  Value count = elementCount(rewriter, loc, x, axes, rewriter.getF32Type());
   auto divide = [count](OpBuilder &b, Location l, ValueRange a, Type t,
                         Operation *) -> Value {
-    return arith::DivFOp::create(b, l, a[0],
-                                 floatConst(b, l, t, double(count)));
+    return arith::DivFOp::create(b, l, a[0], convertFloat(b, l, count, t));
   };
   Value sum = reduceKeepDims(rewriter, loc, x, axes, false);
   auto keptType = cast<RankedTensorType>(sum.getType());
@@ -430,23 +428,19 @@ struct LayerNormLowering : OpRewritePattern<LayerNormalizationOp> {
   LogicalResult matchAndRewrite(LayerNormalizationOp op,
                                 PatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getY().getType());
-    if (!type || !type.hasStaticShape() || !isStatic(op.getX()) ||
-        !isFloat(type))
-      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    if (!type || !isRanked(op.getX()) || !isFloat(type))
+      return rewriter.notifyMatchFailure(op, "needs ranked shapes");
     // Mean and InvStdDev, when asked for, have the keepdims shape.
     for (Value extra : {op.getMean(), op.getInvStdDev()})
-      if (!isa<NoneType>(extra.getType()) && !isStatic(extra))
-        return rewriter.notifyMatchFailure(op, "needs static Mean/InvStdDev");
+      if (!isa<NoneType>(extra.getType()) && !isRanked(extra))
+        return rewriter.notifyMatchFailure(op, "needs ranked Mean/InvStdDev");
     int64_t rank = type.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis()); // I64Attr: uint64_t
     if (axis < 0)
       axis += rank;
     SmallVector<int64_t> axes;
-    int64_t count = 1;
-    for (int64_t i = axis; i < rank; ++i) {
+    for (int64_t i = axis; i < rank; ++i)
       axes.push_back(i);
-      count *= type.getDimSize(i);
-    }
     Location loc = op.getLoc();
     auto [mean, centered, variance] =
         moments(rewriter, loc, op.getX(), axes, op);

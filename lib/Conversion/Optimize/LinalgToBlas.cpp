@@ -21,14 +21,15 @@ constexpr int32_t kCblasRowMajor = 101, kCblasNoTrans = 111, kCblasTrans = 112;
 
 bool isPlainF32Matrix(Value v) {
   auto type = dyn_cast<MemRefType>(v.getType());
-  if (!type || type.getRank() != 2 || !type.getElementType().isF32() ||
-      !type.hasStaticShape())
+  if (!type || type.getRank() != 2 || !type.getElementType().isF32())
     return false;
+  // Sizes known at run time only (a dynamic variant) are read from the
+  // buffer.
   if (type.getLayout().isIdentity())
     return true;
   // Dense rows at an offset (one sample's slice of a batch).
   auto strided = dyn_cast<StridedLayoutAttr>(type.getLayout());
-  return strided && strided.getStrides().size() == 2 &&
+  return type.hasStaticShape() && strided && strided.getStrides().size() == 2 &&
          strided.getStrides()[1] == 1 &&
          strided.getStrides()[0] == type.getDimSize(1);
 }
@@ -122,8 +123,14 @@ struct LinalgToBlasPass final
       auto int32 = [&](int64_t v) -> Value {
         return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
       };
-      auto dim = [&](int64_t v) -> Value {
-        return arith::ConstantOp::create(b, loc, b.getIntegerAttr(size, v));
+      // Dim `d` of `memref` as a BLAS size: a constant where static.
+      auto dim = [&](Value memref, int64_t d) -> Value {
+        auto type = cast<MemRefType>(memref.getType());
+        if (!type.isDynamicDim(d))
+          return arith::ConstantOp::create(
+              b, loc, b.getIntegerAttr(size, type.getDimSize(d)));
+        return arith::IndexCastOp::create(
+            b, loc, size, memref::DimOp::create(b, loc, memref, d));
       };
       auto pointer = [&](Value memref) -> Value {
         Value index =
@@ -141,11 +148,10 @@ struct LinalgToBlasPass final
         return LLVM::IntToPtrOp::create(b, loc, ptr, i64);
       };
       auto [transA, transB] = *transposes(op);
-      auto a = cast<MemRefType>(op.getInputs()[0].getType());
-      auto bType = cast<MemRefType>(op.getInputs()[1].getType());
-      auto c = cast<MemRefType>(op.getOutputs()[0].getType());
-      int64_t m = c.getDimSize(0), n = c.getDimSize(1),
-              k = a.getDimSize(transA ? 0 : 1);
+      Value a = op.getInputs()[0], bMatrix = op.getInputs()[1],
+            c = op.getOutputs()[0];
+      Value m = dim(c, 0), n = dim(c, 1), k = dim(a, transA ? 0 : 1);
+      Value lda = dim(a, 1), ldb = dim(bMatrix, 1);
       Value one = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1.0f));
       // C = A B + beta C; beta = 0 replaces a zero fill of C.
       Value beta = one;
@@ -157,19 +163,17 @@ struct LinalgToBlasPass final
             out = pointer(op.getOutputs()[0]);
       if (dnnl)
         // Row-major; the status is always success for valid sizes.
-        func::CallOp::create(
-            b, loc, sgemm,
-            ValueRange{int32(transA ? 'T' : 'N'), int32(transB ? 'T' : 'N'),
-                       dim(m), dim(n), dim(k), one, lhs, dim(a.getDimSize(1)),
-                       rhs, dim(bType.getDimSize(1)), beta, out, dim(n)});
+        func::CallOp::create(b, loc, sgemm,
+                             ValueRange{int32(transA ? 'T' : 'N'),
+                                        int32(transB ? 'T' : 'N'), m, n, k, one,
+                                        lhs, lda, rhs, ldb, beta, out, n});
       else
         func::CallOp::create(
             b, loc, sgemm,
             ValueRange{int32(kCblasRowMajor),
                        int32(transA ? kCblasTrans : kCblasNoTrans),
-                       int32(transB ? kCblasTrans : kCblasNoTrans), int32(m),
-                       int32(n), int32(k), one, lhs, int32(a.getDimSize(1)),
-                       rhs, int32(bType.getDimSize(1)), beta, out, int32(n)});
+                       int32(transB ? kCblasTrans : kCblasNoTrans), m, n, k,
+                       one, lhs, lda, rhs, ldb, beta, out, n});
       op.erase();
     }
   }

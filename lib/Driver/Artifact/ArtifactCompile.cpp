@@ -33,6 +33,7 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
 
 using llvm::Error;
 using llvm::StringRef;
@@ -143,6 +144,9 @@ Error describeVariant(ModuleOp lowered, ArtifactVariant &spec) {
       continue;
     auto type = cast<RankedTensorType>(dict.getAs<TypeAttr>("type").getValue());
     std::string name = dict.getAs<StringAttr>("name").str();
+    if (auto names = dict.getAs<ArrayAttr>("dim_names"))
+      for (Attribute n : names)
+        spec.dimNames[name].push_back(cast<StringAttr>(n).str());
     (kind == "input" ? spec.inputs : spec.outputs).push_back({name, type});
   }
   return Error::success();
@@ -220,6 +224,54 @@ bool describePrecision(ModuleOp module, ::dsmp::artifact::PrecisionSpec &spec) {
   return true;
 }
 
+/// Whether to add a dynamic variant, with the dims that call for one
+/// ("input 'ids' dim 1"); nullopt for none.
+std::optional<std::string>
+dynamicVariantReason(ModuleOp module, const CompileOptions &options,
+                     const std::vector<bool> &batchInputs) {
+  using Mode = CompileOptions::DynamicVariant;
+  // --batch-sizes=0 asks for the given shapes only.
+  if (options.dynamicVariant == Mode::Never ||
+      (options.dynamicVariant == Mode::Auto && options.batchSizes.empty()))
+    return std::nullopt;
+  func::FuncOp graph = lookupMainGraph(module);
+  if (!graph)
+    return std::nullopt;
+  std::string dims;
+  for (unsigned i = 0; i < graph.getNumArguments(); ++i) {
+    auto type = dyn_cast<RankedTensorType>(graph.getArgument(i).getType());
+    if (!type || options.fixedInputs.count(graphInputName(graph, i)))
+      continue;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      bool split = d == 0 && i < batchInputs.size() && batchInputs[i];
+      if (type.isDynamicDim(d) &&
+          (!split || options.dynamicVariant == Mode::Always))
+        dims +=
+            (dims.empty() ? "" : ", ") + ("input '" + graphInputName(graph, i) +
+                                          "' dim " + std::to_string(d));
+    }
+  }
+  if (dims.empty())
+    return std::nullopt;
+  // Kernels launch at compiled sizes and the profiler's table has one row
+  // per op: a device or profiled artifact has static variants only.
+  if (options.dynamicVariant == Mode::Auto &&
+      (!options.device.empty() || options.profile))
+    return std::nullopt;
+  return dims;
+}
+
+/// What a failed lowering says first: the line after "lowering failed"
+/// (which names the node and why).
+std::string firstErrorLine(StringRef text) {
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (StringRef line : lines)
+    if (line.trim() != "lowering failed")
+      return line.trim().str();
+  return text.trim().str();
+}
+
 Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
                     const CompileOptions &options,
                     const StagingFolder &staging) {
@@ -283,16 +335,16 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
   auto step = [&](std::string what, llvm::function_ref<Error()> fn) {
     return runDeclinable<ArtifactStepAction>(&context, fn, std::move(what));
   };
-  for (auto [index, shapes] : llvm::enumerate(variants)) {
-    size_t number = index; // a structured binding cannot be captured (C++17)
-    std::string variantName =
-        variants.size() > 1
-            ? llvm::formatv("variant {0}/{1}: ", index + 1, variants.size())
-                  .str()
-            : std::string();
+  // Lowers one variant (dynamic: its unnamed dynamic dims stay dynamic)
+  // and emits its objects; why the dynamic variant's lowering failed.
+  std::string dynamicRefused;
+  auto buildVariant = [&](const InputShapes &shapes, bool dynamic,
+                          std::string variantName) -> Error {
+    size_t number = description.variants.size();
     OwningOpRef<ModuleOp> variant(module.clone());
     ArtifactVariant spec;
-    spec.entry = ::dsmp::artifact::kEntryPrefix + std::to_string(index);
+    spec.entry = ::dsmp::artifact::kEntryPrefix + std::to_string(number);
+    spec.dynamic = dynamic;
     CompileArtifactPipelineOptions pipeline;
     pipeline.target = options.target.name;
     pipeline.device = options.device;
@@ -304,9 +356,11 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
     for (const std::string &text : specialize.fixInputs)
       pipeline.fixInputs.push_back(text);
     pipeline.defaultDim = options.defaultDim;
-    pipeline.requireAllInputs = options.requireAllInputs;
+    // A dynamic variant takes every input at run time, named or not.
+    pipeline.requireAllInputs = options.requireAllInputs && !dynamic;
     pipeline.entry = spec.entry;
     pipeline.profile = options.profile;
+    pipeline.dynamic = dynamic;
     // Inputs that do not fit are reported as they are, not as a failed
     // lowering: the same checks on a throwaway copy of the graph.
     func::FuncOp graph = lookupMainGraph(*variant);
@@ -314,9 +368,10 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
       return named(llvm::createStringError("the model has no @main_graph"));
     {
       OwningOpRef<func::FuncOp> probe(graph.clone());
-      if (Error err =
-              applyInputShapes(*probe, shapes, options.defaultDim,
-                               options.requireAllInputs, options.fixedInputs))
+      if (Error err = applyInputShapes(
+              *probe, shapes,
+              dynamic ? ShapedType::kDynamic : options.defaultDim,
+              pipeline.requireAllInputs, options.fixedInputs))
         return named(std::move(err));
     }
     PassManager pm(&context);
@@ -327,10 +382,13 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
     // graph: fixing one often removes the branch that fails.
     std::string hint = branchHint(graph);
     if (Error err = step(variantName + "lowering",
-                         [&] { return runStep(pm, *variant, "lowering"); }))
+                         [&] { return runStep(pm, *variant, "lowering"); })) {
+      std::string text = llvm::toString(std::move(err));
+      if (dynamic && text != "interrupted")
+        dynamicRefused = text;
       return named(llvm::createStringError(
-          llvm::toString(std::move(err)) +
-          (hint.empty() ? std::string() : "\n  " + hint)));
+          text + (hint.empty() ? std::string() : "\n  " + hint)));
+    }
     if (options.pipelines) {
       SmallVector<std::string> steps;
       if (!options.precedingPipeline.empty())
@@ -356,6 +414,39 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
         }))
       return std::move(err);
     description.variants.push_back(std::move(spec));
+    return Error::success();
+  };
+  std::optional<std::string> dynamicWhy =
+      dynamicVariantReason(module, options, description.batchInputs);
+  size_t total = variants.size() + (dynamicWhy ? 1 : 0);
+  for (auto [index, shapes] : llvm::enumerate(variants)) {
+    std::string variantName =
+        total > 1 ? llvm::formatv("variant {0}/{1}: ", index + 1, total).str()
+                  : std::string();
+    if (Error err = buildVariant(shapes, /*dynamic=*/false, variantName))
+      return err;
+  }
+  if (dynamicWhy) {
+    // Shapes given for the fixed inputs only (a fixed value has a size).
+    InputShapes fixedShapes;
+    for (auto &entry : options.fixedInputs)
+      if (variants.front().count(entry.getKey()))
+        fixedShapes[entry.getKey()] = variants.front().lookup(entry.getKey());
+    std::string variantName =
+        llvm::formatv("variant {0}/{0} (dynamic dims): ", total).str();
+    Error built = buildVariant(fixedShapes, /*dynamic=*/true, variantName);
+    // The dynamic variant runs any batch: no note that the artifact does not.
+    if (!built && options.batchNote)
+      options.batchNote->clear();
+    if (Error err = std::move(built)) {
+      if (options.dynamicVariant == CompileOptions::DynamicVariant::Always ||
+          dynamicRefused.empty())
+        return err;
+      // Auto: the static variants stand; say why there is no dynamic one.
+      llvm::consumeError(std::move(err));
+      if (options.dynamicNote)
+        *options.dynamicNote = firstErrorLine(dynamicRefused);
+    }
   }
   // model.so carries what its code assumes of the manifest, so that the
   // runtime refuses a manifest edited to other shapes or weights.

@@ -32,11 +32,17 @@ buildCompileArtifactPipeline(OpPassManager &pm,
   specialize.requireAllInputs = options.requireAllInputs;
   specialize.fixInputs.assign(options.fixInputs.begin(),
                               options.fixInputs.end());
+  specialize.keepDynamic = options.dynamic;
+  // Kernels are launched at sizes known when compiled; the profiler's
+  // table has a row per op at one shape: neither has a dynamic form yet.
+  if (options.dynamic && (!options.device.empty() || options.profile))
+    return failure();
   pm.addPass(createSpecializeShapesPass(specialize));
   // Weights are read in place from the mapped weight file.
   pm.addNestedPass<func::FuncOp>(createWeightsToArgumentsPass());
   // What the C entry point passes, before lowering erases names and types.
-  pm.addPass(createRecordEntryLayoutPass());
+  pm.addPass(createRecordEntryLayoutPass(
+      RecordEntryLayoutPassOptions{options.dynamic}));
   // The profiler's table of ops, at this variant's shapes.
   if (options.profile) {
     if (!options.device.empty())
@@ -57,7 +63,9 @@ buildCompileArtifactPipeline(OpPassManager &pm,
       return failure();
   } else {
     LowerToLLVMPipelineOptions lower;
-    lower.resultsToOutParams = true;
+    // A dynamic variant returns its outputs: their sizes are known once
+    // computed (the entry point copies them out).
+    lower.resultsToOutParams = !options.dynamic;
     lower.useBlas = !target->blasLibrary.empty();
     lower.blasApi = target->blasLibrary == "dnnl" ? "dnnl" : "cblas";
     lower.parallelLoops = target->parallelLoops;
@@ -71,6 +79,7 @@ buildCompileArtifactPipeline(OpPassManager &pm,
   }
   EmitEntryPointPassOptions entryPoint;
   entryPoint.entryName = options.entry;
+  entryPoint.dynamic = options.dynamic;
   pm.addPass(createEmitEntryPointPass(entryPoint));
   return success();
 }
@@ -85,6 +94,9 @@ void registerArtifactPipelines() {
         CompileArtifactPipelineOptions options;
         if (failed(options.parseFromString(text)))
           return failure();
+        if (options.dynamic && (!options.device.empty() || options.profile))
+          return errorHandler("dsmp-compile-artifact: a dynamic variant runs "
+                              "on the CPU and is not profiled");
         if (failed(buildCompileArtifactPipeline(pm, options)))
           return errorHandler(
               "dsmp-compile-artifact: unknown target '" + options.target +

@@ -48,6 +48,12 @@ struct CompileArtifactPipelineOptions
                      "dsmp_profile_<entry> (the runtime's profiler; CPU code "
                      "only)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> dynamic{
+      *this, "dynamic",
+      llvm::cl::desc("The dynamic variant: input dims not in `shapes` stay "
+                     "dynamic, sized at run time (CPU code only; "
+                     "docs/dynamic-shapes.md)"),
+      llvm::cl::init(false)};
 };
 
 /// One artifact variant, from dsmp IR with weights in the artifact's weight

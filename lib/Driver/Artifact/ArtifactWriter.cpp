@@ -86,18 +86,25 @@ static Error addVariants(const ArtifactDescription &description,
         return llvm::createStringError(
             std::string(kind) + " '" + name +
             "' has an element type the runtime cannot bind");
-      out.push_back(
-          {name, dtype,
-           std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
-           /*fixed=*/{}});
+      std::vector<int64_t> dims;
+      for (int64_t d : type.getShape())
+        dims.push_back(ShapedType::isDynamic(d) ? art::kDynamicDim : d);
+      out.push_back({name, dtype, dims, /*fixed=*/{}});
     }
     return Error::success();
   };
   for (const ArtifactVariant &variant : description.variants) {
     art::Variant spec;
     spec.entry = variant.entry;
+    spec.dynamic = variant.dynamic;
     if (Error err = specs("input", variant.inputs, spec.inputs))
       return err;
+    for (art::TensorSpec &input : spec.inputs) {
+      auto it = variant.dimNames.find(input.name);
+      if (it != variant.dimNames.end() &&
+          it->second.size() == input.dims.size())
+        input.dimNames = it->second;
+    }
     for (art::TensorSpec &input : spec.inputs) {
       auto it = description.fixedInputs.find(input.name);
       if (it != description.fixedInputs.end())
@@ -165,14 +172,21 @@ Error writeArtifactFiles(StringRef dir,
     for (size_t i = 0; i < tensors.size(); ++i) {
       std::string dims;
       for (int64_t d : tensors[i].dims)
-        dims += (dims.empty() ? "" : "x") + std::to_string(d);
+        dims += (dims.empty() ? "" : "x") +
+                (d == art::kDynamicDim ? std::string("?") : std::to_string(d));
       h << " *     io[" << first + i << "]  " << kind << " \""
         << tensors[i].name << "\": " << tensors[i].dtype << "[" << dims
         << "]\n";
     }
   };
   for (const art::Variant &variant : manifest.variants) {
-    h << " *\n * " << variant.entry << ":\n";
+    h << " *\n * " << variant.entry
+      << (variant.dynamic ? " (? dims sized at run time: dims[] holds every "
+                            "input's dims;\n *   output(context, k, dims) "
+                            "returns the buffer for output k, NULL to stop; "
+                            "returns 0\n *   when every output was written)"
+                          : "")
+      << ":\n";
     describe("input ", variant.inputs, 0);
     describe("output", variant.outputs, variant.inputs.size());
   }
@@ -187,8 +201,14 @@ Error writeArtifactFiles(StringRef dir,
     << "#define DSMP_MODEL_WEIGHTS_BYTES " << manifest.weights.size
     << "ull\n\n";
   for (const ArtifactVariant &variant : description.variants)
-    h << "void " << variant.entry
-      << "(void *const *io, const void *weights);\n";
+    if (variant.dynamic)
+      h << "int " << variant.entry
+        << "(void *const *io, const void *weights, const long long *dims,\n"
+           "    void *(*output)(void *context, long long k, const long long "
+           "*dims),\n    void *context);\n";
+    else
+      h << "void " << variant.entry
+        << "(void *const *io, const void *weights);\n";
   h << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* DSMP_MODEL_H */\n";
 
   if (Error err = writeFile(join(dir, art::kHeaderName), header))

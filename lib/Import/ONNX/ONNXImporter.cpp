@@ -19,6 +19,7 @@
 #include "ImportUtils.h"
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/GraphBuilder.h"
+#include "dialects/Dsmp/IR/MainGraph.h"
 #include "dialects/Dsmp/IR/OnnxOpRegistry.h"
 #include "dialects/Dsmp/IR/ShapeInference.h"
 #include "dsmp/Support/WeightFile.h"
@@ -1560,6 +1561,17 @@ ModelImporter::importModel(const onnx::ModelProto &model) {
   entryBlock = func.addEntryBlock();
   for (auto [i, input] : llvm::enumerate(args)) {
     func.setArgAttr(i, "dsmp.name", b.getStringAttr(input->name()));
+    // The names of symbolic dims ("batch", "seq"): inputs that share one
+    // have the same size (the runtime checks it for a dynamic variant).
+    SmallVector<Attribute> params;
+    bool named = false;
+    for (const auto &dim : input->type().tensor_type().shape().dim()) {
+      std::string param = dim.has_dim_value() ? "" : dim.dim_param();
+      named |= !param.empty();
+      params.push_back(b.getStringAttr(param));
+    }
+    if (named)
+      func.setArgAttr(i, kDimParamsAttr, b.getArrayAttr(params));
     scopes.back().values[input->name()] = entryBlock->getArgument(i);
   }
   b.setInsertionPointToEnd(entryBlock);

@@ -246,11 +246,13 @@ func.func @concat_empty_piece(%x: tensor<2x3xf32>, %e: tensor<2x0xf32>) -> tenso
 
 // -----
 
-/// Dynamic shapes are not lowered yet: the error says how to give them.
-func.func @dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
-  // expected-error @+1 {{has dynamic dims: give the inputs' shapes first (--dsmp-specialize-shapes="shapes=NAME=D0xD1...")}}
-  %y = dsmp.relu %x : (tensor<?x4xf32>) -> tensor<?x4xf32>
-  return %y : tensor<?x4xf32>
+/// An op whose lowering needs static shapes (a convolution): the error
+/// says how to give them.
+func.func @dynamic(%x: tensor<?x1x8x8xf32>, %w: tensor<2x1x3x3xf32>) -> tensor<?x2x6x6xf32> {
+  %n = dsmp.none
+  // expected-error @+1 {{(Conv) has dynamic dims, which its lowering does not take yet: give the inputs' shapes (dsmp-specialize-shapes, dsmp-compile --shape)}}
+  %y = dsmp.conv %x, %w, %n : (tensor<?x1x8x8xf32>, tensor<2x1x3x3xf32>, none) -> tensor<?x2x6x6xf32>
+  return %y : tensor<?x2x6x6xf32>
 }
 
 // -----

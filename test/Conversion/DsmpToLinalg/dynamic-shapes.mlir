@@ -1,0 +1,134 @@
+// RUN: dsmp-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(dsmp-convert-to-linalg))' | FileCheck %s
+
+// Ops sized at run time (docs/dynamic-shapes.md): results take their dynamic
+// dims from the operands (tensor.dim) or from shape tensors computed at run
+// time.
+
+// An elementwise op sizes its result from the operand that has the dim.
+// CHECK-LABEL: func.func @unary(
+// CHECK: %[[D0:.+]] = tensor.dim %arg0, %c0
+// CHECK: %[[D1:.+]] = tensor.dim %arg0, %c1
+// CHECK: tensor.empty(%[[D0]], %[[D1]]) : tensor<?x?x8xf32>
+// CHECK: linalg.generic
+func.func @unary(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
+  %y = dsmp.relu %x : (tensor<?x?x8xf32>) -> tensor<?x?x8xf32>
+  return %y : tensor<?x?x8xf32>
+}
+
+// -----
+
+// Two operands that both size a dim at run time may broadcast either way:
+// the result is the larger size. When every such dim is the full size the
+// generic reads through its maps (the fast path); else each operand is read
+// at index 0 where its size is 1 (tensor.extract).
+// CHECK-LABEL: func.func @runtime_broadcast(
+// CHECK: arith.maxsi
+// CHECK: %[[INIT:.+]] = tensor.empty({{.*}}) : tensor<?x?xf32>
+// CHECK: arith.andi
+// CHECK: scf.if %{{.+}} -> (tensor<?x?xf32>)
+// CHECK: linalg.generic {{.*}} ins(%arg0, %arg1 : {{.*}}) outs(%[[INIT]]
+// CHECK: } else {
+// CHECK: linalg.generic {{.*}} outs(%[[INIT]]
+// CHECK: arith.select
+// CHECK: tensor.extract %arg0
+// CHECK: tensor.extract %arg1
+func.func @runtime_broadcast(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %y = dsmp.add %a, %b : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
+
+// -----
+
+// A static 1 broadcasts through the indexing map, as with static shapes:
+// no run-time choice.
+// CHECK-LABEL: func.func @static_broadcast(
+// CHECK-NOT: scf.if
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}, #{{.+}}]
+func.func @static_broadcast(%a: tensor<?x8xf32>, %b: tensor<1x8xf32>) -> tensor<?x8xf32> {
+  %y = dsmp.add %a, %b : (tensor<?x8xf32>, tensor<1x8xf32>) -> tensor<?x8xf32>
+  return %y : tensor<?x8xf32>
+}
+
+// -----
+
+// Shape reads the dims at run time.
+// CHECK-LABEL: func.func @shape(
+// CHECK: %[[D:.+]] = tensor.dim %arg0, %c1
+// CHECK: %[[I:.+]] = arith.index_cast %[[D]] : index to i64
+// CHECK: tensor.from_elements %{{.+}}, %[[I]] : tensor<2xi64>
+func.func @shape(%x: tensor<4x?xf32>) -> tensor<2xi64> {
+  %s = dsmp.shape %x : (tensor<4x?xf32>) -> tensor<2xi64>
+  return %s : tensor<2xi64>
+}
+
+// -----
+
+// Reshape to a shape tensor: 0 copies the input's dim, -1 takes the rest.
+// CHECK-LABEL: func.func @reshape(
+// CHECK: tensor.extract %arg1[%c0]
+// CHECK: arith.select
+// CHECK: arith.divsi
+// CHECK: %[[SHAPE:.+]] = tensor.from_elements
+// CHECK: tensor.reshape %arg0(%[[SHAPE]]) : (tensor<?x?xf32>, tensor<3xi64>) -> tensor<?x4x?xf32>
+func.func @reshape(%x: tensor<?x?xf32>, %s: tensor<3xi64>) -> tensor<?x4x?xf32> {
+  %y = dsmp.reshape %x, %s : (tensor<?x?xf32>, tensor<3xi64>) -> tensor<?x4x?xf32>
+  return %y : tensor<?x4x?xf32>
+}
+
+// -----
+
+// Slice with bounds computed at run time: made positive, clamped, one
+// extract_slice.
+// CHECK-LABEL: func.func @slice(
+// CHECK: arith.minsi
+// CHECK: arith.ceildivsi
+// CHECK: tensor.extract_slice %arg0[0, %{{.+}}] [%{{.+}}, %{{.+}}] [1, 2]
+func.func @slice(%x: tensor<?x?xf32>, %start: tensor<1xi64>, %end: tensor<1xi64>) -> tensor<?x?xf32> {
+  %axes = dsmp.constant dense<1> : tensor<1xi64>
+  %steps = dsmp.constant dense<2> : tensor<1xi64>
+  %y = dsmp.slice %x, %start, %end, %axes, %steps : (tensor<?x?xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
+
+// -----
+
+// Expand decides broadcasting at run time: a dim of size 1 reads index 0.
+// CHECK-LABEL: func.func @expand(
+// CHECK: tensor.extract %arg1
+// CHECK: linalg.generic
+// CHECK: arith.select
+// CHECK: tensor.extract %arg0
+func.func @expand(%x: tensor<?x?xf32>, %s: tensor<3xi64>) -> tensor<?x?x?xf32> {
+  %y = dsmp.expand %x, %s : (tensor<?x?xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>
+  return %y : tensor<?x?x?xf32>
+}
+
+// -----
+
+// ConstantOfShape and Range of lengths computed at run time.
+// CHECK-LABEL: func.func @fill_and_range(
+// CHECK: tensor.empty(%{{.+}}, %{{.+}}) : tensor<?x?xf32>
+// CHECK: linalg.fill
+// CHECK: arith.ceildivsi
+// CHECK: tensor.empty(%{{.+}}) : tensor<?xi64>
+// CHECK: linalg.index 0
+func.func @fill_and_range(%s: tensor<2xi64>, %n: tensor<i64>) -> (tensor<?x?xf32>, tensor<?xi64>) {
+  %f = dsmp.constant_of_shape %s {value = dense<2.0> : tensor<1xf32>} : (tensor<2xi64>) -> tensor<?x?xf32>
+  %zero = dsmp.constant dense<0> : tensor<i64>
+  %one = dsmp.constant dense<1> : tensor<i64>
+  %r = dsmp.range %zero, %n, %one : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
+  return %f, %r : tensor<?x?xf32>, tensor<?xi64>
+}
+
+// -----
+
+// Gather of token ids of a dynamic shape: the result's dims are the ids'.
+// CHECK-LABEL: func.func @embedding(
+// CHECK: %[[B:.+]] = tensor.dim %arg1, %c0
+// CHECK: %[[S:.+]] = tensor.dim %arg1, %c1
+// CHECK: tensor.empty(%[[B]], %[[S]]) : tensor<?x?x4xf32>
+func.func @embedding(%table: tensor<10x4xf32>, %ids: tensor<?x?xi64>) -> tensor<?x?x4xf32> {
+  %y = dsmp.gather %table, %ids : (tensor<10x4xf32>, tensor<?x?xi64>) -> tensor<?x?x4xf32>
+  return %y : tensor<?x?x4xf32>
+}
