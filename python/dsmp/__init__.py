@@ -48,9 +48,10 @@ _NUMPY_DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16",
 TensorSpec = collections.namedtuple("TensorSpec", "name dtype shapes any_batch",
                                     defaults=(False,))
 TensorSpec.__doc__ = """An input or output: its name, numpy dtype name, the
-shapes it has, one per compiled variant, and whether its first dim may be
-any batch (the model computes each sample alone, and the runtime splits a
-batch no variant has into slices of theirs)."""
+shapes it has, one per compiled variant (-1 for a dim the dynamic variant
+sizes at run time: docs/dynamic-shapes.md), and whether its first dim may
+be any batch (the model computes each sample alone, and the runtime splits
+a batch no variant has into slices of theirs)."""
 
 
 def _host_target():

@@ -53,6 +53,25 @@ LLVM::LLVMFuncOp freeFunction(ModuleOp module, OpBuilder &b) {
                                   {ptr}));
 }
 
+/// One dsmp.entry_layout entry: `kind` (input, output, weight), `slot`
+/// (the io index or the weight file offset) and the tensor type.
+struct LayoutEntry {
+  StringRef kind;
+  int64_t slot;
+  ShapedType type;
+};
+
+FailureOr<LayoutEntry> layoutEntry(Attribute item) {
+  auto dict = dyn_cast<DictionaryAttr>(item);
+  auto kind = dict ? dict.getAs<StringAttr>("kind") : StringAttr();
+  auto slot = dict ? dict.getAs<IntegerAttr>("slot") : IntegerAttr();
+  auto type = dict ? dict.getAs<TypeAttr>("type") : TypeAttr();
+  auto shaped = type ? dyn_cast<ShapedType>(type.getValue()) : nullptr;
+  if (!kind || !slot || !shaped)
+    return failure();
+  return LayoutEntry{kind.getValue(), slot.getInt(), shaped};
+}
+
 struct EmitEntryPointPass final
     : mlir::dsmp::impl::EmitEntryPointPassBase<EmitEntryPointPass> {
   using Base::Base;
@@ -92,22 +111,19 @@ struct EmitEntryPointPass final
 
     SmallVector<Value> operands;
     for (Attribute item : layout) {
-      auto dict = dyn_cast<DictionaryAttr>(item);
-      auto kind = dict ? dict.getAs<StringAttr>("kind") : StringAttr();
-      auto slot = dict ? dict.getAs<IntegerAttr>("slot") : IntegerAttr();
-      auto type = dict ? dict.getAs<TypeAttr>("type") : TypeAttr();
-      auto shaped = type ? dyn_cast<ShapedType>(type.getValue()) : nullptr;
-      if (!kind || !slot || !shaped || !shaped.hasStaticShape())
+      FailureOr<LayoutEntry> entry = layoutEntry(item);
+      if (failed(entry) || !entry->type.hasStaticShape())
         return module.emitError("malformed dsmp.entry_layout entry ") << item;
+      auto [kind, slot, shaped] = *entry;
       Value data;
-      if (kind.getValue() == "input" || kind.getValue() == "output") {
+      if (kind == "input" || kind == "output") {
         Value address = LLVM::GEPOp::create(
             b, loc, ptr, ptr, io,
-            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(slot.getInt())});
+            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(slot)});
         data = LLVM::LoadOp::create(b, loc, ptr, address);
       } else {
         data = LLVM::GEPOp::create(b, loc, ptr, b.getI8Type(), weights,
-                                   ValueRange{constant(slot.getInt())});
+                                   ValueRange{constant(slot)});
       }
       operands.append({data, data, constant(0)});
       for (int64_t size : shaped.getShape())
@@ -169,29 +185,26 @@ struct EmitEntryPointPass final
     SmallVector<Value> operands;
     int64_t dimIndex = 0; // the next input's first dim in `dims`
     for (Attribute item : layout) {
-      auto dict = dyn_cast<DictionaryAttr>(item);
-      auto kind = dict ? dict.getAs<StringAttr>("kind") : StringAttr();
-      auto slot = dict ? dict.getAs<IntegerAttr>("slot") : IntegerAttr();
-      auto type = dict ? dict.getAs<TypeAttr>("type") : TypeAttr();
-      auto shaped = type ? dyn_cast<ShapedType>(type.getValue()) : nullptr;
-      if (!kind || !slot || !shaped)
+      FailureOr<LayoutEntry> entry = layoutEntry(item);
+      if (failed(entry))
         return module.emitError("malformed dsmp.entry_layout entry ") << item;
-      if (kind.getValue() == "output") {
+      auto [kind, slot, shaped] = *entry;
+      if (kind == "output") {
         unsigned bits = shaped.getElementTypeBitWidth();
         outputs.push_back({shaped.getRank(), std::max<int64_t>(1, bits / 8)});
         continue;
       }
       Value data;
       SmallVector<Value> sizes;
-      if (kind.getValue() == "input") {
-        data = load(io, ptr, slot.getInt());
+      if (kind == "input") {
+        data = load(io, ptr, slot);
         for (int64_t d = 0; d < shaped.getRank(); ++d, ++dimIndex)
           sizes.push_back(shaped.isDynamicDim(d)
                               ? load(dims, i64, dimIndex)
                               : constant(shaped.getDimSize(d)));
       } else {
         data = LLVM::GEPOp::create(b, loc, ptr, b.getI8Type(), weights,
-                                   ValueRange{constant(slot.getInt())});
+                                   ValueRange{constant(slot)});
         for (int64_t size : shaped.getShape())
           sizes.push_back(constant(size));
       }
