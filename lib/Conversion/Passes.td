@@ -196,7 +196,11 @@ def LinalgToBlasPass : Pass<"dsmp-linalg-to-blas", "mlir::ModuleOp"> {
     `dnnl_sgemm` (row-major, transposes as 'N'/'T'), C = op(A) op(B) +
     beta C on the buffers' aligned pointers, declared in the module; a zero
     `linalg.fill` of C right before it is dropped for beta = 0, else
-    beta = 1. The artifact links that library (on x86-64: oneDNN from
+    beta = 1. Sizes the buffers have only at run time (a dynamic variant)
+    are read from them. A `linalg.batch_matmul` on row-major f32 buffers (a
+    dynamic variant's batched products) becomes a loop of such calls, one
+    per batch element; an operand whose batch is 1 at run time is read by
+    every element. The artifact links that library (on x86-64: oneDNN from
     Debian where installed, which measures 1.1-1.7x faster on one thread
     and scales to two where OpenBLAS does not; else OpenBLAS). Other
     matmuls stay and lower to loops.
@@ -206,7 +210,8 @@ def LinalgToBlasPass : Pass<"dsmp-linalg-to-blas", "mlir::ModuleOp"> {
            "The GEMM to call: cblas (cblas_sgemm) or dnnl (dnnl_sgemm)">,
   ];
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::func::FuncDialect",
-                           "mlir::memref::MemRefDialect"];
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect"];
 }
 
 def WeightsToArgumentsPass

@@ -27,3 +27,29 @@ func.func @transposed_b(%a: memref<3x5xf32>, %b: memref<4x5xf32>, %c: memref<3x4
     ins(%a, %b : memref<3x5xf32>, memref<4x5xf32>) outs(%c : memref<3x4xf32>)
   return
 }
+
+/// Run-time sizes (a dynamic variant): M, N, K read from the buffers; a
+/// batched product is a loop of calls, each operand advanced by its
+/// matrix size, or by 0 where its batch is 1 at run time (broadcast).
+// CHECK-LABEL: func.func @dynamic(
+// CHECK: %[[M:.+]] = memref.dim %arg2, %c0
+// CHECK: arith.index_cast %[[M]] : index to i64
+// CHECK: call @dnnl_sgemm
+// CHECK-LABEL: func.func @batched(
+// CHECK-NOT: linalg.fill
+// CHECK: arith.cmpi eq
+// CHECK: arith.select
+// CHECK: scf.for %[[I:.+]] = %c0 to %{{.+}} step %c1 {
+// CHECK: arith.muli %[[I]]
+// CHECK: call @dnnl_sgemm(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[ZERO]], %{{.+}}, %{{.+}})
+// CHECK-NOT: linalg.batch_matmul
+func.func @dynamic(%a: memref<?x5xf32>, %b: memref<5x4xf32>, %c: memref<?x4xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x5xf32>, memref<5x4xf32>) outs(%c : memref<?x4xf32>)
+  return
+}
+func.func @batched(%a: memref<?x?x?xf32>, %b: memref<?x?x?xf32>, %c: memref<?x?x?xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<?x?x?xf32>)
+  linalg.batch_matmul ins(%a, %b : memref<?x?x?xf32>, memref<?x?x?xf32>) outs(%c : memref<?x?x?xf32>)
+  return
+}

@@ -178,6 +178,41 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
       rewriter.replaceOp(op, product);
       return success();
     }
+    // Run-time sizes (a dynamic variant's attention), all f32: a
+    // linalg.batch_matmul, one GEMM call per batch element after
+    // dsmp-linalg-to-blas (loops with run-time extents run 2-3x slower).
+    if (named && !resultType.hasStaticShape() && a.getRank() == 3 &&
+        b.getRank() == 3 && a.getElementType().isF32() &&
+        b.getElementType().isF32() && resultType.getElementType().isF32()) {
+      Location loc = op.getLoc();
+      // The batch: the larger of the two (one of them may be 1).
+      Value batch =
+          a.getDimSize(0) == 1 ? dimSize(rewriter, loc, op.getB(), 0)
+          : b.getDimSize(0) == 1
+              ? dimSize(rewriter, loc, op.getA(), 0)
+              : Value(arith::MaxSIOp::create(
+                    rewriter, loc, dimSize(rewriter, loc, op.getA(), 0),
+                    dimSize(rewriter, loc, op.getB(), 0)));
+      Value sizes[] = {batch, dimSize(rewriter, loc, op.getA(), 1),
+                       dimSize(rewriter, loc, op.getB(), 2)};
+      SmallVector<Value> dynamic;
+      for (int64_t d = 0; d < 3; ++d)
+        if (resultType.isDynamicDim(d))
+          dynamic.push_back(sizes[d]);
+      Type f32 = rewriter.getF32Type();
+      Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                           f32, dynamic);
+      init = linalg::FillOp::create(
+                 rewriter, loc, ValueRange{floatConst(rewriter, loc, f32, 0)},
+                 ValueRange{init})
+                 .getResult(0);
+      rewriter.replaceOp(op,
+                         linalg::BatchMatmulOp::create(
+                             rewriter, loc, TypeRange{resultType},
+                             ValueRange{op.getA(), op.getB()}, ValueRange{init})
+                             .getResult(0));
+      return success();
+    }
     int64_t rank = resultType.getRank(); // batch dims + M + N
     unsigned loops = rank + 1;           // + K
     AffineExpr k = getAffineDimExpr(rank, ctx);

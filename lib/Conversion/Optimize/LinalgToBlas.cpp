@@ -7,6 +7,7 @@
 #include "lib/Conversion/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 
 namespace mlir::dsmp {
@@ -54,8 +55,7 @@ std::optional<std::pair<bool, bool>> transposes(linalg::MatmulOp op) {
 
 /// The zero fill of the matmul's output just before it (nothing between
 /// touches that buffer), which beta = 0 makes unnecessary.
-linalg::FillOp zeroFillBefore(linalg::MatmulOp op) {
-  Value output = op.getOutputs()[0];
+linalg::FillOp zeroFillBefore(Operation *op, Value output) {
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
     auto fill = dyn_cast<linalg::FillOp>(prev);
     if (fill && fill.getOutputs()[0] == output) {
@@ -65,6 +65,9 @@ linalg::FillOp zeroFillBefore(linalg::MatmulOp op) {
         return fill;
       return {};
     }
+    // Reading the buffer's sizes (run-time sizes) does not touch its data.
+    if (isa<memref::DimOp>(prev))
+      continue;
     if (llvm::is_contained(prev->getOperands(), output) ||
         prev->getNumRegions() > 0)
       return {};
@@ -85,7 +88,21 @@ struct LinalgToBlasPass final
           isPlainF32Matrix(op.getOutputs()[0]) && transposes(op))
         matmuls.push_back(op);
     });
-    if (matmuls.empty())
+    // Batched products of dense row-major f32 buffers (a dynamic variant's
+    // attention): one call per batch element.
+    SmallVector<linalg::BatchMatmulOp> batched;
+    module.walk([&](linalg::BatchMatmulOp op) {
+      auto dense = [](Value v) {
+        auto type = dyn_cast<MemRefType>(v.getType());
+        return type && type.getRank() == 3 && type.getElementType().isF32() &&
+               type.getLayout().isIdentity();
+      };
+      if (op.hasPureBufferSemantics() && op.getInputs().size() == 2 &&
+          dense(op.getInputs()[0]) && dense(op.getInputs()[1]) &&
+          dense(op.getOutputs()[0]) && !op.hasUserDefinedMaps())
+        batched.push_back(op);
+    });
+    if (matmuls.empty() && batched.empty())
       return;
 
     if (api != "cblas" && api != "dnnl") {
@@ -117,50 +134,15 @@ struct LinalgToBlasPass final
       sgemm.setPrivate();
     }
 
-    for (linalg::MatmulOp op : matmuls) {
-      OpBuilder b(op);
-      Location loc = op.getLoc();
+    // C = op(A) op(B) + beta C for row-major A, B, C at `lhs`, `rhs`, `out`
+    // with leading dims lda, ldb and n (BLAS sizes).
+    auto call = [&](OpBuilder &b, Location loc, bool transA, bool transB,
+                    Value m, Value n, Value k, Value lhs, Value lda, Value rhs,
+                    Value ldb, Value beta, Value out) {
       auto int32 = [&](int64_t v) -> Value {
         return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
       };
-      // Dim `d` of `memref` as a BLAS size: a constant where static.
-      auto dim = [&](Value memref, int64_t d) -> Value {
-        auto type = cast<MemRefType>(memref.getType());
-        if (!type.isDynamicDim(d))
-          return arith::ConstantOp::create(
-              b, loc, b.getIntegerAttr(size, type.getDimSize(d)));
-        return arith::IndexCastOp::create(
-            b, loc, size, memref::DimOp::create(b, loc, memref, d));
-      };
-      auto pointer = [&](Value memref) -> Value {
-        Value index =
-            memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-        if (!cast<MemRefType>(memref.getType()).getLayout().isIdentity()) {
-          // The first element: the aligned base plus the offset in floats.
-          auto metadata =
-              memref::ExtractStridedMetadataOp::create(b, loc, memref);
-          Value bytes = arith::MulIOp::create(
-              b, loc, metadata.getOffset(),
-              arith::ConstantIndexOp::create(b, loc, sizeof(float)));
-          index = arith::AddIOp::create(b, loc, index, bytes);
-        }
-        Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-        return LLVM::IntToPtrOp::create(b, loc, ptr, i64);
-      };
-      auto [transA, transB] = *transposes(op);
-      Value a = op.getInputs()[0], bMatrix = op.getInputs()[1],
-            c = op.getOutputs()[0];
-      Value m = dim(c, 0), n = dim(c, 1), k = dim(a, transA ? 0 : 1);
-      Value lda = dim(a, 1), ldb = dim(bMatrix, 1);
       Value one = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1.0f));
-      // C = A B + beta C; beta = 0 replaces a zero fill of C.
-      Value beta = one;
-      if (linalg::FillOp fill = zeroFillBefore(op)) {
-        fill.erase();
-        beta = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-      }
-      Value lhs = pointer(op.getInputs()[0]), rhs = pointer(op.getInputs()[1]),
-            out = pointer(op.getOutputs()[0]);
       if (dnnl)
         // Row-major; the status is always success for valid sizes.
         func::CallOp::create(b, loc, sgemm,
@@ -174,6 +156,102 @@ struct LinalgToBlasPass final
                        int32(transA ? kCblasTrans : kCblasNoTrans),
                        int32(transB ? kCblasTrans : kCblasNoTrans), m, n, k,
                        one, lhs, lda, rhs, ldb, beta, out, n});
+    };
+    // Dim `d` of `memref` as an index: a constant where static.
+    auto indexDim = [](OpBuilder &b, Location loc, Value memref,
+                       int64_t d) -> Value {
+      auto type = cast<MemRefType>(memref.getType());
+      if (!type.isDynamicDim(d))
+        return arith::ConstantIndexOp::create(b, loc, type.getDimSize(d));
+      return memref::DimOp::create(b, loc, memref, d);
+    };
+    auto blasSize = [&](OpBuilder &b, Location loc, Value index) -> Value {
+      if (std::optional<int64_t> known = getConstantIntValue(index))
+        return arith::ConstantOp::create(b, loc,
+                                         b.getIntegerAttr(size, *known));
+      return arith::IndexCastOp::create(b, loc, size, index);
+    };
+    // The address of the buffer's first element plus `elements` floats.
+    auto pointer = [&](OpBuilder &b, Location loc, Value memref,
+                       Value elements = {}) -> Value {
+      Value index =
+          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+      Value offset = elements;
+      if (!cast<MemRefType>(memref.getType()).getLayout().isIdentity()) {
+        auto metadata =
+            memref::ExtractStridedMetadataOp::create(b, loc, memref);
+        offset =
+            offset ? arith::AddIOp::create(b, loc, offset, metadata.getOffset())
+                         .getResult()
+                   : metadata.getOffset();
+      }
+      if (offset)
+        index = arith::AddIOp::create(
+            b, loc, index,
+            arith::MulIOp::create(
+                b, loc, offset,
+                arith::ConstantIndexOp::create(b, loc, sizeof(float))));
+      Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+      return LLVM::IntToPtrOp::create(b, loc, ptr, i64);
+    };
+    // beta = 0 replaces a zero fill of C just before the product.
+    auto betaFor = [](OpBuilder &b, Location loc, Operation *op,
+                      Value output) -> Value {
+      linalg::FillOp fill = zeroFillBefore(op, output);
+      if (fill)
+        fill.erase();
+      return arith::ConstantOp::create(b, loc,
+                                       b.getF32FloatAttr(fill ? 0.0f : 1.0f));
+    };
+
+    for (linalg::MatmulOp op : matmuls) {
+      OpBuilder b(op);
+      Location loc = op.getLoc();
+      auto [transA, transB] = *transposes(op);
+      Value a = op.getInputs()[0], bMatrix = op.getInputs()[1],
+            c = op.getOutputs()[0];
+      Value beta = betaFor(b, loc, op, c);
+      auto dim = [&](Value memref, int64_t d) {
+        return blasSize(b, loc, indexDim(b, loc, memref, d));
+      };
+      call(b, loc, transA, transB, dim(c, 0), dim(c, 1), dim(a, transA ? 0 : 1),
+           pointer(b, loc, a), dim(a, 1), pointer(b, loc, bMatrix),
+           dim(bMatrix, 1), beta, pointer(b, loc, c));
+      op.erase();
+    }
+    for (linalg::BatchMatmulOp op : batched) {
+      OpBuilder b(op);
+      Location loc = op.getLoc();
+      Value a = op.getInputs()[0], bMatrix = op.getInputs()[1],
+            c = op.getOutputs()[0];
+      Value beta = betaFor(b, loc, op, c);
+      Value m = indexDim(b, loc, c, 1), n = indexDim(b, loc, c, 2),
+            k = indexDim(b, loc, a, 2);
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value one = arith::ConstantIndexOp::create(b, loc, 1);
+      // An operand whose batch is 1 is read by every element (broadcast).
+      auto batchStride = [&](Value memref, Value rows, Value columns) {
+        Value single = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             indexDim(b, loc, memref, 0), one);
+        return arith::SelectOp::create(
+            b, loc, single, zero, arith::MulIOp::create(b, loc, rows, columns));
+      };
+      Value strideA = batchStride(a, m, k),
+            strideB = batchStride(bMatrix, k, n);
+      Value strideC = arith::MulIOp::create(b, loc, m, n);
+      Value mSize = blasSize(b, loc, m), nSize = blasSize(b, loc, n),
+            kSize = blasSize(b, loc, k);
+      scf::ForOp::create(
+          b, loc, zero, indexDim(b, loc, c, 0), one, ValueRange{},
+          [&](OpBuilder &lb, Location ll, Value i, ValueRange) {
+            auto at = [&](Value memref, Value stride) {
+              return pointer(lb, ll, memref,
+                             arith::MulIOp::create(lb, ll, i, stride));
+            };
+            call(lb, ll, false, false, mSize, nSize, kSize, at(a, strideA),
+                 kSize, at(bMatrix, strideB), nSize, beta, at(c, strideC));
+            scf::YieldOp::create(lb, ll);
+          });
       op.erase();
     }
   }

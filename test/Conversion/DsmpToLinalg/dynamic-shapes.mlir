@@ -132,3 +132,17 @@ func.func @embedding(%table: tensor<10x4xf32>, %ids: tensor<?x?xi64>) -> tensor<
   %y = dsmp.gather %table, %ids : (tensor<10x4xf32>, tensor<?x?xi64>) -> tensor<?x?x4xf32>
   return %y : tensor<?x?x4xf32>
 }
+
+// -----
+
+// A batched f32 product of run-time sizes is a linalg.batch_matmul (a loop
+// of GEMM calls after dsmp-linalg-to-blas), its batch the larger of the two.
+// CHECK-LABEL: func.func @batched_product(
+// CHECK: %[[B:.+]] = arith.maxsi
+// CHECK: %[[INIT:.+]] = tensor.empty(%[[B]], %{{.+}}, %{{.+}}) : tensor<?x?x?xf32>
+// CHECK: %[[ZERO:.+]] = linalg.fill {{.*}} outs(%[[INIT]]
+// CHECK: linalg.batch_matmul ins(%arg0, %arg1 : tensor<?x?x?xf32>, tensor<?x?x?xf32>) outs(%[[ZERO]]
+func.func @batched_product(%a: tensor<?x?x?xf32>, %b: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  %y = dsmp.matmul %a, %b : (tensor<?x?x?xf32>, tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  return %y : tensor<?x?x?xf32>
+}
