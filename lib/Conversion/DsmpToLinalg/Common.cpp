@@ -474,8 +474,18 @@ Value buildElementwise(OpBuilder &b, Location loc, ValueRange inputs,
   };
   SmallVector<bool> runtimeBroadcast(rank, false);
   for (int64_t d = 0; d < rank; ++d) {
-    if (!resultType.isDynamicDim(d))
+    // A static result dim above 1: an operand's run-time size there may
+    // be 1 (broadcast) as well as the result's.
+    if (!resultType.isDynamicDim(d)) {
+      runtimeBroadcast[d] =
+          resultType.getDimSize(d) != 1 &&
+          llvm::any_of(inputs, [&](Value input) {
+            int64_t i = inputDim(input, d);
+            return i >= 0 &&
+                   cast<RankedTensorType>(input.getType()).isDynamicDim(i);
+          });
       continue;
+    }
     // The operands that size it (not statically 1); all of one size when
     // their sizes trace back to one source (a residual connection's x and
     // f(x)).
@@ -629,11 +639,16 @@ Value buildElementwise(OpBuilder &b, Location loc, ValueRange inputs,
       Value size = dimSize(b, loc, input, i);
       readsZero[k].push_back(
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, one));
+      Value resultSize =
+          resultType.isDynamicDim(d)
+              ? sizes[d]
+              : arith::ConstantIndexOp::create(b, loc, resultType.getDimSize(d))
+                    .getResult();
       if (type.isDynamicDim(i) && runtimeBroadcast[d])
         full = arith::AndIOp::create(
             b, loc, full,
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size,
-                                  sizes[d]));
+                                  resultSize));
     }
   }
   auto branches = scf::IfOp::create(

@@ -146,3 +146,17 @@ func.func @batched_product(%a: tensor<?x?x?xf32>, %b: tensor<?x?x?xf32>) -> tens
   %y = dsmp.matmul %a, %b : (tensor<?x?x?xf32>, tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
   return %y : tensor<?x?x?xf32>
 }
+
+// -----
+
+// A static result dim above 1 that an operand sizes at run time: that size
+// may be 1 (T5's mask [b, 1, s, s] against the position bias [1, 4, s, s]
+// in a Where of result [b, 4, s, s]), so the choice is made at run time.
+// CHECK-LABEL: func.func @static_result_dim(
+// CHECK: scf.if
+// CHECK: } else {
+// CHECK: tensor.extract %arg0
+func.func @static_result_dim(%a: tensor<?x?xf32>, %b: tensor<1x4xf32>) -> tensor<?x4xf32> {
+  %y = dsmp.add %a, %b : (tensor<?x?xf32>, tensor<1x4xf32>) -> tensor<?x4xf32>
+  return %y : tensor<?x4xf32>
+}
