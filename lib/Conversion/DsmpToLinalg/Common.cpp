@@ -47,6 +47,38 @@ Value dimSize(OpBuilder &b, Location loc, Value v, int64_t i) {
   return tensor::DimOp::create(b, loc, v, i);
 }
 
+OpFoldResult dimFold(OpBuilder &b, Location loc, Value v, int64_t i) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (!type.isDynamicDim(i))
+    return b.getIndexAttr(type.getDimSize(i));
+  return Value(tensor::DimOp::create(b, loc, v, i));
+}
+
+OpFoldResult addFold(OpBuilder &b, Location loc, OpFoldResult x,
+                     OpFoldResult y) {
+  std::optional<int64_t> cx = getConstantIntValue(x),
+                         cy = getConstantIntValue(y);
+  if (cx && cy)
+    return b.getIndexAttr(*cx + *cy);
+  if (cx == 0)
+    return y;
+  if (cy == 0)
+    return x;
+  return Value(
+      arith::AddIOp::create(b, loc, getValueOrCreateConstantIndexOp(b, loc, x),
+                            getValueOrCreateConstantIndexOp(b, loc, y)));
+}
+
+Value emptyOfSizes(OpBuilder &b, Location loc, RankedTensorType type,
+                   ArrayRef<OpFoldResult> sizes) {
+  SmallVector<Value> dynamic;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      dynamic.push_back(getValueOrCreateConstantIndexOp(b, loc, sizes[d]));
+  return tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType(),
+                                 dynamic);
+}
+
 Value emptyLike(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                 Type element, Value like) {
   SmallVector<Value> dynamic;

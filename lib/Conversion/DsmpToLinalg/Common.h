@@ -47,6 +47,18 @@ bool provablySameSize(Value a, int64_t da, Value b, int64_t db);
 /// Dim `i` of the ranked tensor `v` as an index: a constant where static.
 Value dimSize(OpBuilder &b, Location loc, Value v, int64_t i);
 
+/// Dim `i` of `v` as an OpFoldResult: an attribute where static, so slices
+/// of static tensors keep static offsets and sizes.
+OpFoldResult dimFold(OpBuilder &b, Location loc, Value v, int64_t i);
+
+/// `x + y`, folded to an attribute where both are.
+OpFoldResult addFold(OpBuilder &b, Location loc, OpFoldResult x,
+                     OpFoldResult y);
+
+/// tensor.empty of `type`, its dynamic dims from `sizes` (one per dim).
+Value emptyOfSizes(OpBuilder &b, Location loc, RankedTensorType type,
+                   ArrayRef<OpFoldResult> sizes);
+
 /// tensor.empty of `shape` and `element`; each dynamic dim i is dim i of
 /// `like` (a tensor of the same rank).
 Value emptyLike(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,

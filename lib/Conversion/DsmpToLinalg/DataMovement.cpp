@@ -36,11 +36,12 @@ namespace {
 /// A tensor of `type` whose every element is `element` (built in the body
 /// of a linalg.generic over the output, reading linalg.index): the shape of
 /// Slice with negative steps and of Pad, which gather by coordinates.
+/// `sizes` gives the dynamic dims of `type` (none where it is static).
 Value generateElements(OpBuilder &b, Location loc, RankedTensorType type,
-                       function_ref<Value(OpBuilder &, Location)> element) {
+                       function_ref<Value(OpBuilder &, Location)> element,
+                       ArrayRef<OpFoldResult> sizes = {}) {
   int64_t rank = type.getRank();
-  Value init =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  Value init = emptyOfSizes(b, loc, type, sizes);
   return linalg::GenericOp::create(
              b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
              SmallVector<AffineMap>{
@@ -158,80 +159,145 @@ struct DropoutLowering : OpRewritePattern<DropoutOp> {
   }
 };
 
-/// Concat: each input inserted at its offset along the axis.
+/// Concat: each input inserted at its offset along the axis. Dims sized at
+/// run time (a dynamic variant) take their sizes and offsets from the
+/// inputs' dims.
 struct ConcatLowering : OpRewritePattern<ConcatOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(ConcatOp op,
                                 PatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getType());
-    if (!type || !type.hasStaticShape() ||
-        !llvm::all_of(op.getInputs(), isStatic))
-      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    if (!type || !llvm::all_of(op.getInputs(), isRanked))
+      return rewriter.notifyMatchFailure(op, "needs ranked shapes");
     int64_t rank = type.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis());
     if (axis < 0)
       axis += rank;
     Location loc = op.getLoc();
-    Value result = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                           type.getElementType());
-    int64_t offset = 0;
+    // The result's dims: the axis the sum of the inputs', the others any
+    // input's (they agree), a static one where an input has it static.
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == axis) {
+        OpFoldResult total = rewriter.getIndexAttr(0);
+        for (Value input : op.getInputs())
+          total =
+              addFold(rewriter, loc, total, dimFold(rewriter, loc, input, d));
+        sizes.push_back(total);
+        continue;
+      }
+      Value sizing = op.getInputs().front();
+      for (Value input : op.getInputs())
+        if (!cast<RankedTensorType>(input.getType()).isDynamicDim(d))
+          sizing = input;
+      sizes.push_back(dimFold(rewriter, loc, sizing, d));
+    }
+    Value result = emptyOfSizes(rewriter, loc, type, sizes);
+    OpFoldResult offset = rewriter.getIndexAttr(0);
     for (Value input : op.getInputs()) {
       auto inType = cast<RankedTensorType>(input.getType());
       // An empty piece adds nothing (Phi-3's rotary pass-through part is 0
       // wide), and its slice would start past the end.
-      if (inType.getNumElements() == 0)
+      if (inType.hasStaticShape() && inType.getNumElements() == 0)
         continue;
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-      SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
-      offsets[axis] = rewriter.getIndexAttr(offset);
-      for (int64_t d : inType.getShape())
-        sizes.push_back(rewriter.getIndexAttr(d));
+      SmallVector<OpFoldResult> pieceSizes,
+          strides(rank, rewriter.getIndexAttr(1));
+      offsets[axis] = offset;
+      // The piece's own dims, so its type and the slice's agree.
+      for (int64_t d = 0; d < rank; ++d)
+        pieceSizes.push_back(dimFold(rewriter, loc, input, d));
       result = tensor::InsertSliceOp::create(rewriter, loc, input, result,
-                                             offsets, sizes, strides);
-      offset += inType.getDimSize(axis);
+                                             offsets, pieceSizes, strides);
+      offset = addFold(rewriter, loc, offset, pieceSizes[axis]);
     }
     rewriter.replaceOp(op, result);
     return success();
   }
 };
 
-/// Split: each result a slice along the axis, one after the other; the
-/// result types (static after specialization) give the sizes.
+/// Split: each result a slice along the axis, one after the other. The
+/// parts' sizes along the axis are the results' where static, else the
+/// `split` input's values, else equal parts of the axis (the last one
+/// shorter); the other dims are the input's.
 struct SplitLowering : OpRewritePattern<SplitOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(SplitOp op,
                                 PatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getInput().getType());
-    if (!type || !type.hasStaticShape() ||
-        !llvm::all_of(op.getOutputs(), isStatic))
-      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    if (!type || !llvm::all_of(op.getOutputs(), isRanked))
+      return rewriter.notifyMatchFailure(op, "needs ranked shapes");
     int64_t rank = type.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis());
     if (axis < 0)
       axis += rank;
+    Location loc = op.getLoc();
+    Value input = op.getInput();
+    bool hasSplit = !isa<NoneType>(op.getSplit().getType());
+    int64_t parts = op.getOutputs().size();
+    SmallVector<OpFoldResult> partSizes;
+    Value whole, part; // equal parts: the axis, and ceil(axis / parts)
+    for (auto [k, output] : llvm::enumerate(op.getOutputs())) {
+      auto outType = cast<RankedTensorType>(output.getType());
+      if (!outType.isDynamicDim(axis)) {
+        partSizes.push_back(rewriter.getIndexAttr(outType.getDimSize(axis)));
+      } else if (hasSplit) {
+        Value element = tensor::ExtractOp::create(
+            rewriter, loc, op.getSplit(),
+            ValueRange{arith::ConstantIndexOp::create(rewriter, loc, k)});
+        partSizes.push_back(Value(arith::IndexCastOp::create(
+            rewriter, loc, rewriter.getIndexType(), element)));
+      } else {
+        // Equal parts of ceil(axis / parts), the last one what is left.
+        if (!part) {
+          whole = dimSize(rewriter, loc, input, axis);
+          part = arith::CeilDivSIOp::create(
+              rewriter, loc, whole,
+              arith::ConstantIndexOp::create(rewriter, loc, parts));
+        }
+        Value start = arith::MulIOp::create(
+            rewriter, loc, part,
+            arith::ConstantIndexOp::create(rewriter, loc, k));
+        Value left = arith::MaxSIOp::create(
+            rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, 0),
+            arith::SubIOp::create(rewriter, loc, whole, start));
+        partSizes.push_back(
+            Value(arith::MinSIOp::create(rewriter, loc, part, left)));
+      }
+    }
+    int64_t covered = 0;
+    for (OpFoldResult partSize : partSizes)
+      covered += getConstantIntValue(partSize).value_or(0);
+    if (!type.isDynamicDim(axis) &&
+        llvm::all_of(
+            partSizes,
+            [](auto size) { return getConstantIntValue(size).has_value(); }) &&
+        covered != type.getDimSize(axis))
+      return rewriter.notifyMatchFailure(op, "parts do not cover the axis");
     SmallVector<Value> results;
-    int64_t offset = 0;
-    for (Value output : op.getOutputs()) {
+    OpFoldResult offset = rewriter.getIndexAttr(0);
+    for (auto [output, partSize] : llvm::zip(op.getOutputs(), partSizes)) {
       auto outType = cast<RankedTensorType>(output.getType());
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
       SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
-      offsets[axis] = rewriter.getIndexAttr(offset);
-      for (int64_t d : outType.getShape())
-        sizes.push_back(rewriter.getIndexAttr(d));
-      if (outType.getNumElements() == 0) // nothing to read, maybe no offset
-        results.push_back(tensor::EmptyOp::create(rewriter, op.getLoc(),
-                                                  outType.getShape(),
-                                                  outType.getElementType()));
+      offsets[axis] = offset;
+      // Static where the result's type is, so the two agree.
+      for (int64_t d = 0; d < rank; ++d)
+        sizes.push_back(!outType.isDynamicDim(d)
+                            ? rewriter.getIndexAttr(outType.getDimSize(d))
+                        : d == axis ? partSize
+                                    : dimFold(rewriter, loc, input, d));
+      if (outType.hasStaticShape() && outType.getNumElements() == 0)
+        // nothing to read, maybe no offset
+        results.push_back(tensor::EmptyOp::create(
+            rewriter, loc, outType.getShape(), outType.getElementType()));
       else
         results.push_back(tensor::ExtractSliceOp::create(
-            rewriter, op.getLoc(), outType, op.getInput(), offsets, sizes,
-            strides));
-      offset += outType.getDimSize(axis);
+            rewriter, loc, outType, input, offsets, sizes, strides));
+      offset = addFold(rewriter, loc, offset, partSize);
     }
-    if (offset != type.getDimSize(axis))
-      return rewriter.notifyMatchFailure(op, "parts do not cover the axis");
     rewriter.replaceOp(op, results);
     return success();
   }
@@ -548,9 +614,8 @@ struct PadLowering : OpRewritePattern<PadOp> {
                                 PatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getType());
     auto dataType = dyn_cast<RankedTensorType>(op.getData().getType());
-    if (!type || !type.hasStaticShape() || !dataType ||
-        !dataType.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    if (!type || !dataType || dataType.getRank() != type.getRank())
+      return rewriter.notifyMatchFailure(op, "needs ranked shapes");
     int64_t rank = type.getRank();
     auto pads = getConstantInts(op.getPads());
     std::optional<SmallVector<int64_t>> axes;
@@ -562,7 +627,7 @@ struct PadLowering : OpRewritePattern<PadOp> {
     size_t n = hasAxes ? axes->size() : static_cast<size_t>(rank);
     if (pads->size() != 2 * n)
       return rewriter.notifyMatchFailure(op, "pads of the wrong length");
-    SmallVector<int64_t> begin(rank, 0);
+    SmallVector<int64_t> begin(rank, 0), end(rank, 0);
     for (size_t k = 0; k < n; ++k) {
       int64_t axis = hasAxes ? (*axes)[k] : static_cast<int64_t>(k);
       if (axis < 0)
@@ -570,6 +635,7 @@ struct PadLowering : OpRewritePattern<PadOp> {
       if (axis < 0 || axis >= rank)
         return rewriter.notifyMatchFailure(op, "axis out of range");
       begin[axis] = (*pads)[k];
+      end[axis] = (*pads)[n + k];
     }
     StringRef mode = op.getMode();
     if (mode != "constant" && mode != "edge" && mode != "reflect" &&
@@ -583,25 +649,40 @@ struct PadLowering : OpRewritePattern<PadOp> {
     Value fill = op.getConstantValue();
     bool hasFill = !isa<NoneType>(fill.getType());
     Value data = op.getData();
+    // Dims sized at run time (a dynamic variant; a run-time size of 0 is
+    // not checked as the static one above is): the input's plus the pads.
+    SmallVector<Value> dataSizes;
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d = 0; d < rank; ++d) {
+      dataSizes.push_back(dimSize(rewriter, loc, data, d));
+      sizes.push_back(type.isDynamicDim(d)
+                          ? addFold(rewriter, loc,
+                                    dimFold(rewriter, loc, data, d),
+                                    rewriter.getIndexAttr(begin[d] + end[d]))
+                          : rewriter.getIndexAttr(type.getDimSize(d)));
+    }
     Value result = generateElements(
-        rewriter, loc, type, [&](OpBuilder &b, Location l) -> Value {
+        rewriter, loc, type,
+        [&](OpBuilder &b, Location l) -> Value {
           auto idx = [&](int64_t v) {
             return Value(arith::ConstantIndexOp::create(b, l, v));
           };
           Value inside;
           SmallVector<Value> coords;
           for (int64_t d = 0; d < rank; ++d) {
-            int64_t dim = dataType.getDimSize(d);
+            int64_t staticDim = dataType.getDimSize(d);
+            Value dim = dataSizes[d];
             Value c = arith::SubIOp::create(
                 b, l, linalg::IndexOp::create(b, l, d), idx(begin[d]));
             auto clamp = [&](Value v) {
               return Value(arith::MinSIOp::create(
-                  b, l, arith::MaxSIOp::create(b, l, v, idx(0)), idx(dim - 1)));
+                  b, l, arith::MaxSIOp::create(b, l, v, idx(0)),
+                  arith::SubIOp::create(b, l, dim, idx(1))));
             };
-            auto positiveMod = [&](Value v, int64_t m) {
-              Value r = arith::RemSIOp::create(b, l, v, idx(m));
+            auto positiveMod = [&](Value v, Value m) {
+              Value r = arith::RemSIOp::create(b, l, v, m);
               return Value(arith::RemSIOp::create(
-                  b, l, arith::AddIOp::create(b, l, r, idx(m)), idx(m)));
+                  b, l, arith::AddIOp::create(b, l, r, m), m));
             };
             if (mode == "constant" || mode == "edge") {
               if (mode == "constant") {
@@ -610,22 +691,28 @@ struct PadLowering : OpRewritePattern<PadOp> {
                     arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, c,
                                           idx(0)),
                     arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, c,
-                                          idx(dim)));
+                                          dim));
                 inside = inside ? arith::AndIOp::create(b, l, inside, ok) : ok;
               }
               c = clamp(c);
             } else if (mode == "wrap") {
               c = positiveMod(c, dim);
-            } else if (dim == 1) {
+            } else if (staticDim == 1) {
               c = idx(0);
             } else { // reflect
-              int64_t period = 2 * (dim - 1);
+              // A period of 2 (dim - 1), at least 1: a run-time dim of 1
+              // then reads index 0 as the static case does.
+              Value period = arith::MaxSIOp::create(
+                  b, l,
+                  arith::MulIOp::create(
+                      b, l, idx(2), arith::SubIOp::create(b, l, dim, idx(1))),
+                  idx(1));
               Value m = positiveMod(c, period);
-              Value mirrored = arith::SubIOp::create(b, l, idx(period), m);
+              Value mirrored = arith::SubIOp::create(b, l, period, m);
               c = arith::SelectOp::create(
                   b, l,
                   arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, m,
-                                        idx(dim)),
+                                        dim),
                   mirrored, m);
             }
             coords.push_back(c);
@@ -644,7 +731,8 @@ struct PadLowering : OpRewritePattern<PadOp> {
             v = arith::SelectOp::create(b, l, inside, v, padValue);
           }
           return v;
-        });
+        },
+        sizes);
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -51,17 +51,6 @@ Value shapeTensor(OpBuilder &b, Location loc, ArrayRef<Value> sizes) {
   return tensor::FromElementsOp::create(b, loc, elements);
 }
 
-/// tensor.empty of `type`, its dynamic dims from `sizes` (one per dim).
-Value emptyOfSizes(OpBuilder &b, Location loc, RankedTensorType type,
-                   ArrayRef<Value> sizes) {
-  SmallVector<Value> dynamic;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    if (type.isDynamicDim(d))
-      dynamic.push_back(sizes[d]);
-  return tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType(),
-                                 dynamic);
-}
-
 Value maxIndex(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::MaxSIOp::create(b, loc, x, y);
 }
@@ -342,7 +331,8 @@ struct DynamicExpandLowering : OpRewritePattern<ExpandOp> {
                                 rewriter, loc, broadcast[d], fromShape, inSize))
                           : indexConst(rewriter, loc, type.getDimSize(d)));
     }
-    Value init = emptyOfSizes(rewriter, loc, type, sizes);
+    Value init =
+        emptyOfSizes(rewriter, loc, type, getAsOpFoldResult(ValueRange(sizes)));
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
         SmallVector<AffineMap>{
@@ -383,7 +373,8 @@ struct DynamicConstantOfShapeLowering : OpRewritePattern<ConstantOfShapeOp> {
     SmallVector<Value> sizes;
     for (int64_t d = 0; d < type.getRank(); ++d)
       sizes.push_back(elementAsIndex(rewriter, loc, op.getInput(), d));
-    Value init = emptyOfSizes(rewriter, loc, type, sizes);
+    Value init =
+        emptyOfSizes(rewriter, loc, type, getAsOpFoldResult(ValueRange(sizes)));
     Value value = arith::ConstantOp::create(rewriter, loc, fill);
     rewriter.replaceOp(
         op, linalg::FillOp::create(rewriter, loc, value, init).getResult(0));

@@ -170,8 +170,8 @@ struct CumSumLowering : OpRewritePattern<CumSumOp> {
   LogicalResult matchAndRewrite(CumSumOp op,
                                 PatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getType());
-    if (!type || !type.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    if (!type || !isRanked(op.getX()))
+      return rewriter.notifyMatchFailure(op, "needs a ranked shape");
     auto axisValues = getConstantInts(op.getAxis());
     if (!axisValues || axisValues->size() != 1)
       return rewriter.notifyMatchFailure(op, "needs a constant axis");
@@ -191,11 +191,11 @@ struct CumSumLowering : OpRewritePattern<CumSumOp> {
     Type element = type.getElementType();
     Value zero =
         arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
-    Value init =
-        linalg::FillOp::create(rewriter, loc, ValueRange{zero},
-                               ValueRange{tensor::EmptyOp::create(
-                                   rewriter, loc, type.getShape(), element)})
-            .getResult(0);
+    Value init = linalg::FillOp::create(
+                     rewriter, loc, ValueRange{zero},
+                     ValueRange{emptyLike(rewriter, loc, type.getShape(),
+                                          element, op.getX())})
+                     .getResult(0);
     bool exclusive = op.getExclusive() != 0, reverse = op.getReverse() != 0;
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{type}, ValueRange{op.getX()}, ValueRange{init},
@@ -223,7 +223,9 @@ struct CumSumLowering : OpRewritePattern<CumSumOp> {
 };
 
 /// Tile: each output element reads the input at its position modulo the
-/// input's dims.
+/// input's dims. With run-time sizes (a dynamic variant) the result's dims
+/// are the input's times the repeats (read at run time where not constant)
+/// and the body reads the input at those remainders.
 struct TileLowering : OpRewritePattern<TileOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -231,18 +233,63 @@ struct TileLowering : OpRewritePattern<TileOp> {
                                 PatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getType());
     auto inType = dyn_cast<RankedTensorType>(op.getInput().getType());
-    if (!type || !type.hasStaticShape() || !inType || !inType.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    if (!type || !inType || inType.getRank() != type.getRank())
+      return rewriter.notifyMatchFailure(op, "needs ranked shapes");
     MLIRContext *ctx = rewriter.getContext();
     int64_t rank = type.getRank();
-    SmallVector<AffineExpr> exprs;
-    for (int64_t i = 0; i < rank; ++i)
-      exprs.push_back(inType.getDimSize(i) == type.getDimSize(i)
-                          ? getAffineDimExpr(i, ctx)
-                          : getAffineDimExpr(i, ctx) % inType.getDimSize(i));
-    rewriter.replaceOp(op, copyThroughMap(rewriter, op.getLoc(), op.getInput(),
-                                          AffineMap::get(rank, 0, exprs, ctx),
-                                          type.getShape()));
+    Location loc = op.getLoc();
+    Value input = op.getInput();
+    if (type.hasStaticShape() && inType.hasStaticShape()) {
+      SmallVector<AffineExpr> exprs;
+      for (int64_t i = 0; i < rank; ++i)
+        exprs.push_back(inType.getDimSize(i) == type.getDimSize(i)
+                            ? getAffineDimExpr(i, ctx)
+                            : getAffineDimExpr(i, ctx) % inType.getDimSize(i));
+      rewriter.replaceOp(op, copyThroughMap(rewriter, loc, input,
+                                            AffineMap::get(rank, 0, exprs, ctx),
+                                            type.getShape()));
+      return success();
+    }
+    auto repeats = getConstantInts(op.getRepeats());
+    SmallVector<OpFoldResult> sizes;
+    SmallVector<Value> inSizes;
+    SmallVector<bool> wraps;
+    for (int64_t d = 0; d < rank; ++d) {
+      inSizes.push_back(dimSize(rewriter, loc, input, d));
+      bool once = repeats && (*repeats)[d] == 1;
+      wraps.push_back(!once);
+      if (!type.isDynamicDim(d)) {
+        sizes.push_back(rewriter.getIndexAttr(type.getDimSize(d)));
+        continue;
+      }
+      Value times = repeats ? Value(arith::ConstantIndexOp::create(
+                                  rewriter, loc, (*repeats)[d]))
+                            : Value(arith::IndexCastOp::create(
+                                  rewriter, loc, rewriter.getIndexType(),
+                                  tensor::ExtractOp::create(
+                                      rewriter, loc, op.getRepeats(),
+                                      ValueRange{arith::ConstantIndexOp::create(
+                                          rewriter, loc, d)})));
+      sizes.push_back(
+          Value(arith::MulIOp::create(rewriter, loc, inSizes[d], times)));
+    }
+    Value init = emptyOfSizes(rewriter, loc, type, sizes);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+        SmallVector<AffineMap>{AffineMap::getMultiDimIdentityMap(rank, ctx)},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> coords;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value i = linalg::IndexOp::create(b, l, d);
+            coords.push_back(
+                wraps[d] ? Value(arith::RemUIOp::create(b, l, i, inSizes[d]))
+                         : i);
+          }
+          linalg::YieldOp::create(
+              b, l, Value(tensor::ExtractOp::create(b, l, input, coords)));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
     return success();
   }
 };
@@ -310,21 +357,22 @@ struct SpaceToDepthLowering : OpRewritePattern<SpaceToDepthOp> {
   }
 };
 
-/// GatherElements: y[.., i, ..] = data[.., indices[.., i, ..], ..] along
 /// An integer index as an `index`, negative ones counted from the back of
 /// a dim of `size`.
-Value wrapIndex(OpBuilder &b, Location l, Value integer, int64_t size) {
+Value wrapIndex(OpBuilder &b, Location l, Value integer, Value size) {
   Value index = arith::IndexCastOp::create(b, l, b.getIndexType(), integer);
   Value negative =
       arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, index,
                             arith::ConstantIndexOp::create(b, l, 0));
   return arith::SelectOp::create(
-      b, l, negative,
-      arith::AddIOp::create(b, l, index,
-                            arith::ConstantIndexOp::create(b, l, size)),
-      index);
+      b, l, negative, arith::AddIOp::create(b, l, index, size), index);
 }
 
+Value wrapIndex(OpBuilder &b, Location l, Value integer, int64_t size) {
+  return wrapIndex(b, l, integer, arith::ConstantIndexOp::create(b, l, size));
+}
+
+/// GatherElements: y[.., i, ..] = data[.., indices[.., i, ..], ..] along
 /// the axis (negative indices count from the end).
 struct GatherElementsLowering : OpRewritePattern<GatherElementsOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -333,16 +381,15 @@ struct GatherElementsLowering : OpRewritePattern<GatherElementsOp> {
                                 PatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getType());
     auto dataType = dyn_cast<RankedTensorType>(op.getData().getType());
-    if (!type || !type.hasStaticShape() || !dataType ||
-        !dataType.hasStaticShape() || !isStatic(op.getIndices()))
-      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    if (!type || !dataType || !isRanked(op.getIndices()))
+      return rewriter.notifyMatchFailure(op, "needs ranked shapes");
     int64_t rank = type.getRank();
     int64_t axis = normalized(op.getAxis(), rank);
-    int64_t axisSize = dataType.getDimSize(axis);
     Value data = op.getData();
+    Value axisSize = dimSize(rewriter, op.getLoc(), data, axis);
     MLIRContext *ctx = rewriter.getContext();
-    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
-                                         type.getElementType());
+    Value init = emptyLike(rewriter, op.getLoc(), type.getShape(),
+                           type.getElementType(), op.getIndices());
     auto generic = linalg::GenericOp::create(
         rewriter, op.getLoc(), TypeRange{type}, ValueRange{op.getIndices()},
         ValueRange{init},

@@ -160,3 +160,103 @@ func.func @static_result_dim(%a: tensor<?x?xf32>, %b: tensor<1x4xf32>) -> tensor
   %y = dsmp.add %a, %b : (tensor<?x?xf32>, tensor<1x4xf32>) -> tensor<?x4xf32>
   return %y : tensor<?x4xf32>
 }
+
+// -----
+
+// Concat along a dynamic dim: the result's size is the sum of the inputs',
+// each piece inserted at the running sum of the sizes before it.
+// CHECK-LABEL: func.func @concat(
+// CHECK: %[[B:.+]] = tensor.dim %arg0, %c0
+// CHECK: %[[S:.+]] = tensor.dim %arg0, %c1
+// CHECK: %[[SUM:.+]] = arith.addi %[[S]], %c3
+// CHECK: %[[E:.+]] = tensor.empty(%[[B]], %[[SUM]]) : tensor<?x?x8xf32>
+// CHECK: %[[S2:.+]] = tensor.dim %arg0, %c1
+// CHECK: %[[I:.+]] = tensor.insert_slice %arg0 into %[[E]][0, 0, 0]
+// CHECK: tensor.insert_slice %arg1 into %[[I]][0, %[[S2]], 0] [%{{.+}}, 3, 8]
+func.func @concat(%a: tensor<?x?x8xf32>, %b: tensor<?x3x8xf32>) -> tensor<?x?x8xf32> {
+  %y = dsmp.concat %a, %b {axis = 1 : i64} : (tensor<?x?x8xf32>, tensor<?x3x8xf32>) -> tensor<?x?x8xf32>
+  return %y : tensor<?x?x8xf32>
+}
+
+// -----
+
+// Split into num_outputs parts of a run-time dim: ceil(dim / 2) each, the
+// last one what is left.
+// CHECK-LABEL: func.func @split_halves(
+// CHECK: %[[D:.+]] = tensor.dim %arg0, %c1
+// CHECK: %[[P:.+]] = arith.ceildivsi %[[D]], %c2
+// CHECK: %[[L0:.+]] = arith.minsi %[[P]],
+// CHECK: %[[L1:.+]] = arith.minsi %[[P]],
+// CHECK: tensor.extract_slice %arg0[0, 0] [2, %[[L0]]]
+// CHECK: tensor.extract_slice %arg0[0, %[[L0]]] [2, %[[L1]]]
+func.func @split_halves(%x: tensor<2x?xf32>) -> (tensor<2x?xf32>, tensor<2x?xf32>) {
+  %n = dsmp.none
+  %a, %b = dsmp.split %x, %n {axis = 1 : i64, num_outputs = 2 : i64} : (tensor<2x?xf32>, none) -> (tensor<2x?xf32>, tensor<2x?xf32>)
+  return %a, %b : tensor<2x?xf32>, tensor<2x?xf32>
+}
+
+// -----
+
+// Tile with repeats read at run time: each result dim the input's times
+// its repeat, read back at the remainder.
+// CHECK-LABEL: func.func @tile(
+// CHECK: %[[D:.+]] = tensor.dim %arg0, %c0
+// CHECK: %[[R0:.+]] = tensor.extract %arg1[%c0]
+// CHECK: %[[R0I:.+]] = arith.index_cast %[[R0]]
+// CHECK: %[[N0:.+]] = arith.muli %[[D]], %[[R0I]]
+// CHECK: tensor.empty(%[[N0]], %{{.+}}) : tensor<?x?xf32>
+// CHECK: linalg.generic
+// CHECK: arith.remui %{{.+}}, %[[D]]
+// CHECK: tensor.extract %arg0
+func.func @tile(%x: tensor<?x4xf32>, %r: tensor<2xi64>) -> tensor<?x?xf32> {
+  %y = dsmp.tile %x, %r : (tensor<?x4xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
+
+// -----
+
+// Pad of a run-time dim: its size plus the pads; edge clamps to the
+// run-time size minus one.
+// CHECK-LABEL: func.func @pad(
+// CHECK: %[[D:.+]] = tensor.dim %arg0, %c0
+// CHECK: %[[N:.+]] = arith.addi %{{.+}}, %c3
+// CHECK: tensor.empty(%[[N]]) : tensor<?x5xf32>
+// CHECK: linalg.generic
+// CHECK: %[[LAST:.+]] = arith.subi %[[D]], %c1
+// CHECK: arith.minsi %{{.+}}, %[[LAST]]
+func.func @pad(%x: tensor<?x3xf32>) -> tensor<?x5xf32> {
+  %p = arith.constant dense<[1, 0, 2, 2]> : tensor<4xi64>
+  %n = dsmp.none
+  %y = dsmp.pad %x, %p, %n, %n {mode = "edge"} : (tensor<?x3xf32>, tensor<4xi64>, none, none) -> tensor<?x5xf32>
+  return %y : tensor<?x5xf32>
+}
+
+// -----
+
+// GatherElements: the result has the indices' run-time shape; negative
+// indices wrap by the data's run-time size along the axis.
+// CHECK-LABEL: func.func @gather_elements(
+// CHECK: %[[AX:.+]] = tensor.dim %arg0, %c0
+// CHECK: tensor.empty(%{{.+}}, %{{.+}}) : tensor<?x?xf32>
+// CHECK: linalg.generic {{.*}} ins(%arg1 : tensor<?x?xi64>)
+// CHECK: arith.addi %{{.+}}, %[[AX]]
+// CHECK: tensor.extract %arg0
+func.func @gather_elements(%x: tensor<?x8xf32>, %i: tensor<?x?xi64>) -> tensor<?x?xf32> {
+  %y = dsmp.gather_elements %x, %i {axis = 0 : i64} : (tensor<?x8xf32>, tensor<?x?xi64>) -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
+
+// -----
+
+// CumSum sizes its result from its input.
+// CHECK-LABEL: func.func @cum_sum(
+// CHECK: %[[D0:.+]] = tensor.dim %arg0, %c0
+// CHECK: %[[D1:.+]] = tensor.dim %arg0, %c1
+// CHECK: tensor.empty(%[[D0]], %[[D1]]) : tensor<?x?xf32>
+// CHECK: linalg.fill
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+func.func @cum_sum(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %a = arith.constant dense<1> : tensor<i64>
+  %y = dsmp.cum_sum %x, %a : (tensor<?x?xf32>, tensor<i64>) -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}

@@ -7,6 +7,12 @@ additive mask [batch, 1, seq] (the two inputs share `batch` and `seq`):
 LayerNormalization, Q/K/V MatMuls, Q.K^T, Softmax, an exact-Erf GELU, a
 ReduceMean over the sequence. Its outputs are [batch, seq, 32] and
 [batch, 32].
+OUT/shapes.onnx: data movement along a dynamic dim, over x [batch, seq,
+8]: positions by CumSum over ConstantOfShape(Shape(x)), the sequence
+reversed by GatherElements with negative indices, Concat of x and that,
+a reflect Pad, a reversed CumSum, Tile, Split into two static parts and
+into two run-time halves (opset 18's num_outputs: the second one shorter
+when seq is odd).
 OUT/conv1d.onnx: a 1-D convolution over [batch, 4, length], which the
 lowering takes at static shapes only."""
 import os
@@ -67,6 +73,38 @@ def encoder(d=32):
     return h.make_model(graph, opset_imports=[h.make_opsetid("", 17)])
 
 
+def shapes():
+    def ints(name, values):
+        return nh.from_array(np.asarray(values, np.int64), name)
+
+    inits = [ints("one_axis", 1), ints("repeats", [1, 1, 2]),
+             ints("pads", [0, 1, 0, 0, 1, 0]), ints("parts", [4, 12])]
+    nodes = [
+        h.make_node("Shape", ["x"], ["shape"]),
+        h.make_node("ConstantOfShape", ["shape"], ["ones"],
+                    value=nh.from_array(np.ones(1, np.int64))),
+        h.make_node("CumSum", ["ones", "one_axis"], ["pos"]),
+        h.make_node("Neg", ["pos"], ["back"]),
+        h.make_node("GatherElements", ["x", "back"], ["rev"], axis=1),
+        h.make_node("Concat", ["x", "rev"], ["cat"], axis=1),
+        h.make_node("Pad", ["cat", "pads"], ["padded"], mode="reflect"),
+        h.make_node("CumSum", ["x", "one_axis"], ["sums"], reverse=1),
+        h.make_node("Tile", ["sums", "repeats"], ["tiled"]),
+        h.make_node("Split", ["tiled", "parts"], ["narrow", "wide"], axis=2),
+        h.make_node("Split", ["wide"], ["first", "second"], axis=1,
+                    num_outputs=2),
+    ]
+    graph = h.make_graph(
+        nodes, "shapes",
+        [h.make_tensor_value_info("x", T.FLOAT, ["batch", "seq", 8])],
+        [h.make_tensor_value_info("padded", T.FLOAT, ["batch", None, 8]),
+         h.make_tensor_value_info("narrow", T.FLOAT, ["batch", "seq", 4]),
+         h.make_tensor_value_info("first", T.FLOAT, ["batch", None, 12]),
+         h.make_tensor_value_info("second", T.FLOAT, ["batch", None, 12])],
+        inits)
+    return h.make_model(graph, opset_imports=[h.make_opsetid("", 18)])
+
+
 def conv1d():
     w = nh.from_array(
         np.random.default_rng(1).standard_normal((8, 4, 3)).astype(np.float32), "w")
@@ -80,7 +118,8 @@ def conv1d():
 if __name__ == "__main__":
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    for name, make in (("encoder", encoder), ("conv1d", conv1d)):
+    for name, make in (("encoder", encoder), ("shapes", shapes),
+                       ("conv1d", conv1d)):
         model = make()
         onnx.checker.check_model(model, full_check=True)
         onnx.save(model, os.path.join(out, f"{name}.onnx"))
