@@ -1,10 +1,13 @@
 // RUN: dsmp-opt %s --pass-pipeline='builtin.module(func.func(dsmp-refine-shapes))' --split-input-file | FileCheck %s
 // RUN: dsmp-opt %s --pass-pipeline='builtin.module(canonicalize,func.func(dsmp-refine-shapes))' --split-input-file | FileCheck %s --check-prefix=FOLDED
 
-/// A Reshape whose target shape folds to a constant gets static dims, and
-/// they flow on through Transpose and MatMul into the function's signature.
+/// A Reshape whose target shape is known at compile time gets static dims
+/// (read through the Shape, Gather and Concat, or folded to a constant
+/// first), and they flow on through Transpose and MatMul into the
+/// function's signature.
 // CHECK-LABEL: func.func @reshape_chain(
-// CHECK-SAME: -> tensor<?x?xf32>
+// CHECK-SAME: -> tensor<4x6xf32>
+// CHECK: dsmp.reshape {{.*}} -> tensor<6x4xf32>
 // FOLDED-LABEL: func.func @reshape_chain(
 // FOLDED-SAME: -> tensor<4x6xf32>
 // FOLDED: dsmp.reshape {{.*}} -> tensor<6x4xf32>
@@ -18,6 +21,26 @@ func.func @reshape_chain(%x: tensor<2x3x4xf32>) -> tensor<?x?xf32> {
   %r = dsmp.reshape %x, %shape : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<?x?xf32>
   %t = dsmp.transpose %r : (tensor<?x?xf32>) -> tensor<?x?xf32>
   return %t : tensor<?x?xf32>
+}
+
+// -----
+
+/// A target shape known in part (a run-time sequence length between
+/// constants, the batch copied by 0): static dims where its elements are
+/// known, and they flow on through Transpose.
+// CHECK-LABEL: func.func @partial_shape(
+// CHECK: dsmp.reshape {{.*}} -> tensor<?x?x3x8xf32>
+// CHECK: dsmp.transpose {{.*}} -> tensor<3x?x8x?xf32>
+func.func @partial_shape(%x: tensor<?x?x24xf32>) -> tensor<?x?x?x?xf32> {
+  %s = dsmp.shape %x : (tensor<?x?x24xf32>) -> tensor<3xi64>
+  %i = dsmp.constant dense<1> : tensor<1xi64>
+  %seq = dsmp.gather %s, %i : (tensor<3xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %zero = dsmp.constant dense<0> : tensor<1xi64>
+  %rest = dsmp.constant dense<[3, 8]> : tensor<2xi64>
+  %shape = dsmp.concat %zero, %seq, %rest {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>, tensor<2xi64>) -> tensor<4xi64>
+  %r = dsmp.reshape %x, %shape : (tensor<?x?x24xf32>, tensor<4xi64>) -> tensor<?x?x?x?xf32>
+  %t = dsmp.transpose %r {perm = array<i64: 2, 0, 3, 1>} : (tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  return %t : tensor<?x?x?x?xf32>
 }
 
 // -----

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Matchers.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -58,13 +59,16 @@ RankedTensorType inferReshape(ArrayRef<Value> operands) {
       shapeType.isDynamicDim(0))
     return {};
   int64_t rank = shapeType.getDimSize(0);
-  auto target = getConstantInts(operands[1]);
-  if (!target)
+  auto target = getPartialInts(operands[1]);
+  if (!target || static_cast<int64_t>(target->size()) != rank)
     return dynamicOfRank(rank, data.getElementType());
   SmallVector<int64_t> dims;
   int64_t known = 1;
   int inferred = -1;
-  for (auto [i, d] : llvm::enumerate(*target)) {
+  for (auto [i, element] : llvm::enumerate(*target)) {
+    // An element known only at run time: a dynamic dim that the product of
+    // the others cannot infer either.
+    int64_t d = element.value_or(ShapedType::kDynamic);
     if (d == 0 && static_cast<int64_t>(i) < data.getRank())
       d = data.getDimSize(i);
     if (d == -1)
@@ -80,7 +84,93 @@ RankedTensorType inferReshape(ArrayRef<Value> operands) {
   return RankedTensorType::get(dims, data.getElementType());
 }
 
+constexpr unsigned kMaxPartialDepth = 16;
+
+std::optional<SmallVector<std::optional<int64_t>>> partialInts(Value value,
+                                                               unsigned depth) {
+  using Partial = SmallVector<std::optional<int64_t>>;
+  if (auto values = getConstantInts(value))
+    return Partial(values->begin(), values->end());
+  auto type = rankedOf(value);
+  if (!type || type.getRank() > 1 || !type.hasStaticShape() ||
+      !isa<IntegerType>(type.getElementType()))
+    return std::nullopt;
+  Partial unknown(type.getNumElements());
+  Operation *def = value.getDefiningOp();
+  if (!def || depth >= kMaxPartialDepth)
+    return unknown;
+  auto of = [&](Value v) { return partialInts(v, depth + 1); };
+  std::optional<Partial> result;
+  if (auto concat = dyn_cast<ConcatOp>(def)) {
+    result.emplace();
+    for (Value piece : concat.getInputs()) {
+      auto part = of(piece);
+      if (!part)
+        return unknown;
+      result->append(part->begin(), part->end());
+    }
+  } else if (isa<CastOp, IdentityOp, UnsqueezeOp, SqueezeOp, ReshapeOp>(def)) {
+    auto input = rankedOf(def->getOperand(0));
+    if (input && isa<IntegerType>(input.getElementType()))
+      result = of(def->getOperand(0));
+  } else if (auto shape = dyn_cast<ShapeOp>(def)) {
+    if (auto data = rankedOf(shape.getData())) {
+      int64_t rank = data.getRank();
+      auto clampAxis = [&](int64_t a) {
+        return std::clamp<int64_t>(a < 0 ? a + rank : a, 0, rank);
+      };
+      int64_t start = clampAxis(shape.getStart());
+      int64_t end = clampAxis(shape.getEnd().value_or(rank));
+      result.emplace();
+      for (int64_t d = start; d < end; ++d)
+        result->push_back(data.isDynamicDim(d)
+                              ? std::nullopt
+                              : std::optional<int64_t>(data.getDimSize(d)));
+    }
+  } else if (auto gather = dyn_cast<GatherOp>(def)) {
+    auto data = of(gather.getData());
+    auto indices = getConstantInts(gather.getIndices());
+    if (data && indices && gather.getAxis() == 0) {
+      int64_t n = data->size();
+      result.emplace();
+      for (int64_t i : *indices) {
+        if (i < -n || i >= n)
+          return unknown;
+        result->push_back((*data)[i < 0 ? i + n : i]);
+      }
+    }
+  } else if (auto slice = dyn_cast<SliceOp>(def)) {
+    auto data = of(slice.getData());
+    auto starts = getConstantInts(slice.getStarts());
+    auto ends = getConstantInts(slice.getEnds());
+    auto axes = getConstantInts(slice.getAxes());
+    auto steps = getConstantInts(slice.getSteps());
+    bool axisZero =
+        isa<NoneType>(slice.getAxes().getType()) ||
+        (axes && axes->size() == 1 && ((*axes)[0] == 0 || (*axes)[0] == -1));
+    bool unitStep = isa<NoneType>(slice.getSteps().getType()) ||
+                    (steps && steps->size() == 1 && (*steps)[0] == 1);
+    if (data && starts && ends && starts->size() == 1 && ends->size() == 1 &&
+        axisZero && unitStep) {
+      int64_t n = data->size();
+      auto clamp = [&](int64_t i) {
+        return std::clamp<int64_t>(i < 0 ? i + n : i, 0, n);
+      };
+      int64_t begin = clamp((*starts)[0]), end = clamp((*ends)[0]);
+      result.emplace(data->begin() + begin,
+                     data->begin() + std::max(begin, end));
+    }
+  }
+  if (!result || static_cast<int64_t>(result->size()) != type.getNumElements())
+    return unknown;
+  return result;
+}
+
 } // namespace
+
+std::optional<SmallVector<std::optional<int64_t>>> getPartialInts(Value value) {
+  return partialInts(value, 0);
+}
 
 std::optional<SmallVector<int64_t>> getConstantInts(Value value) {
   DenseIntElementsAttr attr;

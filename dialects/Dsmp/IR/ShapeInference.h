@@ -34,6 +34,15 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
 /// constant-like op), or std::nullopt.
 std::optional<SmallVector<int64_t>> getConstantInts(Value value);
 
+/// The elements of a 0-D or 1-D integer value that are known at compile
+/// time, each std::nullopt where it is not: constants, and the shape
+/// arithmetic over them (Concat, Cast, Shape of static dims, Gather and
+/// Slice with constant indices, and the ops that keep the elements:
+/// Unsqueeze, Squeeze, Reshape, Identity). A Reshape to [0, seq, 3, 8] whose
+/// shape is such a Concat then has static dims where the elements are
+/// known. std::nullopt where even the count is unknown.
+std::optional<SmallVector<std::optional<int64_t>>> getPartialInts(Value value);
+
 } // namespace mlir::dsmp
 
 #endif // DSMP_DIALECTS_DSMP_IR_SHAPEINFERENCE_H

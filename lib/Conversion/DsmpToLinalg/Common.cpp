@@ -284,10 +284,13 @@ Value convertTensor(OpBuilder &b, Location loc, Value input, Type element) {
 Value sumOfProducts(OpBuilder &b, Location loc, Value lhs, Value rhs,
                     ArrayRef<AffineMap> maps,
                     ArrayRef<utils::IteratorType> iterators,
-                    RankedTensorType resultType, Type acc) {
+                    RankedTensorType resultType, Type acc,
+                    ArrayRef<OpFoldResult> sizes) {
   auto accType = RankedTensorType::get(resultType.getShape(), acc);
-  Value init = emptyForLoops(b, loc, accType, ValueRange{lhs, rhs},
-                             maps.drop_back(), maps.back());
+  Value init = sizes.empty()
+                   ? emptyForLoops(b, loc, accType, ValueRange{lhs, rhs},
+                                   maps.drop_back(), maps.back())
+                   : emptyOfSizes(b, loc, accType, sizes);
   init = linalg::FillOp::create(b, loc, ValueRange{floatConst(b, loc, acc, 0)},
                                 ValueRange{init})
              .getResult(0);
@@ -452,10 +455,11 @@ Value namedMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
 
 /// Collapses `v` to the shape `shape` with reassociation `groups`.
 Value copyThroughMap(OpBuilder &b, Location loc, Value source, AffineMap read,
-                     ArrayRef<int64_t> shape) {
+                     ArrayRef<int64_t> shape, ArrayRef<OpFoldResult> sizes) {
   Type element = cast<RankedTensorType>(source.getType()).getElementType();
   unsigned rank = shape.size();
-  Value init = tensor::EmptyOp::create(b, loc, shape, element);
+  Value init =
+      emptyOfSizes(b, loc, RankedTensorType::get(shape, element), sizes);
   return linalg::GenericOp::create(
              b, loc, TypeRange{init.getType()}, ValueRange{source},
              ValueRange{init},
@@ -465,6 +469,23 @@ Value copyThroughMap(OpBuilder &b, Location loc, Value source, AffineMap read,
                                               utils::IteratorType::parallel),
              [](OpBuilder &nb, Location nl, ValueRange args) {
                linalg::YieldOp::create(nb, nl, args[0]);
+             })
+      .getResult(0);
+}
+
+Value generateElements(OpBuilder &b, Location loc, RankedTensorType type,
+                       function_ref<Value(OpBuilder &, Location)> element,
+                       ArrayRef<OpFoldResult> sizes) {
+  int64_t rank = type.getRank();
+  Value init = emptyOfSizes(b, loc, type, sizes);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+             SmallVector<AffineMap>{
+                 AffineMap::getMultiDimIdentityMap(rank, b.getContext())},
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange) {
+               linalg::YieldOp::create(nb, l, element(nb, l));
              })
       .getResult(0);
 }
@@ -720,12 +741,42 @@ Value padSpatial(OpBuilder &b, Location loc, Value input,
   for (int64_t i = 0; i < spatial; ++i) {
     low.push_back(b.getIndexAttr(pads[i]));
     high.push_back(b.getIndexAttr(pads[i + spatial]));
-    shape[2 + i] += pads[i] + pads[i + spatial];
+    if (!type.isDynamicDim(2 + i))
+      shape[2 + i] += pads[i] + pads[i + spatial];
   }
   auto padded = RankedTensorType::get(shape, type.getElementType());
   Value padValue = floatConst(b, loc, type.getElementType(), value);
   return tensor::PadOp::create(b, loc, padded, input, low, high, padValue)
       .getResult();
+}
+
+SmallVector<OpFoldResult>
+windowResultSizes(OpBuilder &b, Location loc, Value padded,
+                  RankedTensorType resultType, ArrayRef<int64_t> kernel,
+                  ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations) {
+  SmallVector<OpFoldResult> sizes;
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  for (int64_t d = 0; d < resultType.getRank(); ++d) {
+    if (!resultType.isDynamicDim(d)) {
+      sizes.push_back(b.getIndexAttr(resultType.getDimSize(d)));
+    } else if (d < 2) {
+      sizes.push_back(dimFold(b, loc, padded, d));
+    } else {
+      int64_t i = d - 2;
+      Value span =
+          arith::SubIOp::create(b, loc, dimSize(b, loc, padded, d),
+                                index(dilations[i] * (kernel[i] - 1) + 1));
+      // Signed, and at least 0: an input shorter than the window gives an
+      // empty result, not a huge unsigned size.
+      Value windows = arith::AddIOp::create(
+          b, loc, arith::FloorDivSIOp::create(b, loc, span, index(strides[i])),
+          index(1));
+      sizes.push_back(Value(arith::MaxSIOp::create(b, loc, windows, index(0))));
+    }
+  }
+  return sizes;
 }
 
 FailureOr<Window> windowOf(Operation *op, int64_t spatial,
@@ -759,12 +810,20 @@ FailureOr<Window> windowOf(Operation *op, int64_t spatial,
     w.pads.assign(2 * spatial, 0);
   if (same) {
     // Enough padding for the output dims; the odd one goes last (UPPER) or
-    // first (LOWER).
+    // first (LOWER). At stride 1 the output has the input's size and the
+    // total is the window's span less one, whatever the size (a dim sized
+    // at run time); at other strides a run-time size is not lowered.
     w.pads.assign(2 * spatial, 0);
     for (int64_t i = 0; i < spatial; ++i) {
-      int64_t total = std::max<int64_t>(
-          0, (outSpatial[i] - 1) * w.strides[i] +
-                 (w.kernel[i] - 1) * w.dilations[i] + 1 - inSpatial[i]);
+      bool sized = !ShapedType::isDynamic(inSpatial[i]) &&
+                   !ShapedType::isDynamic(outSpatial[i]);
+      if (!sized && w.strides[i] != 1)
+        return failure();
+      int64_t total =
+          sized ? std::max<int64_t>(0, (outSpatial[i] - 1) * w.strides[i] +
+                                           (w.kernel[i] - 1) * w.dilations[i] +
+                                           1 - inSpatial[i])
+                : (w.kernel[i] - 1) * w.dilations[i];
       int64_t begin =
           autoPad.getValue() == "SAME_UPPER" ? total / 2 : total - total / 2;
       w.pads[i] = begin;

@@ -104,11 +104,14 @@ Value convertTensor(OpBuilder &b, Location loc, Value input, Type element);
 
 /// sum(lhs * rhs) over the reduction loops, computed in `acc` (operands
 /// converted to it, every product and partial sum rounded to it), then
-/// converted once to the result's element type.
+/// converted once to the result's element type. `sizes` gives the result's
+/// dims where a loop reads the operands only through sums (a convolution's
+/// output window); without it they come from the operands (emptyForLoops).
 Value sumOfProducts(OpBuilder &b, Location loc, Value lhs, Value rhs,
                     ArrayRef<AffineMap> maps,
                     ArrayRef<utils::IteratorType> iterators,
-                    RankedTensorType resultType, Type acc);
+                    RankedTensorType resultType, Type acc,
+                    ArrayRef<OpFoldResult> sizes = {});
 
 /// f32 rounded to tf32 in f32 storage (10-bit mantissa, ties away from
 /// zero, as PTX cvt.rna.tf32.f32; inf and NaN unchanged), elementwise.
@@ -147,8 +150,19 @@ Value namedMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
 /// A new tensor of `shape` whose element at each index i is `source` at
 /// `read`(i) (an affine map from the result's dims to the source's): a
 /// transpose, flip, regrouping or im2col gather as one parallel generic.
+/// `sizes` gives the dynamic dims of `shape` (none where it is static).
 Value copyThroughMap(OpBuilder &b, Location loc, Value source, AffineMap read,
-                     ArrayRef<int64_t> shape);
+                     ArrayRef<int64_t> shape,
+                     ArrayRef<OpFoldResult> sizes = {});
+
+/// A tensor of `type` whose every element is `element` (built in the body
+/// of a linalg.generic over the output, reading linalg.index): Slice with
+/// negative steps, Pad and a Resize of run-time sizes, which gather by
+/// coordinates. `sizes` gives the dynamic dims of `type` (none where it is
+/// static).
+Value generateElements(OpBuilder &b, Location loc, RankedTensorType type,
+                       function_ref<Value(OpBuilder &, Location)> element,
+                       ArrayRef<OpFoldResult> sizes = {});
 
 /// Collapses `v` to the shape `shape` with reassociation `groups`.
 Value collapse(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape,
@@ -179,6 +193,16 @@ Value padSpatial(OpBuilder &b, Location loc, Value input,
 struct Window {
   SmallVector<int64_t> kernel, strides, dilations, pads;
 };
+
+/// The dims of a windowed op's result (a convolution, a pooling) over the
+/// padded N, C, spatial... input `padded`: each dim `resultType` has static
+/// as it is, a dynamic batch or channel dim the input's, a dynamic window
+/// dim (padded - dilation * (kernel - 1) - 1) / stride + 1 (floor mode; 0
+/// where the input is shorter than the window).
+SmallVector<OpFoldResult>
+windowResultSizes(OpBuilder &b, Location loc, Value padded,
+                  RankedTensorType resultType, ArrayRef<int64_t> kernel,
+                  ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations);
 
 /// The window of a Conv/pool. SAME_UPPER/SAME_LOWER auto_pad resolves
 /// against `inSpatial`/`outSpatial` (fails without them).

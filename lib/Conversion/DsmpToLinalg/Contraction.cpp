@@ -16,6 +16,7 @@
 #include "dialects/Dsmp/IR/ShapeInference.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -244,6 +245,52 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
   }
 };
 
+/// The result [N, ...] of `perSample` on each sample [1, ...] of `input`
+/// (an scf.for to the input's batch, its results inserted in turn):
+/// `perSample` gets the sample, the type of its result and that result's
+/// dims. `sizes` are the whole result's dims.
+Value forEachSample(
+    OpBuilder &b, Location loc, Value input, RankedTensorType resultType,
+    ArrayRef<OpFoldResult> sizes,
+    function_ref<Value(OpBuilder &, Location, Value, RankedTensorType,
+                       ArrayRef<OpFoldResult>)>
+        perSample) {
+  auto inType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inType.getRank(), resultRank = resultType.getRank();
+  SmallVector<int64_t> oneIn(inType.getShape()), oneOut(resultType.getShape());
+  oneIn[0] = oneOut[0] = 1;
+  auto sampleIn = RankedTensorType::get(oneIn, inType.getElementType());
+  auto sampleOut = RankedTensorType::get(oneOut, resultType.getElementType());
+  Value init = emptyOfSizes(b, loc, resultType, sizes);
+  Value lower = arith::ConstantIndexOp::create(b, loc, 0);
+  Value upper = dimSize(b, loc, input, 0);
+  Value step = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::ForOp::create(
+      b, loc, lower, upper, step, ValueRange{init},
+      [&](OpBuilder &nb, Location nl, Value n, ValueRange acc) {
+        auto at = [&](int64_t r) {
+          SmallVector<OpFoldResult> offsets(r, nb.getIndexAttr(0));
+          offsets[0] = n;
+          return offsets;
+        };
+        SmallVector<OpFoldResult> inSizes{nb.getIndexAttr(1)},
+            outSizes{nb.getIndexAttr(1)};
+        for (int64_t d = 1; d < rank; ++d)
+          inSizes.push_back(dimFold(nb, nl, input, d));
+        for (int64_t d = 1; d < resultRank; ++d)
+          outSizes.push_back(sizes[d]);
+        Value sample = tensor::ExtractSliceOp::create(
+            nb, nl, sampleIn, input, at(rank), inSizes,
+            SmallVector<OpFoldResult>(rank, nb.getIndexAttr(1)));
+        Value result = perSample(nb, nl, sample, sampleOut, outSizes);
+        Value next = tensor::InsertSliceOp::create(
+            nb, nl, result, acc[0], at(resultRank), outSizes,
+            SmallVector<OpFoldResult>(resultRank, nb.getIndexAttr(1)));
+        scf::YieldOp::create(nb, nl, next);
+      });
+  return loop.getResult(0);
+}
+
 /// Grouped N-d convolution as one linalg.generic over (n, m, out spatial...,
 /// c, kernel...), the input channel being (m floordiv M/group) * C/group + c,
 /// then the bias.
@@ -258,10 +305,12 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
   /// A one-group convolution as W[F, C*K] x col[C*K, N*O] (im2col; a 1x1
   /// stride-1 convolution at batch 1 uses the input as col directly); at
   /// batch N > 1 the product [F, N, O] is then transposed to [N, F, O].
+  /// `sizes` are the result's dims; the output window's may be sized at run
+  /// time at batch 1.
   template <typename Window>
   static Value convAsMatmul(OpBuilder &b, Location loc, Value input, Value w,
                             RankedTensorType resultType, const Window &window,
-                            Type acc) {
+                            Type acc, ArrayRef<OpFoldResult> sizes) {
     MLIRContext *ctx = b.getContext();
     auto inType = cast<RankedTensorType>(input.getType());
     auto wType = cast<RankedTensorType>(w.getType());
@@ -275,6 +324,9 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
       kernelSize *= k;
     for (int64_t o : outSpatial)
       outSize *= o;
+    if (llvm::any_of(outSpatial, ShapedType::isDynamic))
+      outSize = ShapedType::kDynamic; // at batch 1 only
+    int64_t columns = batch == 1 ? outSize : batch * outSize;
     bool pointwise = batch == 1 && kernelSize == 1 &&
                      llvm::equal(inType.getShape().drop_front(2), outSpatial);
     for (int64_t i = 0; i < spatial; ++i)
@@ -298,23 +350,30 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
       SmallVector<AffineExpr> inExprs{
           batchDims ? d(1 + spatial) : getAffineConstantExpr(0, ctx), d(0)};
       SmallVector<int64_t> colShape{channels};
-      for (int64_t i = 0; i < spatial; ++i)
+      SmallVector<OpFoldResult> colSizes{b.getIndexAttr(channels)};
+      for (int64_t i = 0; i < spatial; ++i) {
         colShape.push_back(kernel[i]);
-      if (batchDims)
+        colSizes.push_back(b.getIndexAttr(kernel[i]));
+      }
+      if (batchDims) {
         colShape.push_back(batch);
+        colSizes.push_back(b.getIndexAttr(batch));
+      }
       for (int64_t i = 0; i < spatial; ++i) {
         colShape.push_back(outSpatial[i]);
+        colSizes.push_back(sizes[2 + i]);
         inExprs.push_back(d(1 + spatial + batchDims + i) * window.strides[i] +
                           d(1 + i) * window.dilations[i]);
       }
-      col = copyThroughMap(b, loc, input,
-                           AffineMap::get(loops, 0, inExprs, ctx), colShape);
+      col =
+          copyThroughMap(b, loc, input, AffineMap::get(loops, 0, inExprs, ctx),
+                         colShape, colSizes);
       ReassociationIndices first{0}, last;
       for (int64_t i = 0; i < spatial; ++i)
         first.push_back(1 + i);
       for (unsigned i = 0; i < spatial + batchDims; ++i)
         last.push_back(1 + spatial + i);
-      col = collapse(b, loc, col, {channels * kernelSize, batch * outSize},
+      col = collapse(b, loc, col, {channels * kernelSize, columns},
                      {first, last});
     }
     ReassociationIndices wRest{1};
@@ -337,12 +396,12 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
           b, loc, weights, col, maps,
           {utils::IteratorType::parallel, utils::IteratorType::parallel,
            utils::IteratorType::reduction},
-          RankedTensorType::get({filters, batch * outSize},
+          RankedTensorType::get({filters, columns},
                                 resultType.getElementType()),
           acc);
     }
     if (batch == 1)
-      return expand(b, loc, product, resultType, {{0, 1}, spatialDims});
+      return expand(b, loc, product, resultType, {{0, 1}, spatialDims}, sizes);
     // [F, N*O] -> [F, N, O...] -> [N, F, O...]
     SmallVector<int64_t> byFilter{filters, batch};
     llvm::append_range(byFilter, outSpatial);
@@ -384,44 +443,19 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
   /// convolves one sample (an im2col GEMM the BLAS rewrite calls) and
   /// inserts it into the batch's result. The same per-sample arithmetic as
   /// at batch 1, where the generic nest was ~4x slower per image (resnet18).
+  /// With run-time sizes (`sizes`, the result's dims) the loop runs to the
+  /// input's batch and each sample's window may be sized at run time.
   template <typename Window>
   static Value convEachSample(OpBuilder &b, Location loc, Value input, Value w,
                               RankedTensorType resultType, const Window &window,
-                              Type accType) {
-    auto inType = cast<RankedTensorType>(input.getType());
-    int64_t rank = inType.getRank();
-    SmallVector<int64_t> oneIn(inType.getShape()),
-        oneOut(resultType.getShape());
-    oneIn[0] = oneOut[0] = 1;
-    auto sampleIn = RankedTensorType::get(oneIn, inType.getElementType());
-    auto sampleOut = RankedTensorType::get(oneOut, resultType.getElementType());
-    Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
-                                         resultType.getElementType());
-    Value lower = arith::ConstantIndexOp::create(b, loc, 0);
-    Value upper =
-        arith::ConstantIndexOp::create(b, loc, resultType.getDimSize(0));
-    Value step = arith::ConstantIndexOp::create(b, loc, 1);
-    auto loop = scf::ForOp::create(
-        b, loc, lower, upper, step, ValueRange{init},
-        [&](OpBuilder &nb, Location nl, Value n, ValueRange acc) {
-          SmallVector<OpFoldResult> offsets(rank, nb.getIndexAttr(0));
-          offsets[0] = n;
-          SmallVector<OpFoldResult> strides(rank, nb.getIndexAttr(1));
-          auto sizesOf = [&](ArrayRef<int64_t> shape) {
-            SmallVector<OpFoldResult> sizes;
-            for (int64_t d : shape)
-              sizes.push_back(nb.getIndexAttr(d));
-            return sizes;
-          };
-          Value sample = tensor::ExtractSliceOp::create(
-              nb, nl, sampleIn, input, offsets, sizesOf(oneIn), strides);
-          Value conv =
-              convAsMatmul(nb, nl, sample, w, sampleOut, window, accType);
-          Value next = tensor::InsertSliceOp::create(
-              nb, nl, conv, acc[0], offsets, sizesOf(oneOut), strides);
-          scf::YieldOp::create(nb, nl, next);
-        });
-    return loop.getResult(0);
+                              Type accType, ArrayRef<OpFoldResult> sizes) {
+    return forEachSample(b, loc, input, resultType, sizes,
+                         [&](OpBuilder &nb, Location nl, Value sample,
+                             RankedTensorType sampleType,
+                             ArrayRef<OpFoldResult> sampleSizes) {
+                           return convAsMatmul(nb, nl, sample, w, sampleType,
+                                               window, accType, sampleSizes);
+                         });
   }
 
   /// Windows of at most this many products per output (a depthwise 3x3 or
@@ -443,10 +477,10 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
   /// The products (channels, then the window) go into kPartialSums partial
   /// sums, added pairwise, then the bias.
   template <typename Window>
-  static Value unrolledWindowConv(OpBuilder &b, Location loc, Value input,
-                                  Value w, Value bias,
-                                  RankedTensorType resultType, int64_t group,
-                                  const Window &window) {
+  static Value
+  unrolledWindowConv(OpBuilder &b, Location loc, Value input, Value w,
+                     Value bias, RankedTensorType resultType, int64_t group,
+                     const Window &window, ArrayRef<OpFoldResult> sizes) {
     MLIRContext *ctx = b.getContext();
     auto wType = cast<RankedTensorType>(w.getType());
     int64_t rank = resultType.getRank(), spatial = rank - 2;
@@ -461,7 +495,8 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
     }
     maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
     Type f32 = b.getF32Type();
-    Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(), f32);
+    Value init = emptyOfSizes(
+        b, loc, RankedTensorType::get(resultType.getShape(), f32), sizes);
     return linalg::GenericOp::create(
                b, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
                SmallVector<utils::IteratorType>(rank,
@@ -548,20 +583,26 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
   LogicalResult matchAndRewrite(ConvOp op,
                                 PatternRewriter &rewriter) const override {
     auto resultType = dyn_cast<RankedTensorType>(op.getType());
-    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getX()) ||
-        !isStatic(op.getW()) || !isFloat(resultType))
-      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    if (!resultType || !isRanked(op.getX()) || !isStatic(op.getW()) ||
+        !isFloat(resultType) || resultType.isDynamicDim(1))
+      return rewriter.notifyMatchFailure(op, "needs ranked float shapes");
     auto wType = cast<RankedTensorType>(op.getW().getType());
     int64_t spatial = resultType.getRank() - 2;
+    // Batch and window dims may be sized at run time (a dynamic variant).
+    bool dynamic = !resultType.hasStaticShape() || !isStatic(op.getX());
     auto window = windowOf(
         op, spatial, wType.getShape().drop_front(2),
         cast<RankedTensorType>(op.getX().getType()).getShape().drop_front(2),
         resultType.getShape().drop_front(2));
     if (failed(window))
-      return rewriter.notifyMatchFailure(op, "SAME auto_pad not lowered yet");
+      return rewriter.notifyMatchFailure(
+          op, "auto_pad not lowered (SAME at a stride over a run-time size)");
     Location loc = op.getLoc();
     MLIRContext *ctx = getContext();
     Value input = padSpatial(rewriter, loc, op.getX(), window->pads, 0.0);
+    SmallVector<OpFoldResult> sizes = windowResultSizes(
+        rewriter, loc, input, resultType, wType.getShape().drop_front(2),
+        window->strides, window->dilations);
     int64_t group = op.getGroup();
     int64_t mPerGroup = resultType.getDimSize(1) / group;
     int64_t cPerGroup = wType.getDimSize(1);
@@ -578,9 +619,9 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
     if (unroll && usesNamedMatmul(op, resultType) &&
         wType.getElementType().isF32()) {
       Value bias = isa<NoneType>(op.getB().getType()) ? Value() : op.getB();
-      rewriter.replaceOp(op,
-                         unrolledWindowConv(rewriter, loc, input, op.getW(),
-                                            bias, resultType, group, *window));
+      rewriter.replaceOp(op, unrolledWindowConv(rewriter, loc, input, op.getW(),
+                                                bias, resultType, group,
+                                                *window, sizes));
       return success();
     }
     // Loops: n, m, o_0..o_s-1, c, k_0..k_s-1.
@@ -621,16 +662,19 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
       weights = convertTensor(rewriter, loc, weights, f32);
       productType = RankedTensorType::get(resultType.getShape(), f32);
     }
-    if (asMatmul && (resultType.getDimSize(0) == 1 ||
-                     convolvesBatchAsOneGemm(resultType, wType)))
+    // A batch sized at run time, or a window sized at run time at batch > 1,
+    // goes sample by sample.
+    bool oneGemm = resultType.getDimSize(0) == 1 ||
+                   (!dynamic && convolvesBatchAsOneGemm(resultType, wType));
+    if (asMatmul && oneGemm)
       result = convAsMatmul(rewriter, loc, input, weights, productType, *window,
-                            acc);
+                            acc, sizes);
     else if (asMatmul)
       result = convEachSample(rewriter, loc, input, weights, productType,
-                              *window, acc);
+                              *window, acc, sizes);
     else
       result = sumOfProducts(rewriter, loc, input, op.getW(), maps, iterators,
-                             resultType, accumulationType(op));
+                             resultType, accumulationType(op), sizes);
     result = convertTensor(rewriter, loc, result, element);
     if (!isa<NoneType>(op.getB().getType())) {
       // The bias [M] broadcasts along dim 1.
@@ -638,8 +682,7 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
           AffineMap::getMultiDimIdentityMap(resultType.getRank(), ctx),
           AffineMap::get(resultType.getRank(), 0, {d(1)}, ctx),
           AffineMap::getMultiDimIdentityMap(resultType.getRank(), ctx)};
-      Value out = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                          element);
+      Value out = emptyOfSizes(rewriter, loc, resultType, sizes);
       result =
           linalg::GenericOp::create(
               rewriter, loc, TypeRange{resultType},
@@ -665,38 +708,53 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
 struct ConvTransposeLowering : OpRewritePattern<ConvTransposeOp> {
   using OpRewritePattern::OpRewritePattern;
 
-  /// A batch-1, one-group f32 ConvTranspose whose kernel tiles the output
+  /// Whether a one-group f32 ConvTranspose's kernel tiles the output
   /// exactly (strides == kernel, no dilation, pads or output padding: the
-  /// 2x2 stride-2 upsampling of segmentation heads): each input pixel
-  /// writes its own K0 x K1 block, so the result is one product
-  /// W'[F*K, C] x X[C, H*W] and a depth-to-space, with the bias, in one
-  /// generic. The general path would convolve an input spread out with
-  /// zeros (im2col over K times the output: 157 MB for ppocr_det_v4's last
-  /// layer). Null when the op is not of that kind.
+  /// 2x2 stride-2 upsampling of segmentation heads).
   template <typename Window>
-  static Value tiledConvTranspose(PatternRewriter &rewriter, Location loc,
-                                  ConvTransposeOp op, const Window &window,
-                                  ArrayRef<int64_t> outputPadding,
-                                  RankedTensorType resultType) {
+  static bool tilesOutput(ConvTransposeOp op, const Window &window,
+                          ArrayRef<int64_t> outputPadding,
+                          RankedTensorType resultType) {
     auto xType = cast<RankedTensorType>(op.getX().getType());
     auto wType = cast<RankedTensorType>(op.getW().getType());
-    int64_t rank = xType.getRank(), spatial = rank - 2;
-    if (op.getGroup() != 1 || xType.getDimSize(0) != 1 ||
-        !xType.getElementType().isF32() || !wType.getElementType().isF32() ||
-        !usesNamedMatmul(op, resultType))
-      return {};
-    int64_t kernelSize = 1, pixels = 1;
+    int64_t spatial = xType.getRank() - 2;
+    if (op.getGroup() != 1 || !xType.getElementType().isF32() ||
+        !wType.getElementType().isF32() || !usesNamedMatmul(op, resultType))
+      return false;
     for (int64_t i = 0; i < spatial; ++i) {
+      int64_t in = xType.getDimSize(2 + i), out = resultType.getDimSize(2 + i);
       if (window.strides[i] != window.kernel[i] || window.dilations[i] != 1 ||
           window.pads[i] != 0 || window.pads[spatial + i] != 0 ||
           outputPadding[i] != 0 ||
-          resultType.getDimSize(2 + i) !=
-              xType.getDimSize(2 + i) * window.kernel[i])
-        return {};
+          (!ShapedType::isDynamic(in) && !ShapedType::isDynamic(out) &&
+           out != in * window.kernel[i]))
+        return false;
+    }
+    return true;
+  }
+
+  /// A ConvTranspose that tilesOutput on one sample x [1, C, H..]: each
+  /// input pixel writes its own K0 x K1 block, so the result is one product
+  /// W'[F*K, C] x X[C, H*W] and a depth-to-space, with the bias, in one
+  /// generic. The general path would convolve an input spread out with
+  /// zeros (im2col over K times the output: 157 MB for ppocr_det_v4's last
+  /// layer). `sizes` are the result's dims (H, W may be sized at run time).
+  template <typename Window>
+  static Value tiledConvTranspose(OpBuilder &b, Location loc, Value x, Value w,
+                                  Value bias, const Window &window,
+                                  RankedTensorType resultType,
+                                  ArrayRef<OpFoldResult> sizes) {
+    auto xType = cast<RankedTensorType>(x.getType());
+    auto wType = cast<RankedTensorType>(w.getType());
+    int64_t rank = xType.getRank(), spatial = rank - 2;
+    int64_t kernelSize = 1, pixels = 1;
+    for (int64_t i = 0; i < spatial; ++i) {
       kernelSize *= window.kernel[i];
       pixels *= xType.getDimSize(2 + i);
     }
-    MLIRContext *ctx = rewriter.getContext();
+    if (!xType.hasStaticShape())
+      pixels = ShapedType::kDynamic;
+    MLIRContext *ctx = b.getContext();
     int64_t channels = wType.getDimSize(0), filters = wType.getDimSize(1);
     auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
     // w'[f, k.., c] = w[c, f, k..]
@@ -707,34 +765,36 @@ struct ConvTransposeLowering : OpRewritePattern<ConvTransposeOp> {
     SmallVector<AffineExpr> read{d(rank - 1), d(0)};
     for (int64_t i = 0; i < spatial; ++i)
       read.push_back(d(1 + i));
-    Value permuted =
-        copyThroughMap(rewriter, loc, op.getW(),
-                       AffineMap::get(rank, 0, read, ctx), permutedShape);
+    Value permuted = copyThroughMap(
+        b, loc, w, AffineMap::get(rank, 0, read, ctx), permutedShape);
     ReassociationIndices rows, xRest;
     for (int64_t i = 0; i < rank - 1; ++i)
       rows.push_back(i);
     for (int64_t i = 0; i < spatial; ++i)
       xRest.push_back(2 + i);
-    Value lhs = collapse(rewriter, loc, permuted,
-                         {filters * kernelSize, channels}, {rows, {rank - 1}});
-    Value rhs =
-        collapse(rewriter, loc, op.getX(), {channels, pixels}, {{0, 1}, xRest});
-    Value product = namedMatmul(rewriter, loc, lhs, rhs);
+    Value lhs = collapse(b, loc, permuted, {filters * kernelSize, channels},
+                         {rows, {rank - 1}});
+    Value rhs = collapse(b, loc, x, {channels, pixels}, {{0, 1}, xRest});
+    Value product = namedMatmul(b, loc, lhs, rhs);
     // product[f, k.., h..] as a tensor, read at (f, o mod K.., o div K..).
     SmallVector<int64_t> blockShape{filters};
-    for (int64_t i = 0; i < spatial; ++i)
+    SmallVector<OpFoldResult> blockSizes{b.getIndexAttr(filters)};
+    for (int64_t i = 0; i < spatial; ++i) {
       blockShape.push_back(window.kernel[i]);
-    for (int64_t i = 0; i < spatial; ++i)
+      blockSizes.push_back(b.getIndexAttr(window.kernel[i]));
+    }
+    for (int64_t i = 0; i < spatial; ++i) {
       blockShape.push_back(xType.getDimSize(2 + i));
+      blockSizes.push_back(dimFold(b, loc, x, 2 + i));
+    }
     ReassociationIndices first{0}, last;
     for (int64_t i = 0; i < spatial; ++i) {
       first.push_back(1 + i);
       last.push_back(1 + spatial + i);
     }
-    Value blocks =
-        expand(rewriter, loc, product,
-               RankedTensorType::get(blockShape, rewriter.getF32Type()),
-               {first, last});
+    Value blocks = expand(b, loc, product,
+                          RankedTensorType::get(blockShape, b.getF32Type()),
+                          {first, last}, blockSizes);
     SmallVector<AffineExpr> blockRead{d(1)};
     for (int64_t i = 0; i < spatial; ++i)
       blockRead.push_back(d(2 + i) % window.kernel[i]);
@@ -742,25 +802,21 @@ struct ConvTransposeLowering : OpRewritePattern<ConvTransposeOp> {
       blockRead.push_back(d(2 + i).floorDiv(window.kernel[i]));
     SmallVector<Value> inputs{blocks};
     SmallVector<AffineMap> maps{AffineMap::get(rank, 0, blockRead, ctx)};
-    bool hasBias = !isa<NoneType>(op.getB().getType());
-    if (hasBias) {
-      inputs.push_back(op.getB());
+    if (bias) {
+      inputs.push_back(bias);
       maps.push_back(AffineMap::get(rank, 0, {d(1)}, ctx));
     }
     maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
     return linalg::GenericOp::create(
-               rewriter, loc, TypeRange{resultType}, inputs,
-               ValueRange{tensor::EmptyOp::create(rewriter, loc,
-                                                  resultType.getShape(),
-                                                  rewriter.getF32Type())},
-               maps,
+               b, loc, TypeRange{resultType}, inputs,
+               ValueRange{emptyOfSizes(b, loc, resultType, sizes)}, maps,
                SmallVector<utils::IteratorType>(rank,
                                                 utils::IteratorType::parallel),
-               [&](OpBuilder &b, Location l, ValueRange args) {
+               [&](OpBuilder &nb, Location l, ValueRange args) {
                  Value y = args[0];
-                 if (hasBias)
-                   y = arith::AddFOp::create(b, l, y, args[1]);
-                 linalg::YieldOp::create(b, l, y);
+                 if (bias)
+                   y = arith::AddFOp::create(nb, l, y, args[1]);
+                 linalg::YieldOp::create(nb, l, y);
                })
         .getResult(0);
   }
@@ -768,9 +824,16 @@ struct ConvTransposeLowering : OpRewritePattern<ConvTransposeOp> {
   LogicalResult matchAndRewrite(ConvTransposeOp op,
                                 PatternRewriter &rewriter) const override {
     auto resultType = dyn_cast<RankedTensorType>(op.getType());
-    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getX()) ||
-        !isStatic(op.getW()) || !isFloat(resultType))
-      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    if (!resultType || !isRanked(op.getX()) || !isStatic(op.getW()) ||
+        !isFloat(resultType) || resultType.isDynamicDim(1))
+      return rewriter.notifyMatchFailure(op, "needs ranked float shapes");
+    // Batch and spatial dims may be sized at run time (a dynamic variant),
+    // where the pads do not depend on them.
+    bool dynamic = !resultType.hasStaticShape() || !isStatic(op.getX());
+    if (dynamic &&
+        (op.getOutputShapeAttr() || op.getAutoPad().starts_with("SAME")))
+      return rewriter.notifyMatchFailure(
+          op, "output_shape or SAME pads of run-time sizes");
     int64_t group = op.getGroup();
     auto xType = cast<RankedTensorType>(op.getX().getType());
     auto wType = cast<RankedTensorType>(op.getW().getType());
@@ -811,24 +874,60 @@ struct ConvTransposeLowering : OpRewritePattern<ConvTransposeOp> {
     MLIRContext *ctx = getContext();
     Type element = xType.getElementType();
 
-    if (Value direct = tiledConvTranspose(rewriter, loc, op, *window,
-                                          outputPadding, resultType)) {
-      rewriter.replaceOp(op, direct);
+    if (tilesOutput(op, *window, outputPadding, resultType)) {
+      // The result's dims: the input's batch, each spatial dim K times.
+      SmallVector<OpFoldResult> sizes;
+      for (int64_t i = 0; i < resultType.getRank(); ++i) {
+        if (!resultType.isDynamicDim(i))
+          sizes.push_back(rewriter.getIndexAttr(resultType.getDimSize(i)));
+        else if (i == 0)
+          sizes.push_back(dimFold(rewriter, loc, op.getX(), 0));
+        else
+          sizes.push_back(Value(arith::MulIOp::create(
+              rewriter, loc, dimSize(rewriter, loc, op.getX(), i),
+              arith::ConstantIndexOp::create(rewriter, loc,
+                                             window->kernel[i - 2]))));
+      }
+      Value bias = isa<NoneType>(op.getB().getType()) ? Value() : op.getB();
+      auto tiled = [&](OpBuilder &b, Location l, Value sample,
+                       RankedTensorType sampleType,
+                       ArrayRef<OpFoldResult> sampleSizes) {
+        return tiledConvTranspose(b, l, sample, op.getW(), bias, *window,
+                                  sampleType, sampleSizes);
+      };
+      rewriter.replaceOp(
+          op, resultType.getDimSize(0) == 1
+                  ? tiled(rewriter, loc, op.getX(), resultType, sizes)
+                  : forEachSample(rewriter, loc, op.getX(), resultType, sizes,
+                                  tiled));
       return success();
     }
 
     // The input spread out by the strides.
     SmallVector<int64_t> upShape(xType.getShape());
-    SmallVector<OpFoldResult> offsets, sizes, strides;
+    SmallVector<OpFoldResult> offsets, sizes, strides, upSizes;
     for (int64_t i = 0; i < xType.getRank(); ++i) {
       int64_t stride = i < 2 ? 1 : window->strides[i - 2];
-      if (i >= 2)
+      OpFoldResult size = dimFold(rewriter, loc, op.getX(), i);
+      upSizes.push_back(size);
+      if (i >= 2 && !xType.isDynamicDim(i)) {
         upShape[i] = (xType.getDimSize(i) - 1) * stride + 1;
+      } else if (i >= 2) {
+        Value index = getValueOrCreateConstantIndexOp(rewriter, loc, size);
+        Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+        upSizes.back() = Value(arith::AddIOp::create(
+            rewriter, loc,
+            arith::MulIOp::create(
+                rewriter, loc, arith::SubIOp::create(rewriter, loc, index, one),
+                arith::ConstantIndexOp::create(rewriter, loc, stride)),
+            one));
+      }
       offsets.push_back(rewriter.getIndexAttr(0));
-      sizes.push_back(rewriter.getIndexAttr(xType.getDimSize(i)));
+      sizes.push_back(size);
       strides.push_back(rewriter.getIndexAttr(stride));
     }
-    Value up = tensor::EmptyOp::create(rewriter, loc, upShape, element);
+    Value up = emptyOfSizes(rewriter, loc,
+                            RankedTensorType::get(upShape, element), upSizes);
     up = linalg::FillOp::create(
              rewriter, loc, ValueRange{floatConst(rewriter, loc, element, 0)},
              ValueRange{up})

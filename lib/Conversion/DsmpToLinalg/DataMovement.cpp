@@ -33,27 +33,6 @@ using namespace mlir::dsmp::lowering;
 
 namespace {
 
-/// A tensor of `type` whose every element is `element` (built in the body
-/// of a linalg.generic over the output, reading linalg.index): the shape of
-/// Slice with negative steps and of Pad, which gather by coordinates.
-/// `sizes` gives the dynamic dims of `type` (none where it is static).
-Value generateElements(OpBuilder &b, Location loc, RankedTensorType type,
-                       function_ref<Value(OpBuilder &, Location)> element,
-                       ArrayRef<OpFoldResult> sizes = {}) {
-  int64_t rank = type.getRank();
-  Value init = emptyOfSizes(b, loc, type, sizes);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
-             SmallVector<AffineMap>{
-                 AffineMap::getMultiDimIdentityMap(rank, b.getContext())},
-             SmallVector<utils::IteratorType>(rank,
-                                              utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location l, ValueRange) {
-               linalg::YieldOp::create(nb, l, element(nb, l));
-             })
-      .getResult(0);
-}
-
 struct TransposeLowering : OpRewritePattern<TransposeOp> {
   using OpRewritePattern::OpRewritePattern;
 

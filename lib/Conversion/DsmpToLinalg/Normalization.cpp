@@ -203,17 +203,16 @@ struct BatchNormLowering : OpRewritePattern<BatchNormalizationOp> {
   LogicalResult matchAndRewrite(BatchNormalizationOp op,
                                 PatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getType());
-    if (!type || !type.hasStaticShape() || !isStatic(op.getX()) ||
-        !isFloat(type))
-      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    if (!type || !isRanked(op.getX()) || !isFloat(type))
+      return rewriter.notifyMatchFailure(op, "needs ranked float shapes");
     MLIRContext *ctx = getContext();
     int64_t rank = type.getRank();
     AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
     AffineMap channel =
         AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
     double eps = op.getEpsilon().convertToDouble();
-    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
-                                         type.getElementType());
+    Value init = emptyLike(rewriter, op.getLoc(), type.getShape(),
+                           type.getElementType(), op.getX());
     auto generic = linalg::GenericOp::create(
         rewriter, op.getLoc(), TypeRange{type},
         ValueRange{op.getX(), op.getScale(), op.getB(), op.getInputMean(),

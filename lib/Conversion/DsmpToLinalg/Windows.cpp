@@ -125,9 +125,205 @@ struct ResizeLowering : OpRewritePattern<ResizeOp> {
   }
 };
 
+/// The input index that output index `o` of a nearest Resize reads along
+/// an axis of `in` -> `out` elements at `scale` (f64): ResizeLowering's
+/// arithmetic, in f64 with the same operations in the same order, clamped
+/// to the input.
+Value nearestIndex(OpBuilder &b, Location l, Value o, Value in, Value out,
+                   Value scale, StringRef transform, StringRef rounding) {
+  Type f64 = b.getF64Type();
+  auto toF64 = [&](Value index) -> Value {
+    return arith::SIToFPOp::create(
+        b, l, f64, arith::IndexCastOp::create(b, l, b.getI64Type(), index));
+  };
+  auto constant = [&](double v) -> Value {
+    return arith::ConstantOp::create(b, l, b.getF64FloatAttr(v));
+  };
+  auto add = [&](Value p, Value q) -> Value {
+    return arith::AddFOp::create(b, l, p, q);
+  };
+  auto sub = [&](Value p, Value q) -> Value {
+    return arith::SubFOp::create(b, l, p, q);
+  };
+  auto div = [&](Value p, Value q) -> Value {
+    return arith::DivFOp::create(b, l, p, q);
+  };
+  Value x = toF64(o), half = constant(0.5);
+  Value moreThanOne =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, out,
+                            arith::ConstantIndexOp::create(b, l, 1));
+  Value c;
+  if (transform == "asymmetric") {
+    c = div(x, scale);
+  } else if (transform == "half_pixel") {
+    c = sub(div(add(x, half), scale), half);
+  } else if (transform == "pytorch_half_pixel") {
+    c = arith::SelectOp::create(
+        b, l, moreThanOne, sub(div(add(x, half), scale), half), constant(0));
+  } else if (transform == "align_corners") {
+    c = arith::SelectOp::create(
+        b, l, moreThanOne,
+        div(arith::MulFOp::create(b, l, x, sub(toF64(in), constant(1))),
+            sub(toF64(out), constant(1))),
+        constant(0));
+  } else { // tf_half_pixel_for_nn
+    c = div(add(x, half), scale);
+  }
+  Value lower = math::FloorOp::create(b, l, c);
+  Value i;
+  if (rounding == "floor") {
+    i = lower;
+  } else if (rounding == "ceil") {
+    i = math::CeilOp::create(b, l, c);
+  } else {
+    Value tie = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, c,
+                                      add(lower, half));
+    Value broken = rounding == "round_prefer_ceil"
+                       ? Value(math::CeilOp::create(b, l, c))
+                       : lower;
+    i = arith::SelectOp::create(b, l, tie, broken,
+                                math::RoundOp::create(b, l, c));
+  }
+  Value at = arith::IndexCastOp::create(
+      b, l, b.getIndexType(), arith::FPToSIOp::create(b, l, b.getI64Type(), i));
+  Value last =
+      arith::SubIOp::create(b, l, in, arith::ConstantIndexOp::create(b, l, 1));
+  return arith::MinSIOp::create(
+      b, l,
+      arith::MaxSIOp::create(b, l, at, arith::ConstantIndexOp::create(b, l, 0)),
+      last);
+}
+
+/// Resize with mode "nearest" over dims sized at run time (a dynamic
+/// variant): ResizeLowering's index per axis, computed in the body in f64
+/// with the same operations in the same order. Each output dim is
+/// floor(input * scale) with constant scales, else read from `sizes`; an
+/// axis with scale 1 reads through.
+struct DynamicNearestResizeLowering : OpRewritePattern<ResizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ResizeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    auto xType = dyn_cast<RankedTensorType>(op.getX().getType());
+    if (!resultType || !xType || xType.getRank() != resultType.getRank())
+      return rewriter.notifyMatchFailure(op, "needs ranked shapes");
+    if (resultType.hasStaticShape() && xType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "static: the static pattern");
+    if (op.getMode() != "nearest" || op.getAxes() ||
+        op.getKeepAspectRatioPolicy() != "stretch")
+      return rewriter.notifyMatchFailure(op, "only nearest without axes");
+    StringRef transform = op.getCoordinateTransformationMode();
+    StringRef rounding = op.getNearestMode();
+    if (!llvm::is_contained({"asymmetric", "half_pixel", "pytorch_half_pixel",
+                             "align_corners", "tf_half_pixel_for_nn"},
+                            transform))
+      return rewriter.notifyMatchFailure(op, "coordinate mode");
+    int64_t rank = xType.getRank();
+    SmallVector<double> scales;
+    DenseFPElementsAttr scaleAttr;
+    bool hasSizes = !isa<NoneType>(op.getSizes().getType());
+    if (matchPattern(op.getScales(), m_Constant(&scaleAttr)))
+      for (const APFloat &v : scaleAttr.getValues<APFloat>())
+        scales.push_back(v.convertToDouble());
+    if (static_cast<int64_t>(scales.size()) != rank && !hasSizes)
+      return rewriter.notifyMatchFailure(op, "needs constant scales or sizes");
+    bool fromScales = static_cast<int64_t>(scales.size()) == rank;
+
+    Location loc = op.getLoc();
+    Type f64 = rewriter.getF64Type();
+    auto toF64 = [&](OpBuilder &b, Location l, Value index) -> Value {
+      return arith::SIToFPOp::create(
+          b, l, f64, arith::IndexCastOp::create(b, l, b.getI64Type(), index));
+    };
+    auto constF64 = [&](OpBuilder &b, Location l, double v) -> Value {
+      return arith::ConstantOp::create(b, l, b.getF64FloatAttr(v));
+    };
+    // Per axis: the input and output sizes, and the scale (f64).
+    SmallVector<Value> inSizes, outSizes, scaleValues;
+    SmallVector<OpFoldResult> sizes;
+    SmallVector<bool> through;
+    for (int64_t axis = 0; axis < rank; ++axis) {
+      Value in = dimSize(rewriter, loc, op.getX(), axis);
+      Value out;
+      if (!resultType.isDynamicDim(axis))
+        out = arith::ConstantIndexOp::create(rewriter, loc,
+                                             resultType.getDimSize(axis));
+      else if (fromScales)
+        out = arith::FPToSIOp::create(
+            rewriter, loc, rewriter.getI64Type(),
+            math::FloorOp::create(
+                rewriter, loc,
+                arith::MulFOp::create(rewriter, loc, toF64(rewriter, loc, in),
+                                      constF64(rewriter, loc, scales[axis]))));
+      else
+        out = tensor::ExtractOp::create(
+            rewriter, loc, op.getSizes(),
+            ValueRange{arith::ConstantIndexOp::create(rewriter, loc, axis)});
+      if (!out.getType().isIndex())
+        out = arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
+                                         out);
+      inSizes.push_back(in);
+      outSizes.push_back(out);
+      sizes.push_back(out);
+      scaleValues.push_back(
+          fromScales ? constF64(rewriter, loc, scales[axis])
+                     : Value(arith::DivFOp::create(rewriter, loc,
+                                                   toF64(rewriter, loc, out),
+                                                   toF64(rewriter, loc, in))));
+      through.push_back(fromScales && scales[axis] == 1.0 &&
+                        transform != "tf_half_pixel_for_nn");
+    }
+    // Per axis that does not read through, a table of the input index of
+    // each output index (as ResizeLowering's constant ones), computed once.
+    MLIRContext *ctx = getContext();
+    SmallVector<Value> tables;
+    SmallVector<AffineMap> maps;
+    for (int64_t axis = 0; axis < rank; ++axis) {
+      if (through[axis])
+        continue;
+      auto tableType = RankedTensorType::get({resultType.getDimSize(axis)},
+                                             rewriter.getIndexType());
+      tables.push_back(generateElements(
+          rewriter, loc, tableType,
+          [&](OpBuilder &b, Location l) -> Value {
+            return nearestIndex(b, l, linalg::IndexOp::create(b, l, 0),
+                                inSizes[axis], outSizes[axis],
+                                scaleValues[axis], transform, rounding);
+          },
+          {sizes[axis]}));
+      maps.push_back(
+          AffineMap::get(rank, 0, {getAffineDimExpr(axis, ctx)}, ctx));
+    }
+    maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+    Value x = op.getX();
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{resultType}, tables,
+            ValueRange{emptyOfSizes(rewriter, loc, resultType, sizes)}, maps,
+            SmallVector<utils::IteratorType>(rank,
+                                             utils::IteratorType::parallel),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              SmallVector<Value> coords;
+              unsigned next = 0;
+              for (int64_t axis = 0; axis < rank; ++axis)
+                coords.push_back(
+                    through[axis] ? Value(linalg::IndexOp::create(b, l, axis))
+                                  : args[next++]);
+              linalg::YieldOp::create(
+                  b, l, Value(tensor::ExtractOp::create(b, l, x, coords)));
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// A windowed reduction over the spatial dims: MaxPool (pads with -inf) and
 /// AveragePool (zero pads counted only with count_include_pad, so pads need
-/// it or must be zero).
+/// it or must be zero). A dynamic variant's batch may be sized at run time,
+/// and its window dims too where every window is whole (floor mode, and
+/// an average that counts the pads or has none).
 template <typename PoolOp, bool IsMax>
 struct PoolLowering : OpRewritePattern<PoolOp> {
   using OpRewritePattern<PoolOp>::OpRewritePattern;
@@ -135,9 +331,8 @@ struct PoolLowering : OpRewritePattern<PoolOp> {
   LogicalResult matchAndRewrite(PoolOp op,
                                 PatternRewriter &rewriter) const override {
     auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getX()) ||
-        !isFloat(resultType))
-      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    if (!resultType || !isRanked(op.getX()) || !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs ranked float shapes");
     if (op->getNumResults() > 1 && !isa<NoneType>(op->getResult(1).getType()))
       return rewriter.notifyMatchFailure(op, "MaxPool indices not lowered");
     int64_t spatial = resultType.getRank() - 2;
@@ -147,13 +342,20 @@ struct PoolLowering : OpRewritePattern<PoolOp> {
     if (failed(window))
       return rewriter.notifyMatchFailure(op, "unknown auto_pad");
     bool padded = llvm::any_of(window->pads, [](int64_t p) { return p; });
+    bool dynamicWindow = false;
+    for (int64_t i = 0; i < spatial; ++i)
+      dynamicWindow |= resultType.isDynamicDim(2 + i) ||
+                       xType.isDynamicDim(2 + i) || resultType.isDynamicDim(1);
+    auto ceilMode = op->template getAttrOfType<IntegerAttr>("ceil_mode");
+    if (dynamicWindow && ceilMode && ceilMode.getInt() != 0)
+      return rewriter.notifyMatchFailure(op, "ceil_mode of run-time sizes");
     // ceil_mode: the last windows reach past the end padding; pad further
     // with the neutral value (they are not counted for the average).
     SmallVector<int64_t> padEnds(window->pads.begin() + spatial,
                                  window->pads.end());
     SmallVector<int64_t> inputPads = window->pads;
     bool ceilExtra = false;
-    for (int64_t i = 0; i < spatial; ++i) {
+    for (int64_t i = 0; i < spatial && !dynamicWindow; ++i) {
       int64_t reach = (resultType.getDimSize(2 + i) - 1) * window->strides[i] +
                       (window->kernel[i] - 1) * window->dilations[i] + 1;
       int64_t have = xType.getDimSize(2 + i) + window->pads[i] + padEnds[i];
@@ -168,12 +370,18 @@ struct PoolLowering : OpRewritePattern<PoolOp> {
     if constexpr (!IsMax) {
       auto attr = op->template getAttrOfType<IntegerAttr>("count_include_pad");
       countPads = attr && attr.getInt() != 0;
+      if (dynamicWindow && padded && !countPads)
+        return rewriter.notifyMatchFailure(
+            op, "taps per position of run-time sizes");
     }
     Location loc = op.getLoc();
     MLIRContext *ctx = this->getContext();
     Type element = resultType.getElementType();
     double padValue = IsMax ? -std::numeric_limits<double>::infinity() : 0.0;
     Value input = padSpatial(rewriter, loc, op.getX(), inputPads, padValue);
+    SmallVector<OpFoldResult> sizes =
+        windowResultSizes(rewriter, loc, input, resultType, window->kernel,
+                          window->strides, window->dilations);
     unsigned loops = 2 + 2 * spatial;
     auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
     SmallVector<AffineExpr> inExprs{d(0), d(1)}, outExprs{d(0), d(1)},
@@ -194,8 +402,7 @@ struct PoolLowering : OpRewritePattern<PoolOp> {
                                                utils::IteratorType::reduction);
     for (unsigned i = 0; i < 2 + spatial; ++i)
       iterators[i] = utils::IteratorType::parallel;
-    Value init =
-        tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), element);
+    Value init = emptyOfSizes(rewriter, loc, resultType, sizes);
     init = linalg::FillOp::create(
                rewriter, loc,
                ValueRange{floatConst(rewriter, loc, element, padValue)},
@@ -288,24 +495,30 @@ struct GlobalAveragePoolLowering : OpRewritePattern<GlobalAveragePoolOp> {
   LogicalResult matchAndRewrite(GlobalAveragePoolOp op,
                                 PatternRewriter &rewriter) const override {
     auto resultType = dyn_cast<RankedTensorType>(op.getType());
-    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getX()) ||
-        !isFloat(resultType))
-      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    if (!resultType || !isRanked(op.getX()) || !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs ranked float shapes");
     auto inType = cast<RankedTensorType>(op.getX().getType());
     SmallVector<int64_t> axes;
-    int64_t count = 1;
-    for (int64_t i = 2; i < inType.getRank(); ++i) {
+    for (int64_t i = 2; i < inType.getRank(); ++i)
       axes.push_back(i);
-      count *= inType.getDimSize(i);
-    }
     Value sum = reduceKeepDims(rewriter, op.getLoc(), op.getX(), axes, false);
-    Value mean =
-        buildElementwise(rewriter, op.getLoc(), ValueRange{sum}, resultType, op,
-                         [count](OpBuilder &b, Location l, ValueRange a, Type t,
-                                 Operation *) -> Value {
-                           return arith::DivFOp::create(
-                               b, l, a[0], floatConst(b, l, t, double(count)));
-                         });
+    // The count: a constant in the compute type, or computed at run time in
+    // f32 (exact up to 2^24 elements) where a dim is dynamic.
+    int64_t staticCount = 1;
+    for (int64_t i : axes)
+      staticCount *= inType.isDynamicDim(i) ? 1 : inType.getDimSize(i);
+    Value count;
+    if (llvm::any_of(axes, [&](int64_t i) { return inType.isDynamicDim(i); }))
+      count = elementCount(rewriter, op.getLoc(), op.getX(), axes,
+                           rewriter.getF32Type());
+    Value mean = buildElementwise(
+        rewriter, op.getLoc(), ValueRange{sum}, resultType, op,
+        [count, staticCount](OpBuilder &b, Location l, ValueRange a, Type t,
+                             Operation *) -> Value {
+          Value divisor = count ? convertFloat(b, l, count, t)
+                                : floatConst(b, l, t, double(staticCount));
+          return arith::DivFOp::create(b, l, a[0], divisor);
+        });
     rewriter.replaceOp(op, mean);
     return success();
   }
@@ -512,9 +725,8 @@ struct GlobalMaxPoolLowering : OpRewritePattern<GlobalMaxPoolOp> {
   LogicalResult matchAndRewrite(GlobalMaxPoolOp op,
                                 PatternRewriter &rewriter) const override {
     auto resultType = dyn_cast<RankedTensorType>(op.getType());
-    if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getX()) ||
-        !isFloat(resultType))
-      return rewriter.notifyMatchFailure(op, "needs static float shapes");
+    if (!resultType || !isRanked(op.getX()) || !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs ranked float shapes");
     auto inType = cast<RankedTensorType>(op.getX().getType());
     SmallVector<int64_t> axes;
     for (int64_t i = 2; i < inType.getRank(); ++i)
@@ -531,5 +743,6 @@ void mlir::dsmp::lowering::populateWindowPatterns(RewritePatternSet &patterns) {
   patterns
       .add<PoolLowering<MaxPoolOp, true>, PoolLowering<AveragePoolOp, false>,
            GlobalAveragePoolLowering, GlobalMaxPoolLowering, ResizeLowering,
-           ResizeInterpolateLowering>(patterns.getContext());
+           DynamicNearestResizeLowering, ResizeInterpolateLowering>(
+          patterns.getContext());
 }

@@ -246,13 +246,14 @@ func.func @concat_empty_piece(%x: tensor<2x3xf32>, %e: tensor<2x0xf32>) -> tenso
 
 // -----
 
-/// An op whose lowering needs static shapes (a convolution): the error
-/// says how to give them.
-func.func @dynamic(%x: tensor<?x1x8x8xf32>, %w: tensor<2x1x3x3xf32>) -> tensor<?x2x6x6xf32> {
+/// An op whose lowering needs static shapes (a Resize): the error says how
+/// to give them.
+func.func @dynamic(%x: tensor<?x4x8x8xf32>) -> tensor<?x4x16x16xf32> {
   %n = dsmp.none
-  // expected-error @+1 {{(Conv) has dynamic dims, which its lowering does not take yet: give the inputs' shapes (dsmp-specialize-shapes, dsmp-compile --shape)}}
-  %y = dsmp.conv %x, %w, %n : (tensor<?x1x8x8xf32>, tensor<2x1x3x3xf32>, none) -> tensor<?x2x6x6xf32>
-  return %y : tensor<?x2x6x6xf32>
+  %s = arith.constant dense<[1.0, 1.0, 2.0, 2.0]> : tensor<4xf32>
+  // expected-error @+1 {{(Resize) has dynamic dims, which its lowering does not take yet: give the inputs' shapes (dsmp-specialize-shapes, dsmp-compile --shape)}}
+  %y = dsmp.resize %x, %n, %s, %n {mode = "linear"} : (tensor<?x4x8x8xf32>, none, tensor<4xf32>, none) -> tensor<?x4x16x16xf32>
+  return %y : tensor<?x4x16x16xf32>
 }
 
 // -----

@@ -260,3 +260,59 @@ func.func @cum_sum(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %y = dsmp.cum_sum %x, %a : (tensor<?x?xf32>, tensor<i64>) -> tensor<?x?xf32>
   return %y : tensor<?x?xf32>
 }
+
+// -----
+
+// A convolution over a run-time batch and length: the output length is
+// floor((length - span) / stride) + 1 (at least 0), and the batch goes
+// sample by sample, each an im2col GEMM with a run-time number of columns.
+// CHECK-LABEL: func.func @conv_dynamic(
+// CHECK: %[[B:.+]] = tensor.dim %arg0, %c0
+// CHECK: %[[L:.+]] = tensor.dim %arg0, %c2
+// CHECK: %[[SPAN:.+]] = arith.subi %[[L]], %c3
+// CHECK: %[[Q:.+]] = arith.floordivsi %[[SPAN]], %c2
+// CHECK: %[[O1:.+]] = arith.addi %[[Q]], %c1
+// CHECK: %[[O:.+]] = arith.maxsi %[[O1]], %c0
+// CHECK: %[[E:.+]] = tensor.empty(%[[B]], %[[O]]) : tensor<?x8x?xf32>
+// CHECK: scf.for %[[N:.+]] = %c0 to %{{.+}} step %c1 iter_args(%[[ACC:.+]] = %[[E]])
+// CHECK: tensor.extract_slice %arg0[%[[N]], 0, 0] [1, 4, %{{.+}}] [1, 1, 1] : tensor<?x4x?xf32> to tensor<1x4x?xf32>
+// CHECK: tensor.empty(%[[O]]) : tensor<4x3x?xf32>
+// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<8x12xf32>, tensor<12x?xf32>)
+// CHECK: tensor.expand_shape %{{.+}} {{\[\[}}0, 1], [2]] output_shape [1, 8, %[[O]]]
+// CHECK: tensor.insert_slice %{{.+}} into %[[ACC]][%[[N]], 0, 0] [1, 8, %[[O]]]
+func.func @conv_dynamic(%x: tensor<?x4x?xf32>, %w: tensor<8x4x3xf32>) -> tensor<?x8x?xf32> {
+  %n = dsmp.none
+  %y = dsmp.conv %x, %w, %n {strides = array<i64: 2>} : (tensor<?x4x?xf32>, tensor<8x4x3xf32>, none) -> tensor<?x8x?xf32>
+  return %y : tensor<?x8x?xf32>
+}
+
+// -----
+
+// MaxPool over a run-time length (floor mode): sized as a convolution's
+// output.
+// CHECK-LABEL: func.func @pool(
+// CHECK: %[[B:.+]] = tensor.dim %arg0, %c0
+// CHECK: arith.floordivsi
+// CHECK: %[[O:.+]] = arith.maxsi
+// CHECK: %[[E:.+]] = tensor.empty(%[[B]], %[[O]]) : tensor<?x4x?xf32>
+// CHECK: %[[F:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[E]]
+// CHECK: linalg.generic {{.*}} outs(%[[F]] : tensor<?x4x?xf32>)
+// CHECK: arith.maximumf
+func.func @pool(%x: tensor<?x4x?xf32>) -> tensor<?x4x?xf32> {
+  %y, %i = dsmp.max_pool %x {kernel_shape = array<i64: 2>, strides = array<i64: 2>} : (tensor<?x4x?xf32>) -> (tensor<?x4x?xf32>, none)
+  return %y : tensor<?x4x?xf32>
+}
+
+// -----
+
+// GlobalAveragePool divides by the run-time count of the window's
+// elements, computed in f32.
+// CHECK-LABEL: func.func @global_average(
+// CHECK: tensor.dim %arg0, %c2
+// CHECK: %[[N:.+]] = arith.sitofp %{{.+}} : i64 to f32
+// CHECK: linalg.generic
+// CHECK: arith.divf %{{.+}}, %[[N]]
+func.func @global_average(%x: tensor<?x4x?xf32>) -> tensor<?x4x1xf32> {
+  %y = dsmp.global_average_pool %x : (tensor<?x4x?xf32>) -> tensor<?x4x1xf32>
+  return %y : tensor<?x4x1xf32>
+}
