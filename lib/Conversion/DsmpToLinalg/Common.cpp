@@ -187,6 +187,23 @@ DimSource traceDim(Value v, int64_t d) {
         return then;
       break;
     }
+    // A loop that inserts each step's slice into its carried tensor (the
+    // convolutions' loop over samples): the shape of the tensor it starts
+    // from.
+    if (auto loop = dyn_cast_or_null<scf::ForOp>(def)) {
+      unsigned k = cast<OpResult>(v).getResultNumber();
+      auto insert =
+          loop.getYieldedValues()[k].getDefiningOp<tensor::InsertSliceOp>();
+      if (!insert || insert.getDest() != loop.getRegionIterArgs()[k])
+        break;
+      v = loop.getInitArgs()[k];
+      continue;
+    }
+    if (auto expandShape = dyn_cast_or_null<tensor::ExpandShapeOp>(def)) {
+      if (auto size = dyn_cast<Value>(expandShape.getMixedOutputShape()[d]))
+        return traceIndex(size);
+      break;
+    }
     if (auto reshape = dyn_cast_or_null<tensor::ReshapeOp>(def)) {
       auto shape = reshape.getShape().getDefiningOp<tensor::FromElementsOp>();
       if (!shape)

@@ -91,6 +91,11 @@ struct ConvertDsmpToLinalgPass final
     // Folding is off: it would fold dsmp ops before they are lowered.
     GreedyRewriteConfig config;
     config.enableFolding(false);
+    // Producers first: a pattern that sizes its result at run time traces
+    // its operands' dims through the linalg ops they became
+    // (provablySameSize); an operand still a dsmp op hides where its size
+    // comes from.
+    config.setUseTopDownTraversal(true);
     MatchFailureReasons reasons;
     config.setListener(&reasons);
     (void)applyPatternsGreedily(getOperation(), std::move(patterns), config);

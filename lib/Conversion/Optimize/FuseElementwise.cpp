@@ -7,6 +7,8 @@
 #include "lib/Conversion/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::dsmp {
@@ -38,6 +40,10 @@ struct FuseElementwisePass final
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     linalg::populateElementwiseOpsFusionPatterns(patterns, readsOnce);
+    // Sizes read from a result (tensor.dim, where the lowering sized a later
+    // tensor at run time) are read from the size it was made with instead,
+    // so the result keeps one use and its producer fuses.
+    memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }
