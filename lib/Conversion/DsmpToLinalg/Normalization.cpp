@@ -306,9 +306,11 @@ struct InstanceNormLowering : OpRewritePattern<InstanceNormalizationOp> {
   LogicalResult matchAndRewrite(InstanceNormalizationOp op,
                                 PatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getType());
-    if (!type || !type.hasStaticShape() || type.getRank() < 3 ||
-        !isStatic(op.getScale()) || !isStatic(op.getB()))
-      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    // The batch and spatial dims may be sized at run time; the channels not.
+    if (!type || type.getRank() < 3 || type.isDynamicDim(1) ||
+        !isRanked(op.getInput()) || !isStatic(op.getScale()) ||
+        !isStatic(op.getB()))
+      return rewriter.notifyMatchFailure(op, "needs static channels");
     int64_t rank = type.getRank();
     SmallVector<int64_t> axes;
     for (int64_t i = 2; i < rank; ++i)

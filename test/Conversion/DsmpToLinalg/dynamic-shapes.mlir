@@ -316,3 +316,17 @@ func.func @global_average(%x: tensor<?x4x?xf32>) -> tensor<?x4x1xf32> {
   %y = dsmp.global_average_pool %x : (tensor<?x4x?xf32>) -> tensor<?x4x1xf32>
   return %y : tensor<?x4x1xf32>
 }
+
+// -----
+
+// InstanceNormalization over a run-time batch and length (wav2vec 2.0's
+// feature extractor): the mean divides by the run-time element count.
+// CHECK-LABEL: func.func @instance_norm(
+// CHECK: %[[L:.+]] = tensor.dim %arg0, %c2
+// CHECK: %[[N:.+]] = arith.sitofp %{{.+}} : i64 to f32
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: arith.divf %{{.+}}, %[[N]]
+func.func @instance_norm(%x: tensor<?x4x?xf32>, %s: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<?x4x?xf32> {
+  %y = dsmp.instance_normalization %x, %s, %b : (tensor<?x4x?xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<?x4x?xf32>
+  return %y : tensor<?x4x?xf32>
+}
