@@ -15,6 +15,7 @@
 #include "dialects/Dsmp/IR/ShapeInference.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -583,9 +584,11 @@ struct ConstantOfShapeLowering : OpRewritePattern<ConstantOfShapeOp> {
   }
 };
 
-/// Pad with constant pads (and axes): every output element reads the input
-/// at its source coordinate, per dim: constant (the pad value outside),
-/// edge (clamped), reflect (mirrored without the edge) or wrap.
+/// Pad with constant axes: every output element reads the input at its
+/// source coordinate, per dim: constant (the pad value outside), edge
+/// (clamped), reflect (mirrored without the edge) or wrap. Pads that are
+/// not constant (Swin's and SEW's, computed from a run-time length) are
+/// read at run time.
 struct PadLowering : OpRewritePattern<PadOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -597,24 +600,41 @@ struct PadLowering : OpRewritePattern<PadOp> {
       return rewriter.notifyMatchFailure(op, "needs ranked shapes");
     int64_t rank = type.getRank();
     auto pads = getConstantInts(op.getPads());
+    auto padsType = dyn_cast<RankedTensorType>(op.getPads().getType());
     std::optional<SmallVector<int64_t>> axes;
     bool hasAxes = !isa<NoneType>(op.getAxes().getType());
     if (hasAxes)
       axes = getConstantInts(op.getAxes());
-    if (!pads || (hasAxes && !axes))
-      return rewriter.notifyMatchFailure(op, "needs constant pads and axes");
+    if (hasAxes && !axes)
+      return rewriter.notifyMatchFailure(op, "needs constant axes");
     size_t n = hasAxes ? axes->size() : static_cast<size_t>(rank);
-    if (pads->size() != 2 * n)
+    int64_t padCount = pads ? static_cast<int64_t>(pads->size())
+                       : padsType && padsType.hasStaticShape()
+                           ? padsType.getNumElements()
+                           : -1;
+    if (padCount != static_cast<int64_t>(2 * n))
       return rewriter.notifyMatchFailure(op, "pads of the wrong length");
-    SmallVector<int64_t> begin(rank, 0), end(rank, 0);
+    Location loc = op.getLoc();
+    // Element k of the pads: a constant, else read at run time.
+    auto padAt = [&](size_t k) -> OpFoldResult {
+      if (pads)
+        return rewriter.getIndexAttr((*pads)[k]);
+      Value element = tensor::ExtractOp::create(
+          rewriter, loc, op.getPads(),
+          ValueRange{arith::ConstantIndexOp::create(rewriter, loc, k)});
+      return Value(arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getIndexType(), element));
+    };
+    SmallVector<OpFoldResult> begin(rank, rewriter.getIndexAttr(0)),
+        end(rank, rewriter.getIndexAttr(0));
+    SmallVector<int64_t> axisOf;
     for (size_t k = 0; k < n; ++k) {
       int64_t axis = hasAxes ? (*axes)[k] : static_cast<int64_t>(k);
       if (axis < 0)
         axis += rank;
       if (axis < 0 || axis >= rank)
         return rewriter.notifyMatchFailure(op, "axis out of range");
-      begin[axis] = (*pads)[k];
-      end[axis] = (*pads)[n + k];
+      axisOf.push_back(axis);
     }
     StringRef mode = op.getMode();
     if (mode != "constant" && mode != "edge" && mode != "reflect" &&
@@ -623,7 +643,10 @@ struct PadLowering : OpRewritePattern<PadOp> {
     for (int64_t d = 0; d < rank; ++d)
       if (dataType.getDimSize(d) == 0 && type.getDimSize(d) != 0)
         return rewriter.notifyMatchFailure(op, "pads an empty dim");
-    Location loc = op.getLoc();
+    for (size_t k = 0; k < n; ++k) {
+      begin[axisOf[k]] = padAt(k);
+      end[axisOf[k]] = padAt(n + k);
+    }
     Type element = type.getElementType();
     Value fill = op.getConstantValue();
     bool hasFill = !isa<NoneType>(fill.getType());
@@ -637,7 +660,7 @@ struct PadLowering : OpRewritePattern<PadOp> {
       sizes.push_back(type.isDynamicDim(d)
                           ? addFold(rewriter, loc,
                                     dimFold(rewriter, loc, data, d),
-                                    rewriter.getIndexAttr(begin[d] + end[d]))
+                                    addFold(rewriter, loc, begin[d], end[d]))
                           : rewriter.getIndexAttr(type.getDimSize(d)));
     }
     Value result = generateElements(
@@ -652,7 +675,8 @@ struct PadLowering : OpRewritePattern<PadOp> {
             int64_t staticDim = dataType.getDimSize(d);
             Value dim = dataSizes[d];
             Value c = arith::SubIOp::create(
-                b, l, linalg::IndexOp::create(b, l, d), idx(begin[d]));
+                b, l, linalg::IndexOp::create(b, l, d),
+                getValueOrCreateConstantIndexOp(b, l, begin[d]));
             auto clamp = [&](Value v) {
               return Value(arith::MinSIOp::create(
                   b, l, arith::MaxSIOp::create(b, l, v, idx(0)),

@@ -330,3 +330,24 @@ func.func @instance_norm(%x: tensor<?x4x?xf32>, %s: tensor<4xf32>, %b: tensor<4x
   %y = dsmp.instance_normalization %x, %s, %b : (tensor<?x4x?xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<?x4x?xf32>
   return %y : tensor<?x4x?xf32>
 }
+
+// -----
+
+// Pads computed at run time (Swin pads its windows to a multiple of the
+// run-time size): read from the pads tensor; the result's size is the
+// input's plus both pads, the source coordinate the index less the first.
+// CHECK-LABEL: func.func @runtime_pads(
+// CHECK: %[[B:.+]] = tensor.extract %arg1[%c1]
+// CHECK: %[[BI:.+]] = arith.index_cast %[[B]] : i64 to index
+// CHECK: %[[E:.+]] = tensor.extract %arg1[%c3]
+// CHECK: %[[EI:.+]] = arith.index_cast %[[E]] : i64 to index
+// CHECK: %[[P:.+]] = arith.addi %[[BI]], %[[EI]]
+// CHECK: %[[N:.+]] = arith.addi %{{.+}}, %[[P]]
+// CHECK: tensor.empty(%[[N]]) : tensor<2x?xf32>
+// CHECK: linalg.generic
+// CHECK: arith.subi %{{.+}}, %[[BI]]
+func.func @runtime_pads(%x: tensor<2x?xf32>, %p: tensor<4xi64>) -> tensor<2x?xf32> {
+  %n = dsmp.none
+  %y = dsmp.pad %x, %p, %n, %n {mode = "constant"} : (tensor<2x?xf32>, tensor<4xi64>, none, none) -> tensor<2x?xf32>
+  return %y : tensor<2x?xf32>
+}
