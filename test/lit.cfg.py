@@ -64,6 +64,12 @@ if os.access(os.path.join(config.rocm_toolkit, "llvm", "bin", "ld.lld"), os.X_OK
     config.available_features.add("rocm-lld")
 config.environment["DSMP_CUDA_TOOLKIT"] = config.cuda_toolkit
 
+# mlir-runner's support libraries (printMemrefF32), beside LLVM's tools.
+runner_libs = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
+config.substitutions.append(("%mlir_runner_libs", ",".join(
+    os.path.join(runner_libs, f"lib{name}.so")
+    for name in ("mlir_c_runner_utils", "mlir_runner_utils"))))
+
 # The Python package, built into the build tree.
 python_path = os.path.join(config.dsmp_obj_root, "python")
 # A sanitized extension cannot load into the uninstrumented Python.

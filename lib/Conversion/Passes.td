@@ -75,10 +75,18 @@ def ConvertDsmpToLinalgPass
            "to f32, rounded once to the result (a CPU with a GEMM library: "
            "each product of two 16-bit values is exact in f32, so only the "
            "order of the additions changes)">,
+    Option<"interleavedScans", "interleaved-scans", "bool",
+           /*default=*/"false",
+           "Lay dsmp.scan_gradients out for a GPU: up to 16384 lanes "
+           "(threads) per gradient, lane p reading elements p, p + L, ... so "
+           "that neighbouring threads read neighbouring addresses; "
+           "otherwise up to 16 lanes (a CPU's threads), each reading one "
+           "contiguous chunk">,
   ];
   let dependentDialects = [
-    "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect",
-    "mlir::math::MathDialect", "mlir::scf::SCFDialect",
+    "mlir::arith::ArithDialect", "mlir::bufferization::BufferizationDialect",
+    "mlir::linalg::LinalgDialect", "mlir::math::MathDialect",
+    "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
     "mlir::tensor::TensorDialect"
   ];
   let statistics = [

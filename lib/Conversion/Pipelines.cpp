@@ -35,13 +35,15 @@ void registerNamedPasses() {
 /// adds the loop orders that suit a CPU's caches and vectorizer.
 LogicalResult addTensorSteps(OpPassManager &pm, bool generalize, bool hostLoops,
                              bool convAsGemm = false,
-                             bool widen16BitGemm = false) {
+                             bool widen16BitGemm = false,
+                             bool interleavedScans = false) {
   // dsmp ops become linalg/tensor/arith/math on the same tensors.
   // Adjoint graphs' MaxPool gradients as ops the lowering has.
   pm.addNestedPass<func::FuncOp>(createExpandMaxPoolGradPass());
   ConvertDsmpToLinalgPassOptions toLinalg;
   toLinalg.convAsGemm = convAsGemm;
   toLinalg.widen16BitGemm = widen16BitGemm;
+  toLinalg.interleavedScans = interleavedScans;
   pm.addNestedPass<func::FuncOp>(createConvertDsmpToLinalgPass(toLinalg));
   if (generalize &&
       failed(parsePassPipeline("func.func(linalg-generalize-named-ops)", pm)))
@@ -177,7 +179,8 @@ buildLowerToGPUPipeline(OpPassManager &pm,
   // kernel orders its threads itself. Convolutions are im2col GEMMs in
   // every format (the tensor cores' shape); matmuls are generics.
   if (failed(addTensorSteps(pm, /*generalize=*/true, /*hostLoops=*/false,
-                            /*convAsGemm=*/true)))
+                            /*convAsGemm=*/true, /*widen16BitGemm=*/false,
+                            /*interleavedScans=*/true)))
     return failure();
   // Matmuls on the matrix units: NVIDIA's tensor cores (f16, bf16, tf32;
   // f32 through cuBLASLt), AMD's MFMA (f16, bf16).

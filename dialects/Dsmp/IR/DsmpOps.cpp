@@ -567,6 +567,30 @@ LogicalResult AveragePoolOp::verify() { return verifyPool(*this); }
 LogicalResult MaxPoolOp::verify() { return verifyPool(*this); }
 LogicalResult MaxPoolGradOp::verify() { return verifyPool(*this); }
 
+LogicalResult ScanGradientsOp::verify() {
+  if (getGradients().empty())
+    return emitOpError("expects at least one gradient");
+  if (!isa<FloatType>(getFormat()))
+    return emitOpError("expects a float format, not ") << getFormat();
+  auto scale = cast<ShapedType>(getInverseScale().getType());
+  if (scale.hasStaticShape() && scale.getNumElements() != 1)
+    return emitOpError("expects a one-element inverse_scale");
+  if (getUnscaled().size() != getGradients().size())
+    return emitOpError("expects one unscaled result per gradient");
+  for (auto [grad, unscaled] : llvm::zip(getGradients(), getUnscaled())) {
+    auto in = cast<ShapedType>(grad.getType());
+    auto out = cast<ShapedType>(unscaled.getType());
+    if (in.hasRank() && out.hasRank() && in.getShape() != out.getShape())
+      return emitOpError("expects each unscaled result shaped as its gradient");
+  }
+  auto stats = cast<ShapedType>(getStats().getType());
+  int64_t count = getGradients().size();
+  if (stats.hasRank() &&
+      (stats.getRank() != 2 || stats.getShape() != ArrayRef<int64_t>{count, 5}))
+    return emitOpError("expects stats of shape [") << count << ", 5]";
+  return success();
+}
+
 template <typename OpTy> static LogicalResult verifyGlobalPool(OpTy op) {
   if (hasUnranked(op))
     return success();

@@ -715,6 +715,41 @@ def Dsmp_MaxPoolGradOp : Dsmp_Op<"max_pool_grad",
   let hasVerifier = 1;
 }
 
+def Dsmp_ScanGradientsOp : Dsmp_Op<"scan_gradients", [Pure]> {
+  let summary = "Unscales gradients and measures them in one pass (no ONNX "
+                "counterpart)";
+  let description = [{
+    What dynamic loss scaling needs from a step's gradients, read once:
+    `unscaled` is each gradient (as f32) times `inverse_scale`, and row `i`
+    of `stats` (tensor<N x 5 x f32>) describes gradient `i` as it was given
+    (still scaled):
+
+    | column | value |
+    |---|---|
+    | 0 | amax: the largest finite or infinite magnitude (NaNs left out) |
+    | 1 | underflows: nonzero values below `format`'s smallest normal (subnormal or flushed to zero there) |
+    | 2 | infs |
+    | 3 | NaNs |
+    | 4 | the sum of the squares of the unscaled values |
+
+    Counts are f32 sums (exact up to 2^24 per gradient). The training step
+    emits it to unscale (`--train`); the lowering reads each gradient once
+    in lanes (a thread each: on a GPU lane p reads elements p, p + L, ...,
+    so neighbouring threads read neighbouring addresses) and reduces the
+    lanes' partial results in a second, small pass.
+
+    ```mlir
+    %u0, %u1, %stats = dsmp.scan_gradients %inv, %g0, %g1 {format = f16} : (tensor<f32>, tensor<64x3xf32>, tensor<64xf32>) -> (tensor<64x3xf32>, tensor<64xf32>, tensor<2x5xf32>)
+    ```
+  }];
+  let arguments = (ins TensorOf<[F32]>:$inverse_scale,
+                       Variadic<Dsmp_FloatTensor>:$gradients,
+                       TypeAttr:$format);
+  let results = (outs Variadic<TensorOf<[F32]>>:$unscaled,
+                      TensorOf<[F32]>:$stats);
+  let hasVerifier = 1;
+}
+
 class Dsmp_GlobalPoolOp<string mnemonic, string onnxName, string what>
     : Dsmp_OnnxOp<mnemonic, Dsmp_ReductionClass, (ins Dsmp_FloatTensor:$X),
                   (outs Dsmp_FloatTensor:$Y), [Pure, SameOperandsAndResultElementType]> {

@@ -251,6 +251,10 @@ void populateDataMovementPatterns(RewritePatternSet &patterns);
 void populateControlFlowPatterns(RewritePatternSet &patterns);
 void populateQuantizationPatterns(RewritePatternSet &patterns);
 void populateDynamicShapePatterns(RewritePatternSet &patterns);
+/// `interleaved`: lanes read elements p, p + L, ... (a GPU's threads),
+/// else one contiguous chunk each (a CPU's).
+void populateGradientScanPatterns(RewritePatternSet &patterns,
+                                  bool interleaved);
 
 } // namespace mlir::dsmp::lowering
 

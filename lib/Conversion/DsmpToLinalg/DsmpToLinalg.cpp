@@ -83,6 +83,7 @@ struct ConvertDsmpToLinalgPass final
     populateDataMovementPatterns(patterns);
     populateControlFlowPatterns(patterns);
     populateDynamicShapePatterns(patterns);
+    populateGradientScanPatterns(patterns, interleavedScans);
     int64_t before = 0;
     getOperation().walk([&](Operation *op) {
       if (isa<DsmpDialect>(op->getDialect()))

@@ -11,6 +11,10 @@
 
 #include "Array.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/APFloat.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -552,6 +556,47 @@ Error evalCumSum(Operation *op, ArrayRef<const Array *> in,
   return Error::success();
 }
 
+/// dsmp.scan_gradients: each gradient times the inverse scale, and its
+/// row of statistics (amax, underflows below the format's smallest normal,
+/// infs, NaNs, sum of squares of the unscaled values; sums in double).
+Error evalScanGradients(Operation *op, ArrayRef<const Array *> in,
+                        MutableArrayRef<Array> out) {
+  float inverse = in[0]->f.at(0);
+  auto format =
+      cast<FloatType>(cast<mlir::TypeAttr>(op->getAttr("format")).getValue());
+  double smallestNormal =
+      llvm::APFloat::getSmallestNormalized(format.getFloatSemantics())
+          .convertToDouble();
+  size_t count = in.size() - 1;
+  Array &stats = out[count];
+  for (size_t g = 0; g < count; ++g) {
+    const Array &grad = *in[1 + g];
+    Array &unscaled = out[g];
+    double amax = 0, underflows = 0, infs = 0, nans = 0, squares = 0;
+    for (size_t k = 0; k < grad.f.size(); ++k) {
+      float x = grad.f[k];
+      float u = x * inverse;
+      unscaled.f[k] = u;
+      double magnitude = std::fabs(double(x));
+      if (std::isnan(x)) {
+        ++nans;
+      } else {
+        amax = std::max(amax, magnitude);
+        infs += std::isinf(x);
+      }
+      underflows += magnitude > 0 && magnitude < smallestNormal;
+      squares += double(u) * double(u);
+    }
+    float *row = &stats.f[g * 5];
+    row[0] = float(amax);
+    row[1] = float(underflows);
+    row[2] = float(infs);
+    row[3] = float(nans);
+    row[4] = float(squares);
+  }
+  return Error::success();
+}
+
 } // namespace
 
 void addReductionKernels(KernelTable &table) {
@@ -574,6 +619,7 @@ void addReductionKernels(KernelTable &table) {
   table["dsmp.average_pool"] = evalPool;
   table["dsmp.max_pool"] = evalPool;
   table["dsmp.max_pool_grad"] = evalMaxPoolGrad;
+  table["dsmp.scan_gradients"] = KernelEntry(evalScanGradients, Writes::all);
   table["dsmp.global_average_pool"] = evalGlobalPool;
   table["dsmp.global_max_pool"] = evalGlobalPool;
 }

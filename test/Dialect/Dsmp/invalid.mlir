@@ -281,3 +281,39 @@ func.func @max_pool_grad_kernel(%x: tensor<1x4x8x8xf32>, %y: tensor<1x4x4x4xf32>
   %dx = dsmp.max_pool_grad %x, %y, %y {kernel_shape = array<i64: 2>} : (tensor<1x4x8x8xf32>, tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x8x8xf32>
   return
 }
+
+// -----
+
+/// scan_gradients: one row of five statistics per gradient.
+func.func @scan_gradients_stats(%inv: tensor<f32>, %g: tensor<4x3xf32>) {
+  // expected-error @+1 {{expects stats of shape [1, 5]}}
+  %u, %s = dsmp.scan_gradients %inv, %g {format = f16} : (tensor<f32>, tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<1x4xf32>)
+  return
+}
+
+// -----
+
+/// scan_gradients: each unscaled result has its gradient's shape.
+func.func @scan_gradients_shape(%inv: tensor<f32>, %g: tensor<4x3xf32>) {
+  // expected-error @+1 {{expects each unscaled result shaped as its gradient}}
+  %u, %s = dsmp.scan_gradients %inv, %g {format = f16} : (tensor<f32>, tensor<4x3xf32>) -> (tensor<12xf32>, tensor<1x5xf32>)
+  return
+}
+
+// -----
+
+/// scan_gradients: underflows are counted against a float format.
+func.func @scan_gradients_format(%inv: tensor<f32>, %g: tensor<4x3xf32>) {
+  // expected-error @+1 {{expects a float format, not 'i8'}}
+  %u, %s = dsmp.scan_gradients %inv, %g {format = i8} : (tensor<f32>, tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<1x5xf32>)
+  return
+}
+
+// -----
+
+/// scan_gradients: one scale for every gradient.
+func.func @scan_gradients_scale(%inv: tensor<2xf32>, %g: tensor<4x3xf32>) {
+  // expected-error @+1 {{expects a one-element inverse_scale}}
+  %u, %s = dsmp.scan_gradients %inv, %g {format = f16} : (tensor<2xf32>, tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<1x5xf32>)
+  return
+}

@@ -794,6 +794,14 @@ func.func @round(%a0: tensor<2x?xf32>, %a1: tensor<2xf32>) {
 
 // -----
 
+func.func @scan_gradients() {
+  // expected-error @+1 {{'dsmp.scan_gradients' op expected 1 or more operands, but found 0}}
+  %r:3 = "dsmp.scan_gradients"() <{format = f16}> : () -> (tensor<64x3xf32>, tensor<64xf32>, tensor<2x5xf32>)
+  return
+}
+
+// -----
+
 func.func @scatter_elements(%a0: tensor<2x4xf32>, %a1: tensor<2x2xi64>, %a2: tensor<2x2xf32>, %a3: tensor<2xf32>) {
   // expected-error @+1 {{'dsmp.scatter_elements' op expected 3 operands, but found 4}}
   %r = "dsmp.scatter_elements"(%a0, %a1, %a2, %a3) <{axis = 1 : i64}> : (tensor<2x4xf32>, tensor<2x2xi64>, tensor<2x2xf32>, tensor<2xf32>) -> (tensor<2x4xf32>)

@@ -157,6 +157,7 @@
 // CHECK-NEXT: %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}} = dsmp.lstm %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}} {hidden_size = 4 : i64} : (tensor<5x1x3xf32>, tensor<1x16x3xf32>, tensor<1x16x4xf32>, none, none, none, none, none) -> (tensor<5x1x1x4xf32>, tensor<1x1x4xf32>, tensor<1x1x4xf32>)
 // CHECK-LABEL: func.func @matmul(
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.matmul %{{[^ ,:()]+}}, %{{[^ ,:()]+}} : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>
+// CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.matmul %{{[^ ,:()]+}}, %{{[^ ,:()]+}} : (tensor<4x8xf16>, tensor<8x16xf16>) -> tensor<4x16xf32>
 // CHECK-LABEL: func.func @max(
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.max %{{[^ ,:()]+}}, %{{[^ ,:()]+}} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
 // CHECK-LABEL: func.func @max_pool(
@@ -241,6 +242,8 @@
 // CHECK-NEXT: %{{[^ ,:()]+}}, %{{[^ ,:()]+}} = dsmp.rnn %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}} {hidden_size = 4 : i64} : (tensor<5x1x3xf32>, tensor<1x4x3xf32>, tensor<1x4x4xf32>, none, none, none) -> (tensor<5x1x1x4xf32>, tensor<1x1x4xf32>)
 // CHECK-LABEL: func.func @round(
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.round %{{[^ ,:()]+}} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+// CHECK-LABEL: func.func @scan_gradients(
+// CHECK-NEXT: %{{[^ ,:()]+}}:2, %{{[^ ,:()]+}} = dsmp.scan_gradients %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}} {format = f16} : (tensor<f32>, tensor<64x3xf32>, tensor<64xf32>) -> (tensor<64x3xf32>, tensor<64xf32>, tensor<2x5xf32>)
 // CHECK-LABEL: func.func @scatter_elements(
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.scatter_elements %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}} {axis = 1 : i64} : (tensor<2x4xf32>, tensor<2x2xi64>, tensor<2x2xf32>) -> tensor<2x4xf32>
 // CHECK-LABEL: func.func @scatter_nd(
@@ -662,8 +665,9 @@ func.func @lstm(%x: tensor<5x1x3xf32>, %w: tensor<1x16x3xf32>, %r: tensor<1x16x4
   return
 }
 
-func.func @matmul(%a: tensor<2x4x8xf32>, %b: tensor<8x16xf32>) {
+func.func @matmul(%a: tensor<2x4x8xf32>, %b: tensor<8x16xf32>, %h: tensor<4x8xf16>, %e: tensor<8x16xf16>) {
   %y = dsmp.matmul %a, %b : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>
+  %w = dsmp.matmul %h, %e : (tensor<4x8xf16>, tensor<8x16xf16>) -> tensor<4x16xf32>
   return
 }
 
@@ -853,6 +857,11 @@ func.func @rnn(%x: tensor<5x1x3xf32>, %w: tensor<1x4x3xf32>, %r: tensor<1x4x4xf3
 
 func.func @round(%x: tensor<2x?xf32>) {
   %y = dsmp.round %x : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  return
+}
+
+func.func @scan_gradients(%inv: tensor<f32>, %g0: tensor<64x3xf32>, %g1: tensor<64xf32>) {
+  %u0, %u1, %stats = dsmp.scan_gradients %inv, %g0, %g1 {format = f16} : (tensor<f32>, tensor<64x3xf32>, tensor<64xf32>) -> (tensor<64x3xf32>, tensor<64xf32>, tensor<2x5xf32>)
   return
 }
 
