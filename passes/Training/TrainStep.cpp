@@ -529,36 +529,51 @@ mlir::dsmp::buildTrainingModules(ModuleOp lifted, const LiftedWeights &weights,
       op->setAttr(kTrainingF32Attr, UnitAttr::get(ctx));
   Operation *backwardEnd = lastBeforeTerminator(body);
 
-  // Unscale; the global norm says whether every gradient is finite.
+  // Unscale and measure every gradient in one pass (dsmp.scan_gradients,
+  // three kernels on a GPU): the step is finite when no gradient holds an
+  // inf or a NaN; the norm is the root of the summed squares.
   Value inverse = g.value("dsmp.reciprocal", {scale});
   Value fault;
   if (options.faultInjection)
     fault = addInput(
         func, RankedTensorType::get({static_cast<int64_t>(numWeights)}, f32),
         "gradient_fault");
-  SmallVector<Value> grads(numWeights);
-  Value sumSquares;
+  SmallVector<Value> grads(numWeights), given;
+  SmallVector<unsigned> scanned;
+  SmallVector<Type> unscaledTypes;
   for (unsigned i = 0; i < numWeights; ++i) {
     Value grad = adjoint.grads.lookup(weightArgs[i]);
     if (!grad) {
       out.frozen.push_back(weights.names[i]);
       continue;
     }
-    grads[i] = g.mul(g.convert(grad, f32), inverse);
-    if (fault)
-      grads[i] = g.add(grads[i],
-                       g.value("dsmp.gather", {fault, g.i64s({int64_t(i)})}));
-    Value squares = g.reduceAll("dsmp.reduce_sum", g.mul(grads[i], grads[i]));
-    sumSquares = sumSquares ? g.add(sumSquares, squares) : squares;
+    if (fault) // an inf or NaN planted in the gradient before the scan
+      grad = g.add(g.convert(grad, f32),
+                   g.value("dsmp.gather", {fault, g.i64s({int64_t(i)})}));
+    given.push_back(grad);
+    scanned.push_back(i);
+    unscaledTypes.push_back(cast<RankedTensorType>(grad.getType()).clone(f32));
   }
-  if (!sumSquares)
+  if (given.empty())
     return fail("no gradient reaches any trainable weight from the loss on "
                 "output '" +
                 resultName(func, 0) + "'");
-  Value gradNorm = g.value("dsmp.sqrt", {sumSquares});
-  Value finite = g.value(
-      "dsmp.less",
-      {sumSquares, g.scalar(std::numeric_limits<double>::infinity(), f32)});
+  Type underflowFormat = options.fallbackFormat == "bf16"
+                             ? Type(BFloat16Type::get(ctx))
+                             : Type(Float16Type::get(ctx));
+  auto scan = ScanGradientsOp::create(
+      b, func.getLoc(), unscaledTypes,
+      RankedTensorType::get({int64_t(given.size()), 5}, f32), inverse, given,
+      TypeAttr::get(underflowFormat));
+  for (auto [k, i] : llvm::enumerate(scanned))
+    grads[i] = scan.getUnscaled()[k];
+  auto columns = [&](ArrayRef<int64_t> which) {
+    return g.reduceAll("dsmp.reduce_sum",
+                       g.value("dsmp.gather", {scan.getStats(), g.i64s(which)},
+                               {g.i64("axis", 1)}));
+  };
+  Value gradNorm = g.value("dsmp.sqrt", {columns({4})});
+  Value finite = g.value("dsmp.less", {columns({2, 3}), g.scalar(0.5, f32)});
 
   // The update, in f32 whatever the state is stored in.
   auto one = [&](double v) { return g.scalar(v, f32); };

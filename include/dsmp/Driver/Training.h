@@ -56,7 +56,8 @@ struct TrainingCompileOptions {
   /// train_step also returns each weight's unscaled gradient (NAME:grad).
   bool emitGradients = false;
   /// train_step takes `gradient_fault` (one f32 per weight, added to its
-  /// gradient): fault-injection tests of the loss scaler.
+  /// gradient before the unscaling scan): fault-injection tests of the
+  /// loss scaler.
   bool faultInjection = false;
   /// Also compile train_step_monitor (train_step returning grad_stats), the
   /// runtime's gradient monitor's sampled steps.
