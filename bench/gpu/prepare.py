@@ -10,6 +10,8 @@ no ../shared, so each part holds:
   models/NAME/data/                   test_data_set_0 (inputs and outputs)
   gemm/FORMAT_N/                      one matmul N^3 per format (inputs are
                                       made on the device)
+  models/scan_gradients/fp32/         the dynamic-scaling kernel, with
+                                      numpy's results in data/
   plan.json                           what device.py runs and checks
 
 Models too big for a part with both variants go into two parts.
@@ -26,6 +28,8 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 MIB = 1 << 20
 # A call carries 64 MiB with the working tree (about 3 MiB).
 PART_LIMIT = 58 * MIB
@@ -149,6 +153,26 @@ def main():
             os.remove(source)
             units.append((folder_size(os.path.join(staging, rel)), rel,
                           {"gemm": fmt, "n": n, "artifact": rel}))
+
+    # The dynamic-scaling kernel (dsmp.scan_gradients) on gradients with
+    # zeros and tiny values, against numpy's results (--finite: no infs or
+    # NaNs, which dsmprt-run --compare cannot weigh errors beside; the host
+    # checks those, test/Execution/scan-gradients.test).
+    rel = os.path.join("models", "scan_gradients", "fp32")
+    scan = os.path.join(staging, "scan_gradients")
+    run([sys.executable, os.path.join(ROOT, "test", "Execution", "Inputs",
+                                      "scan_gradients.py"),
+         "make", scan, "f16", "--finite"])
+    print("prepare: scan_gradients", file=sys.stderr)
+    os.makedirs(os.path.dirname(os.path.join(staging, rel)), exist_ok=True)
+    run([compile_, os.path.join(scan, "scan.mlir"), f"--target={args.target}",
+         "-o", os.path.join(staging, rel), "--quiet", "--batch-sizes=0"])
+    shutil.copytree(os.path.join(scan, "data"),
+                    os.path.join(staging, rel, "data"))
+    shutil.rmtree(scan)
+    units.append((folder_size(os.path.join(staging, rel)), rel,
+                  {"model": "scan_gradients", "kind": "fp32", "artifact": rel,
+                   "data": os.path.join(rel, "data")}))
 
     # The runtime, in every part.
     runtime = folder_size_of_runtime(args)

@@ -1,10 +1,11 @@
 """dsmp.scan_gradients against numpy.
 
-`make DIR FORMAT`: writes DIR/scan.mlir (one scan over gradients of several
+`make DIR FORMAT [--finite]`: writes DIR/scan.mlir (one scan over gradients of several
 shapes: sizes below, at and above the lanes of both layouts, ragged tails,
 a scalar, an empty one and an f16 gradient) and DIR/data/input_K.pb
 holding random values with zeros, infs, NaNs and values below FORMAT's
-smallest normal planted in them; and DIR/run.mlir, the same scan called
+smallest normal planted in them (with --finite, no infs or NaNs), with
+numpy's results as DIR/data/output_K.pb; and DIR/run.mlir, the same scan called
 from a @main that holds the inputs as constants and prints the results
 (printMemrefF32), for mlir-runner (the empty gradient left out: a dense
 constant cannot be empty).
@@ -18,7 +19,6 @@ import os
 import re
 import sys
 
-import ml_dtypes
 import numpy as np
 import onnx
 from onnx import numpy_helper
@@ -42,7 +42,9 @@ def tensor_type(shape, element="f32"):
     return "tensor<" + "".join(f"{d}x" for d in shape) + element + ">"
 
 
-def gradients(fmt):
+def gradients(fmt, finite=False):
+    """finite: zeros and tiny values planted, no infs or NaNs (for
+    `dsmprt-run --compare`, which cannot weigh errors beside an inf)."""
     rng = np.random.default_rng(7)
     tiny = smallest_normal(fmt)
     out = []
@@ -53,6 +55,8 @@ def gradients(fmt):
         if n >= 8:
             picks = rng.choice(n, size=min(n // 4, 4000), replace=False)
             kinds = rng.integers(0, 5, size=picks.size)
+            if finite:
+                kinds = kinds % 2 * 3  # 0 or 3: zero or tiny
             for k, kind in zip(picks, kinds):
                 flat[k] = [0.0, np.inf, -np.nan, tiny * rng.uniform(0.01, 0.99),
                            -np.inf][kind]
@@ -114,9 +118,28 @@ def runner_module(grads, fmt):
     return "\n".join(lines) + "\n"
 
 
-def make(folder, fmt):
+def statistics(g, fmt):
+    """numpy's row of stats for gradient g (the sum of squares in f64)."""
+    x = g.astype(np.float32).reshape(-1)
+    finite = x[~np.isnan(x)]
+    magnitude = np.abs(x)
+    with np.errstate(over="ignore", invalid="ignore"):
+        squares = np.sum((x * INVERSE_SCALE).astype(np.float64) ** 2)
+    return [np.max(np.abs(finite)) if finite.size else 0.0,
+            np.sum((magnitude > 0) & (magnitude < smallest_normal(fmt))),
+            np.sum(np.isinf(x)), np.sum(np.isnan(x)), squares]
+
+
+def expected(grads, fmt):
+    """numpy's results: each gradient unscaled, then the stats rows."""
+    rows = np.array([statistics(g, fmt) for g in grads], np.float32)
+    return [g.astype(np.float32) * INVERSE_SCALE for g in grads] + \
+        [rows.reshape(len(grads), 5)]
+
+
+def make(folder, fmt, finite=False):
     os.makedirs(os.path.join(folder, "data"), exist_ok=True)
-    grads = gradients(fmt)
+    grads = gradients(fmt, finite)
     with open(os.path.join(folder, "run.mlir"), "w") as f:
         f.write(runner_module([g for g in grads if g.size], fmt))
     lines, _, _ = scan_function(grads, fmt)
@@ -126,6 +149,10 @@ def make(folder, fmt):
     names = ["inverse_scale"] + [f"g{i}" for i in range(len(grads))]
     for k, (name, v) in enumerate(zip(names, values)):
         with open(os.path.join(folder, "data", f"input_{k}.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(v, name).SerializeToString())
+    names = [f"u{i}" for i in range(len(grads))] + ["stats"]
+    for k, (name, v) in enumerate(zip(names, expected(grads, fmt))):
+        with open(os.path.join(folder, "data", f"output_{k}.pb"), "wb") as f:
             f.write(numpy_helper.from_array(v, name).SerializeToString())
 
 
@@ -166,23 +193,14 @@ def same(got, want, rtol):
 
 def check(grads, results, fmt, rtol):
     """rtol 0: exact; printed results hold six significant digits."""
-    tiny = smallest_normal(fmt)
     failures = 0
     stats = results[-1].reshape(-1, 5)
     for i, g in enumerate(grads):
-        x = g.astype(np.float32).reshape(-1)
-        u = x * INVERSE_SCALE
-        got = results[i].reshape(-1)
-        if not same(got, u, rtol):
+        u = g.astype(np.float32).reshape(-1) * INVERSE_SCALE
+        if not same(results[i].reshape(-1), u, rtol):
             print(f"g{i} {g.shape}: unscaled values differ")
             failures += 1
-        finite = x[~np.isnan(x)]
-        magnitude = np.abs(x)
-        with np.errstate(over="ignore", invalid="ignore"):
-            squares = np.sum(u.astype(np.float64) ** 2)
-        want = [np.max(np.abs(finite)) if finite.size else 0.0,
-                np.sum((magnitude > 0) & (magnitude < tiny)),
-                np.sum(np.isinf(x)), np.sum(np.isnan(x)), squares]
+        want = statistics(g, fmt)
         row = stats[i]
         for c, name in enumerate(["amax", "underflows", "infs", "nans"]):
             if not same(row[c], np.float32(want[c]), rtol):
@@ -204,8 +222,8 @@ def check(grads, results, fmt, rtol):
 
 if __name__ == "__main__":
     command = sys.argv[1]
-    if command == "make":
-        make(sys.argv[2], sys.argv[3])
+    if command == "make":  # make DIR FORMAT [--finite]
+        make(sys.argv[2], sys.argv[3], "--finite" in sys.argv[4:])
     elif command == "check":
         grads = gradients(sys.argv[4])
         check(grads, saved_results(sys.argv[3], len(grads) + 1), sys.argv[4],
