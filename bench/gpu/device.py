@@ -193,7 +193,7 @@ def main():
                 random_inputs(artifact, 0, tmp)
                 # Both routes: cuBLASLt, and the kernels dsmp generated.
                 for route in ("library", "generated"):
-                    slow = route == "generated" and fmt == "f32"
+                    slow = route == "generated" and fmt in ("f32", "e4m3")
                     if slow and n > 4096:
                         continue  # one thread per output: minutes
                     routes[route] = dsmprt(
@@ -208,7 +208,19 @@ def main():
             if fmt in ("bf16", "f16"):
                 dtype = torch.bfloat16 if fmt == "bf16" else torch.float16
                 a, b = a.to(dtype), b.to(dtype)
-            torch_ms = torch_time(lambda: torch.matmul(a, b), repeat=10)
+            if fmt == "e4m3":
+                # torch's FP8 GEMM (cuBLASLt underneath): A row-major, B
+                # column-major (a transposed row-major weight), per-tensor
+                # scales, an f32 result.
+                scale = torch.tensor(1.0, device="cuda")
+                a8 = a.to(torch.float8_e4m3fn)
+                b8 = b.to(torch.float8_e4m3fn).t()
+                product = lambda: torch._scaled_mm(  # noqa: E731
+                    a8, b8, scale_a=scale, scale_b=scale,
+                    out_dtype=torch.float32)
+            else:
+                product = lambda: torch.matmul(a, b)  # noqa: E731
+            torch_ms = torch_time(product, repeat=10)
             flops = 2.0 * n ** 3
             generated = routes.get("generated", (None, "not run", 0))[0]
             emit(dict(entry, dsmp_ms=median, generated_ms=generated,

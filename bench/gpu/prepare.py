@@ -38,7 +38,10 @@ FIXED = {"silero_vad_v5": ["--fix-input", "sr=16000"]}
 # The models timed at batch 32 against torchvision/transformers-free
 # equivalents (device.py builds the torch side).
 BATCHED = {"resnet18_op17": 32, "mobilenet_v2_op13": 32, "tiny_bert_op13": 32}
-GEMM_FORMATS = ["f32", "tf32", "bf16", "f16"]
+GEMM_FORMATS = ["f32", "tf32", "bf16", "f16", "e4m3"]
+# The per-tensor scale of the FP8 GEMMs' operands (device.py's inputs are
+# standard normal: |x| < 5.6 lands within E4M3's 448).
+F8_SCALE = 1.0 / 80
 GEMM_SIZES = [4096, 8192]
 
 
@@ -78,12 +81,30 @@ def batch_shapes(data, batch, folder):
 
 def gemm_model(path, fmt, n):
     """dsmp IR: f32 inputs, the product in `fmt` (f32 accumulation in the
-    16-bit and tf32 forms, as the tensor cores do), an f32 output."""
-    t = {"f32": "f32", "tf32": "tf32", "bf16": "bf16", "f16": "f16"}[fmt]
+    16-bit and tf32 forms, as the tensor cores do), an f32 output. e4m3:
+    both operands through quantize/dequantize with one scale each, as the
+    precision passes write an f8 contraction, and B transposed (a Linear
+    layer's weight, the form cuBLASLt's FP8 GEMMs take)."""
+    t = {"f32": "f32", "tf32": "tf32", "bf16": "bf16", "f16": "f16",
+         "e4m3": "f8E4M3FN"}[fmt]
     lines = [f"func.func @main_graph(%a: tensor<{n}x{n}xf32> {{dsmp.name = \"a\"}}, "
              f"%b: tensor<{n}x{n}xf32> {{dsmp.name = \"b\"}}) -> "
              f"(tensor<{n}x{n}xf32> {{dsmp.name = \"c\"}}) {{"]
-    if fmt == "f32":
+    if fmt == "e4m3":
+        f32 = f"tensor<{n}x{n}xf32>"
+        f8 = f"tensor<{n}x{n}x{t}>"
+        lines += [f"  %s = dsmp.constant dense<{F8_SCALE}> : tensor<f32>",
+                  f"  %z = dsmp.constant dense<0.0> : tensor<{t}>",
+                  "  %n = dsmp.none"]
+        for x in ("a", "b"):
+            lines += [
+                f"  %q{x} = dsmp.quantize_linear %{x}, %s, %z : ({f32}, "
+                f"tensor<f32>, tensor<{t}>) -> {f8}",
+                f"  %d{x} = dsmp.dequantize_linear %q{x}, %s, %z : ({f8}, "
+                f"tensor<f32>, tensor<{t}>) -> {f32}"]
+        lines.append(f"  %c = dsmp.gemm %da, %db, %n {{transB = 1 : i64}} : "
+                     f"({f32}, {f32}, none) -> {f32}")
+    elif fmt == "f32":
         lines.append(f"  %c = dsmp.matmul %a, %b : (tensor<{n}x{n}xf32>, "
                      f"tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32>")
     else:

@@ -44,8 +44,9 @@ def main():
                       f"{r['torch_ms']:9.2f} {r['torch_ms'] / ms:6.2f}x")
             else:
                 print(f"{name:34} {r.get('check', r.get('skipped', 'not run'))[:28]:>28}")
-    print("FP8 GEMMs: not built yet (docs/gpu.md); times include dsmprt-run's "
-          "copies in and out")
+    print("e4m3: FP8 against torch._scaled_mm; the generated route runs loops "
+          "(no f8 tensor-core kernel yet); times include dsmprt-run's copies "
+          "in and out")
 
 
 if __name__ == "__main__":

@@ -412,6 +412,22 @@ def MatmulToMMAPass : Pass<"dsmp-matmul-to-mma", "mlir::ModuleOp"> {
                            "mlir::scf::SCFDialect"];
 }
 
+def ExpandF8ExtensionsPass : Pass<"dsmp-expand-f8-extensions"> {
+  let summary = "Widen f8 values to f32 with integer code (LLVM has no f8)";
+  let description = [{
+    Pre-condition: `arith.extf` ops from f8 types (f8E4M3FN, f8E5M2 and
+    their fnuz forms): an f8 GEMM's generated loops read their operands
+    through them.
+
+    Post-condition: each is integer code on the value's bits (an
+    `arith.bitcast` to i8): normal values' f32 bits assembled from exponent
+    and mantissa, subnormals as mantissa x 2^(1 - bias - m), the format's
+    NaN (E4M3FN: only S.1111.111; fnuz: 0x80), infs (E5M2) and sign; the
+    same values as ml_dtypes for every code (test/GPU/fp8-gemm.test).
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def RoundTF32OnDevicePass
     : Pass<"dsmp-round-tf32-on-device", "mlir::gpu::GPUModuleOp"> {
   let summary = "Round to tf32 with cvt.rna.tf32.f32 in NVIDIA kernels";

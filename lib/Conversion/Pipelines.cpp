@@ -228,11 +228,12 @@ buildLowerToGPUPipeline(OpPassManager &pm,
   // as on the host. AMD: math ops as LLVM intrinsics the backend expands,
   // so no ROCm device library is linked.
   std::string device =
-      nvidia ? "dsmp-round-tf32-on-device,"
+      nvidia ? "dsmp-round-tf32-on-device,dsmp-expand-f8-extensions,"
                "arith-emulate-unsupported-floats{source-types=bf16 "
                "target-type=f32},"
                "convert-gpu-to-nvvm,"
-             : "arith-emulate-unsupported-floats{source-types=bf16 "
+             : "dsmp-expand-f8-extensions,"
+               "arith-emulate-unsupported-floats{source-types=bf16 "
                "target-type=f32},arith-expand{include-bf16},"
                "math-expand-ops,convert-math-to-llvm,convert-gpu-to-rocdl,";
   std::string binary =

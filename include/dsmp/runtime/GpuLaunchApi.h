@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever the table changes; dsmp_gpu_bind refuses another. */
-#define DSMP_GPU_API_VERSION 1u
+#define DSMP_GPU_API_VERSION 2u
 
 /* The symbol model.so exports: int dsmp_gpu_bind(const dsmp_gpu_api *);
  * returns 0, or -1 for a table of another version. */
@@ -38,11 +38,14 @@ extern "C" {
  * ran it, 0 when the caller must run its own kernel. */
 #define DSMP_GPU_GEMM_SYMBOL "dsmp_gpu_gemm"
 /* A and B in f32 (f32 arithmetic), f32 rounded to tf32 (tensor cores),
- * f16 or bf16; C is f32 and accumulates in f32 in every format. */
+ * f16, bf16, or f8 (OCP E4M3 / E5M2 codes, sm_89 and up; their scales are
+ * applied by the caller); C is f32 and accumulates in f32 in every format. */
 #define DSMP_GPU_GEMM_F32 0
 #define DSMP_GPU_GEMM_TF32 1
 #define DSMP_GPU_GEMM_F16 2
 #define DSMP_GPU_GEMM_BF16 3
+#define DSMP_GPU_GEMM_F8E4M3 4
+#define DSMP_GPU_GEMM_F8E5M2 5
 
 typedef struct dsmp_gpu_gemm_args {
   int format;

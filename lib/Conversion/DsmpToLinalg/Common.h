@@ -231,6 +231,11 @@ inline Value reduceKeepDims(OpBuilder &b, Location loc, Value input,
 /// `value` reshaped to the static `type` (same element count).
 Value reshapeTo(OpBuilder &b, Location loc, Value value, RankedTensorType type);
 
+/// Gemms whose A and B both dequantize f8 codes with one constant scale
+/// each (the precision passes' f8 contractions) read the codes instead,
+/// the scales folded into alpha: an f8 GEMM (the GPU path; Contraction.cpp).
+void foldF8OperandsIntoGemms(func::FuncOp func);
+
 // The patterns, one file per op family.
 void populateElementwisePatterns(RewritePatternSet &patterns);
 void populateActivationPatterns(RewritePatternSet &patterns);

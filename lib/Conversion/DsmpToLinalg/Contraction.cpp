@@ -14,6 +14,7 @@
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/Einsum.h"
 #include "dialects/Dsmp/IR/ShapeInference.h"
+#include "dsmp/Support/SmallFloatTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -1066,6 +1067,44 @@ struct EinsumLowering : OpRewritePattern<EinsumOp> {
 };
 
 } // namespace
+
+namespace {
+/// An f8 operand the precision passes made: dequantize_linear of f8 codes
+/// with one constant scale and a zero zero point.
+struct F8Operand {
+  Value codes;
+  double scale;
+};
+std::optional<F8Operand> f8Operand(Value v) {
+  auto dq = v.getDefiningOp<DequantizeLinearOp>();
+  if (!dq || !smallFloatOf(getElementTypeOrSelf(dq.getX().getType())) ||
+      !isNoneOrZero(dq.getXZeroPoint()))
+    return std::nullopt;
+  DenseFPElementsAttr scale;
+  if (!matchPattern(dq.getXScale(), m_Constant(&scale)) ||
+      scale.getNumElements() != 1)
+    return std::nullopt;
+  return F8Operand{dq.getX(),
+                   (*scale.getValues<APFloat>().begin()).convertToDouble()};
+}
+} // namespace
+
+void mlir::dsmp::lowering::foldF8OperandsIntoGemms(func::FuncOp func) {
+  func.walk([](GemmOp op) {
+    if (!getElementTypeOrSelf(op.getType()).isF32())
+      return;
+    auto a = f8Operand(op.getA()), b = f8Operand(op.getB());
+    if (!a || !b ||
+        getElementTypeOrSelf(a->codes.getType()) !=
+            getElementTypeOrSelf(b->codes.getType()))
+      return;
+    // sum (a sa)(b sb) = sa sb sum a b: the codes' product, scaled once.
+    double alpha = op.getAlpha().convertToDouble() * a->scale * b->scale;
+    op.getAMutable().assign(a->codes);
+    op.getBMutable().assign(b->codes);
+    op.setAlphaAttr(FloatAttr::get(Float32Type::get(op.getContext()), alpha));
+  });
+}
 
 void mlir::dsmp::lowering::populateContractionPatterns(
     RewritePatternSet &patterns, bool convAsGemm, bool widen16BitGemm) {

@@ -71,6 +71,8 @@ struct ConvertDsmpToLinalgPass final
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     legalizeTF32(getOperation());
+    if (convAsGemm) // the GPU path: f8 GEMMs on the codes
+      foldF8OperandsIntoGemms(getOperation());
     RewritePatternSet patterns(ctx);
     populateElementwisePatterns(patterns);
     populateActivationPatterns(patterns);

@@ -120,6 +120,10 @@ struct SelectMMAMatmulsPass final
         format = "bf16";
       else if (amd) // AMD: matrix cores for f16 and bf16 only (gfx90a)
         return;
+      else if (isa<Float8E4M3FNType>(a)) // a GEMM library's (sm_89 and up)
+        format = "e4m3";
+      else if (isa<Float8E5M2Type>(a))
+        format = "e5m2";
       else if (a.isF32() && isTF32Rounded(op.getDpsInputs()[0]) &&
                isTF32Rounded(op.getDpsInputs()[1]))
         format = "tf32", stepK = 8;
@@ -144,6 +148,8 @@ int gemmFormatCode(StringRef format) {
       .Case("f32", DSMP_GPU_GEMM_F32)
       .Case("tf32", DSMP_GPU_GEMM_TF32)
       .Case("f16", DSMP_GPU_GEMM_F16)
+      .Case("e4m3", DSMP_GPU_GEMM_F8E4M3)
+      .Case("e5m2", DSMP_GPU_GEMM_F8E5M2)
       .Default(DSMP_GPU_GEMM_BF16);
 }
 
@@ -374,8 +380,9 @@ private:
         op->moveBefore(fallback.thenBlock()->getTerminator());
       }
     }
-    // f32 has no tensor-core form: its generated route is the loops.
-    if (format == "f32") {
+    // f32 and f8 have no generated tensor-core form here: their generated
+    // route is the loops (f8 operands widened by dsmp-expand-f8-extensions).
+    if (format == "f32" || format == "e4m3" || format == "e5m2") {
       op->removeAttr(kMmaAttr);
       return success();
     }

@@ -111,6 +111,8 @@ struct BlasLtApi {
 // cuBLAS's enums (cublasLt.h, cublas_api.h, library_types.h).
 constexpr int kComputeF32 = 68, kComputeF32FastTF32 = 77;
 constexpr int kDataF32 = 0, kDataF16 = 2, kDataBF16 = 14;
+// cudaDataType's CUDA_R_8F_E4M3 and CUDA_R_8F_E5M2.
+constexpr int kDataF8E4M3 = 28, kDataF8E5M2 = 29;
 constexpr int kDescTransA = 3, kDescTransB = 4;
 constexpr int kLayoutBatchCount = 5, kLayoutBatchStride = 6;
 constexpr int kOpN = 0, kOpT = 1;
@@ -251,11 +253,25 @@ private:
   // Row-major C[m, n] += op(A)[m, k] op(B)[k, n] is, in cuBLAS's column
   // order, C^T += op(B)^T op(A)^T: B's memory is the first operand.
   bool libraryGemm(const dsmp_gpu_gemm_args &g, std::string &error) override {
+    bool f8 =
+        g.format == DSMP_GPU_GEMM_F8E4M3 || g.format == DSMP_GPU_GEMM_F8E5M2;
+    // cuBLASLt's FP8 GEMMs take only the "TN" form (its first operand
+    // transposed: a row-major B stored [n, k], as a Linear layer's weight),
+    // k and the leading dims in multiples of 16, and not E5M2 x E5M2;
+    // anything else runs the generated loops.
+    if (f8 && (!g.trans_b || g.trans_a || g.k % 16 || g.lda % 16 ||
+               g.ldb % 16 || g.format == DSMP_GPU_GEMM_F8E5M2)) {
+      error = "cuBLASLt's FP8 GEMMs need B transposed, k and the leading "
+              "dims in multiples of 16 and E4M3 operands";
+      return false;
+    }
     if (!openBlasLt(error))
       return false;
-    int data = g.format == DSMP_GPU_GEMM_F16    ? kDataF16
-               : g.format == DSMP_GPU_GEMM_BF16 ? kDataBF16
-                                                : kDataF32;
+    int data = g.format == DSMP_GPU_GEMM_F16      ? kDataF16
+               : g.format == DSMP_GPU_GEMM_BF16   ? kDataBF16
+               : g.format == DSMP_GPU_GEMM_F8E4M3 ? kDataF8E4M3
+               : g.format == DSMP_GPU_GEMM_F8E5M2 ? kDataF8E5M2
+                                                  : kDataF32;
     int compute =
         g.format == DSMP_GPU_GEMM_TF32 ? kComputeF32FastTF32 : kComputeF32;
     void *desc = nullptr, *first = nullptr, *second = nullptr,
