@@ -68,7 +68,10 @@ def ConvertDsmpToLinalgPass
            "Lower every one-group convolution as im2col GEMMs, and every "
            "[batch..., M, K] x [K, N] MatMul as one 2-D GEMM, whatever the "
            "format (the GPU path: f16, bf16 and tf32 GEMMs run on tensor "
-           "cores); otherwise only f32 ones that accumulate in f32">,
+           "cores), and a Gemm whose A and B dequantize f8 codes (one "
+           "constant scale each) as an f8 GEMM on the codes, the scales "
+           "folded into alpha; otherwise only f32 ones that accumulate in "
+           "f32">,
     Option<"widen16BitGemm", "widen-16-bit-gemm", "bool", /*default=*/"false",
            "Lower f16 and bf16 matmuls, Gemms and one-group convolutions "
            "that accumulate in f32 as f32 GEMMs on their operands widened "
@@ -365,9 +368,10 @@ def SelectMMAMatmulsPass
     Post-condition: each contraction with one m, n and k dim (and at most
     one batch dim) of static size, an f32 result, and operands that are
     both f16, both bf16, or both f32 rounded to tf32 (their producers end
-    in the `dsmp.tf32_rounding` bitcast), or both f32, carries `dsmp.mma =
-    "f16" | "bf16" | "tf32" | "f32"` unless it is smaller than one 16x8 output tile or one
-    k step of the instruction (16; 8 for tf32). Bufferization keeps the
+    in the `dsmp.tf32_rounding` bitcast), or both f32, or both f8 (E4M3FN,
+    E5M2), carries `dsmp.mma = "f16" | "bf16" | "tf32" | "f32" | "e4m3" |
+    "e5m2"` unless it is smaller than one 16x8 output tile or one k step of
+    the instruction (16; 8 for tf32 and f32). Bufferization keeps the
     attribute. With `amd`, only f16 and bf16 (gfx90a's matrix cores).
   }];
   let options = [
@@ -386,8 +390,9 @@ def MatmulToMMAPass : Pass<"dsmp-matmul-to-mma", "mlir::ModuleOp"> {
     strides, rows contiguous), each first calls `dsmp_gpu_gemm` (declared
     here; the launch shim forwards it to the runtime, whose CUDA backend
     runs cuBLASLt with the compute type of the format) and runs its own
-    code only when that returns 0. That own code is, for f32, the
-    contraction's loops; for the others a `gpu.launch` of blocks of four
+    code only when that returns 0. That own code is, for f32 and f8, the
+    contraction's loops (f8 operands widened by dsmp-expand-f8-extensions);
+    for the others a `gpu.launch` of blocks of four
     warps; each warp
     computes one 16x8 tile of the output (over the batch too) with
     `nvvm.mma.sync` and f32 accumulators, starting from the output buffer's
