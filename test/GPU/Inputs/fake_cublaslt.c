@@ -11,7 +11,7 @@
 
 enum { DESC_COMPUTE = 0, DESC_TRANSA = 3, DESC_TRANSB = 4 };
 enum { LAYOUT_BATCH_COUNT = 5, LAYOUT_BATCH_STRIDE = 6 };
-enum { DATA_F32 = 0 };
+enum { DATA_F32 = 0, DATA_F8_E4M3 = 28 };
 
 typedef struct {
   int compute, transa, transb;
@@ -70,10 +70,26 @@ int cublasLtMatrixLayoutSetAttribute(void *layout, int attr, const void *buf,
   return 0;
 }
 
-/* Element (i, j) of op(X) for a column-major X. */
-static float at(const float *x, const Layout *l, int trans, int64_t i,
+/* The value of an OCP FP8 E4M3 code (bias 7, no infs, S.1111.111 NaN). */
+static float e4m3(uint8_t code) {
+  int sign = code >> 7, exponent = (code >> 3) & 15, mantissa = code & 7;
+  float magnitude;
+  if (exponent == 15 && mantissa == 7)
+    magnitude = __builtin_nanf("");
+  else if (exponent == 0)
+    magnitude = mantissa / 512.0f; /* mantissa x 2^-9 */
+  else
+    magnitude = (8 + mantissa) / 8.0f * (float)(1 << exponent) / 128.0f;
+  return sign ? -magnitude : magnitude;
+}
+
+/* Element (i, j) of op(X) for a column-major X of the layout's type. */
+static float at(const void *x, const Layout *l, int trans, int64_t i,
                 int64_t j) {
-  return trans ? x[j + i * l->ld] : x[i + j * l->ld];
+  int64_t k = trans ? j + i * l->ld : i + j * l->ld;
+  if (l->type == DATA_F8_E4M3)
+    return e4m3(((const uint8_t *)x)[k]);
+  return ((const float *)x)[k];
 }
 
 int cublasLtMatmul(void *handle, void *desc, const void *alpha, const void *A,
@@ -89,7 +105,9 @@ int cublasLtMatmul(void *handle, void *desc, const void *alpha, const void *A,
   (void)Ddesc;
   Desc *d = desc;
   Layout *la = Adesc, *lb = Bdesc, *lc = Cdesc;
-  if (la->type != DATA_F32 || lb->type != DATA_F32 || lc->type != DATA_F32)
+  int f8 = la->type == DATA_F8_E4M3 && lb->type == DATA_F8_E4M3;
+  if (!(f8 || (la->type == DATA_F32 && lb->type == DATA_F32)) ||
+      lc->type != DATA_F32 || (f8 && (!d->transa || d->transb)))
     return 15; /* CUBLAS_STATUS_NOT_SUPPORTED */
   int64_t m = lc->rows, n = lc->cols;
   int64_t k = d->transa ? la->rows : la->cols;
@@ -99,8 +117,10 @@ int cublasLtMatmul(void *handle, void *desc, const void *alpha, const void *A,
     return 7; /* CUBLAS_STATUS_INVALID_VALUE */
   float a = *(const float *)alpha, b = *(const float *)beta;
   for (int batch = 0; batch < lc->batch; ++batch) {
-    const float *pa = (const float *)A + batch * la->stride;
-    const float *pb = (const float *)B + batch * lb->stride;
+    size_t sa = la->type == DATA_F8_E4M3 ? 1 : sizeof(float);
+    size_t sb = lb->type == DATA_F8_E4M3 ? 1 : sizeof(float);
+    const char *pa = (const char *)A + batch * la->stride * sa;
+    const char *pb = (const char *)B + batch * lb->stride * sb;
     const float *pc = (const float *)C + batch * lc->stride;
     float *pd = (float *)D + batch * lc->stride;
     for (int64_t j = 0; j < n; ++j)
