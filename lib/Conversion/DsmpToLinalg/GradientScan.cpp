@@ -6,15 +6,17 @@
 //
 // Dynamic loss scaling reads every gradient once. The whole list of
 // gradients is scanned by three parallel loops on buffers (on a GPU: three
-// kernels, whatever the number of gradients):
+// kernels, whatever the number of gradients; two on a CPU):
 //
 //  1. one iteration per lane of every gradient: a lane reads its elements,
 //     writes them unscaled and keeps five statistics in registers (amax,
 //     underflows, infs, NaNs, sum of squares), stored once at its end;
-//  2. one per gradient and fold slot (256 each): slot q folds lanes
-//     q, q + 256, ... of its gradient;
-//  3. one per gradient and column: the 256 slots into `stats`.
+//  2. (a GPU) one per gradient and fold slot (256 each): slot q folds
+//     lanes q, q + 256, ... of its gradient;
+//  3. one per gradient and column: its slots (a CPU: its lanes) into
+//     `stats`.
 //
+// A thread finds its gradient in a balanced tree of scf.ifs.
 // With `interleaved` (a GPU), a gradient has up to 16384 lanes and lane p
 // reads elements p, p + L, p + 2L, ...: neighbouring threads read
 // neighbouring addresses. Otherwise (a CPU) each of up to 16 lanes reads
@@ -87,29 +89,27 @@ Value flatView(OpBuilder &b, Location loc, Value buffer) {
                                          ArrayRef<ReassociationIndices>{all});
 }
 
-/// Builds `body` for the one of `count` cases whose range [begin(k),
-/// begin(k + 1)) holds `at`: a chain of scf.ifs (cases in order).
-void dispatch(OpBuilder &b, Location loc, Value at, int64_t count,
+/// Builds `body` for the one of cases [first, last) whose range
+/// [begin(k), begin(k + 1)) holds `at`: a balanced tree of scf.ifs (cases in
+/// order), so a thread compares log2(cases) times.
+void dispatch(OpBuilder &b, Location loc, Value at, int64_t first, int64_t last,
               function_ref<int64_t(int64_t)> begin,
               function_ref<void(OpBuilder &, Location, int64_t)> body) {
-  if (count == 1) {
-    body(b, loc, 0);
+  if (last - first == 1) {
+    body(b, loc, first);
     return;
   }
-  Value inFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at,
-                                        index(b, loc, begin(1)));
+  int64_t middle = first + (last - first) / 2;
+  Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at,
+                                      index(b, loc, begin(middle)));
   scf::IfOp::create(
-      b, loc, inFirst,
+      b, loc, below,
       [&](OpBuilder &nb, Location nl) {
-        body(nb, nl, 0);
+        dispatch(nb, nl, at, first, middle, begin, body);
         scf::YieldOp::create(nb, nl);
       },
       [&](OpBuilder &nb, Location nl) {
-        dispatch(
-            nb, nl, at, count - 1, [&](int64_t k) { return begin(k + 1); },
-            [&](OpBuilder &bb, Location bl, int64_t k) {
-              body(bb, bl, k + 1);
-            });
+        dispatch(nb, nl, at, middle, last, begin, body);
         scf::YieldOp::create(nb, nl);
       });
 }
@@ -242,8 +242,11 @@ struct ScanGradientsLowering : OpRewritePattern<ScanGradientsOp> {
     Value laneStats = memref::AllocOp::create(
         b, loc,
         MemRefType::get({kColumns, std::max<int64_t>(lanesInAll, 1)}, f32));
-    Value slotStats = memref::AllocOp::create(
-        b, loc, MemRefType::get({kColumns, count * kFoldSlots}, f32));
+    Value slotStats =
+        interleaved
+            ? Value(memref::AllocOp::create(
+                  b, loc, MemRefType::get({kColumns, count * kFoldSlots}, f32)))
+            : Value();
     Value stats = memref::AllocOp::create(
         b, loc, MemRefType::get({count, kColumns}, f32));
     auto store = [&](OpBuilder &nb, Location nl, const Stats &values,
@@ -271,11 +274,8 @@ struct ScanGradientsLowering : OpRewritePattern<ScanGradientsOp> {
     if (!scanned.empty())
       parallel(lanesInAll, [&](OpBuilder &nb, Location nl, Value lane) {
         dispatch(
-            nb, nl, lane, scanned.size(),
-            [&](int64_t k) {
-              return k < int64_t(scanned.size()) ? parts[scanned[k]].firstLane
-                                                 : lanesInAll;
-            },
+            nb, nl, lane, 0, scanned.size(),
+            [&](int64_t k) { return parts[scanned[k]].firstLane; },
             [&](OpBuilder &bb, Location bl, int64_t k) {
               const Part &part = parts[scanned[k]];
               Value p = arith::SubIOp::create(bb, bl, lane,
@@ -287,68 +287,83 @@ struct ScanGradientsLowering : OpRewritePattern<ScanGradientsOp> {
             });
       });
 
-    // 2. Fold slot q of gradient k: its lanes q, q + 256, ...
-    parallel(count * kFoldSlots, [&](OpBuilder &nb, Location nl, Value slot) {
-      dispatch(
-          nb, nl, slot, count, [&](int64_t k) { return k * kFoldSlots; },
-          [&](OpBuilder &bb, Location bl, int64_t k) {
-            const Part &part = parts[k];
-            Value q = arith::SubIOp::create(bb, bl, slot,
-                                            index(bb, bl, k * kFoldSlots));
-            // ceil((lanes - q) / 256) lanes, none where q >= lanes.
-            Value lanes = index(bb, bl, part.lanes);
-            Value left = arith::SubIOp::create(
-                bb, bl, lanes, arith::MinUIOp::create(bb, bl, q, lanes));
-            Value trips = arith::DivUIOp::create(
-                bb, bl,
-                arith::AddIOp::create(bb, bl, left,
-                                      index(bb, bl, kFoldSlots - 1)),
-                index(bb, bl, kFoldSlots));
-            Stats folded = foldLoop(
-                bb, bl, trips,
-                [&](OpBuilder &lb, Location ll, Value j, ValueRange acc) {
-                  Value at = arith::AddIOp::create(
-                      lb, ll,
-                      arith::AddIOp::create(lb, ll,
-                                            index(lb, ll, part.firstLane), q),
-                      arith::MulIOp::create(lb, ll, j,
-                                            index(lb, ll, kFoldSlots)));
-                  Stats next;
-                  for (int64_t c = 0; c < kColumns; ++c)
-                    next[c] = combine(lb, ll, c, acc[c],
-                                      memref::LoadOp::create(
-                                          lb, ll, laneStats,
-                                          ValueRange{index(lb, ll, c), at}));
-                  return next;
-                });
-            store(bb, bl, folded, slotStats, slot);
-          });
-    });
+    // 2. (A GPU's many lanes.) Fold slot q of gradient k: its lanes q,
+    // q + 256, ...
+    if (interleaved)
+      parallel(count * kFoldSlots, [&](OpBuilder &nb, Location nl, Value slot) {
+        dispatch(
+            nb, nl, slot, 0, count, [&](int64_t k) { return k * kFoldSlots; },
+            [&](OpBuilder &bb, Location bl, int64_t k) {
+              const Part &part = parts[k];
+              Value q = arith::SubIOp::create(bb, bl, slot,
+                                              index(bb, bl, k * kFoldSlots));
+              // ceil((lanes - q) / 256) lanes, none where q >= lanes.
+              Value lanes = index(bb, bl, part.lanes);
+              Value left = arith::SubIOp::create(
+                  bb, bl, lanes, arith::MinUIOp::create(bb, bl, q, lanes));
+              Value trips = arith::DivUIOp::create(
+                  bb, bl,
+                  arith::AddIOp::create(bb, bl, left,
+                                        index(bb, bl, kFoldSlots - 1)),
+                  index(bb, bl, kFoldSlots));
+              Stats folded = foldLoop(
+                  bb, bl, trips,
+                  [&](OpBuilder &lb, Location ll, Value j, ValueRange acc) {
+                    Value at = arith::AddIOp::create(
+                        lb, ll,
+                        arith::AddIOp::create(lb, ll,
+                                              index(lb, ll, part.firstLane), q),
+                        arith::MulIOp::create(lb, ll, j,
+                                              index(lb, ll, kFoldSlots)));
+                    Stats next;
+                    for (int64_t c = 0; c < kColumns; ++c)
+                      next[c] = combine(lb, ll, c, acc[c],
+                                        memref::LoadOp::create(
+                                            lb, ll, laneStats,
+                                            ValueRange{index(lb, ll, c), at}));
+                    return next;
+                  });
+              store(bb, bl, folded, slotStats, slot);
+            });
+      });
 
-    // 3. Each gradient's row: its 256 slots, column by column.
+    // 3. Each gradient's row, column by column: its 256 fold slots (a
+    // GPU), or its lanes (a CPU's at most 16, read where they are).
     parallel(count * kColumns, [&](OpBuilder &nb, Location nl, Value cell) {
       Value row = arith::DivUIOp::create(nb, nl, cell, index(nb, nl, kColumns));
       Value column =
           arith::RemUIOp::create(nb, nl, cell, index(nb, nl, kColumns));
-      Value firstSlot =
-          arith::MulIOp::create(nb, nl, row, index(nb, nl, kFoldSlots));
       Value isMax = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq,
                                           column, index(nb, nl, kAmax));
-      auto loop = scf::ForOp::create(
-          nb, nl, index(nb, nl, 0), index(nb, nl, kFoldSlots), index(nb, nl, 1),
-          ValueRange{floatConst(nb, nl, f32, 0.0)},
-          [&](OpBuilder &lb, Location ll, Value q, ValueRange acc) {
-            Value v = memref::LoadOp::create(
-                lb, ll, slotStats,
-                ValueRange{column,
-                           arith::AddIOp::create(lb, ll, firstSlot, q)});
-            Value next = arith::SelectOp::create(
-                lb, ll, isMax, combine(lb, ll, kAmax, acc[0], v),
-                combine(lb, ll, kColumns - 1, acc[0], v));
-            scf::YieldOp::create(lb, ll, next);
+      auto foldRow = [&](OpBuilder &fb, Location fl, Value source, Value first,
+                         Value trips) {
+        auto loop = scf::ForOp::create(
+            fb, fl, index(fb, fl, 0), trips, index(fb, fl, 1),
+            ValueRange{floatConst(fb, fl, f32, 0.0)},
+            [&](OpBuilder &lb, Location ll, Value q, ValueRange acc) {
+              Value v = memref::LoadOp::create(
+                  lb, ll, source,
+                  ValueRange{column, arith::AddIOp::create(lb, ll, first, q)});
+              Value next = arith::SelectOp::create(
+                  lb, ll, isMax, combine(lb, ll, kAmax, acc[0], v),
+                  combine(lb, ll, kColumns - 1, acc[0], v));
+              scf::YieldOp::create(lb, ll, next);
+            });
+        memref::StoreOp::create(fb, fl, loop.getResult(0), stats,
+                                ValueRange{row, column});
+      };
+      if (interleaved) {
+        foldRow(nb, nl, slotStats,
+                arith::MulIOp::create(nb, nl, row, index(nb, nl, kFoldSlots)),
+                index(nb, nl, kFoldSlots));
+        return;
+      }
+      dispatch(
+          nb, nl, row, 0, count, [](int64_t k) { return k; },
+          [&](OpBuilder &bb, Location bl, int64_t k) {
+            foldRow(bb, bl, laneStats, index(bb, bl, parts[k].firstLane),
+                    index(bb, bl, parts[k].lanes));
           });
-      memref::StoreOp::create(nb, nl, loop.getResult(0), stats,
-                              ValueRange{row, column});
     });
 
     SmallVector<Value> results;
