@@ -91,7 +91,7 @@ def node_flops(node, info):
         return 2 * per * (prod(odims) if node.op_type == "Conv" else prod(x[1])), etype
     if node.op_type in ("MatMul", "Gemm"):
         a = info.get(node.input[0])
-        if not a:
+        if not a or not a[1]:  # shape inference left the rank unknown
             return 0, etype
         trans_a = any(at.name == "transA" and at.i for at in node.attribute)
         k = a[1][-2] if trans_a else a[1][-1]

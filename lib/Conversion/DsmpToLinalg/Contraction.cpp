@@ -36,6 +36,17 @@ using namespace mlir::dsmp::lowering;
 
 namespace {
 
+/// Whether a contraction into `element` that accumulates in `acc` applies
+/// its bias (Conv's B, Gemm's alpha and C) to the f32 sum and rounds once,
+/// as a GEMM library's or cuDNN's epilogue does: a result narrower than
+/// f32 (16-bit, tf32, f8) from an f32 accumulator. Rounding the sum first
+/// and then the sum plus the bias doubled the rounding noise of every
+/// biased 16-bit convolution.
+bool biasInAccumulator(Type element, Type acc) {
+  return isa<FloatType>(element) && element.getIntOrFloatBitWidth() < 32 &&
+         acc.isF32();
+}
+
 /// C[M, N] = alpha * op(A) * op(B) (+ beta * C), as a contraction generic
 /// and, when needed, an elementwise epilogue.
 struct GemmLowering : OpRewritePattern<GemmOp> {
@@ -65,27 +76,37 @@ struct GemmLowering : OpRewritePattern<GemmOp> {
                        ctx),
         AffineMap::get(3, 0, {m, n}, ctx)};
     Type element = resultType.getElementType();
+    double alpha = op.getAlpha().convertToDouble();
+    double beta = op.getBeta().convertToDouble();
+    bool hasC = !isa<NoneType>(op.getC().getType());
+    bool epilogue = alpha != 1.0 || hasC;
+    Type f32 = rewriter.getF32Type();
+    bool wideEpilogue =
+        epilogue && biasInAccumulator(element, accumulationType(op));
+    Type productElement = wideEpilogue ? f32 : element;
     Value result;
     if (computesAsF32Gemm(
             op, resultType,
             cast<RankedTensorType>(op.getA().getType()).getElementType(),
             cast<RankedTensorType>(op.getB().getType()).getElementType(),
             widen)) {
-      result = f32Gemm(rewriter, loc, op.getA(), op.getB(), element,
+      result = f32Gemm(rewriter, loc, op.getA(), op.getB(), productElement,
                        op.getTransA(), op.getTransB());
     } else {
-      result = contract(rewriter, loc, op, op.getA(), op.getB(), maps,
-                        resultType, 3);
+      result = contract(
+          rewriter, loc, op, op.getA(), op.getB(), maps,
+          RankedTensorType::get(resultType.getShape(), productElement), 3);
     }
-    double alpha = op.getAlpha().convertToDouble();
-    double beta = op.getBeta().convertToDouble();
-    bool hasC = !isa<NoneType>(op.getC().getType());
-    if (alpha != 1.0 || hasC) {
+    if (epilogue) {
       SmallVector<Value> inputs{result};
       if (hasC)
-        inputs.push_back(op.getC());
+        inputs.push_back(wideEpilogue
+                             ? convertTensor(rewriter, loc, op.getC(), f32)
+                             : op.getC());
+      auto epilogueType =
+          RankedTensorType::get(resultType.getShape(), productElement);
       result = buildElementwise(
-          rewriter, loc, inputs, resultType, op,
+          rewriter, loc, inputs, epilogueType, op,
           [&](OpBuilder &b, Location l, ValueRange a, Type t,
               Operation *) -> Value {
             Value y = a[0];
@@ -99,6 +120,7 @@ struct GemmLowering : OpRewritePattern<GemmOp> {
             }
             return y;
           });
+      result = convertTensor(rewriter, loc, result, element);
     }
     rewriter.replaceOp(op, result);
     return success();
@@ -653,16 +675,19 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
         wType.getElementType(), widen);
     bool asMatmul = group == 1 && (anyFormatAsGemm || asF32Gemm);
     Type acc = accumulationType(op);
+    bool hasBias = !isa<NoneType>(op.getB().getType());
+    bool wideBias = hasBias && biasInAccumulator(element, acc);
     // A 16-bit one as the f32 GEMMs (computesAsF32Gemm): the input and the
     // weights widened once, the sum rounded once to the result type.
     Value weights = op.getW();
     RankedTensorType productType = resultType;
+    Type f32 = rewriter.getF32Type();
     if (asF32Gemm) {
-      Type f32 = rewriter.getF32Type();
       input = convertTensor(rewriter, loc, input, f32);
       weights = convertTensor(rewriter, loc, weights, f32);
-      productType = RankedTensorType::get(resultType.getShape(), f32);
     }
+    if (asF32Gemm || wideBias)
+      productType = RankedTensorType::get(resultType.getShape(), f32);
     // A batch sized at run time, or a window sized at run time at batch > 1,
     // goes sample by sample.
     bool oneGemm = resultType.getDimSize(0) == 1 ||
@@ -675,9 +700,10 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
                               *window, acc, sizes);
     else
       result = sumOfProducts(rewriter, loc, input, op.getW(), maps, iterators,
-                             resultType, accumulationType(op), sizes);
-    result = convertTensor(rewriter, loc, result, element);
-    if (!isa<NoneType>(op.getB().getType())) {
+                             productType, acc, sizes);
+    if (!wideBias)
+      result = convertTensor(rewriter, loc, result, element);
+    if (hasBias) {
       // The bias [M] broadcasts along dim 1.
       SmallVector<AffineMap> biasMaps = {
           AffineMap::getMultiDimIdentityMap(resultType.getRank(), ctx),
@@ -690,9 +716,12 @@ struct ConvLowering : OpRewritePattern<ConvOp> {
               ValueRange{result, op.getB()}, ValueRange{out}, biasMaps,
               SmallVector<utils::IteratorType>(resultType.getRank(),
                                                utils::IteratorType::parallel),
-              [](OpBuilder &b, Location l, ValueRange args) {
-                linalg::YieldOp::create(
-                    b, l, Value(arith::AddFOp::create(b, l, args[0], args[1])));
+              [&](OpBuilder &b, Location l, ValueRange args) {
+                Value sum = args[0], bias = args[1];
+                if (wideBias)
+                  bias = convertFloat(b, l, bias, f32);
+                Value y = arith::AddFOp::create(b, l, sum, bias);
+                linalg::YieldOp::create(b, l, convertFloat(b, l, y, element));
               })
               .getResult(0);
     }

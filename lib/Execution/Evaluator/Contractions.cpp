@@ -7,9 +7,10 @@
 // Matrix products through sgemm (Sgemm.h): Conv as im2col + GEMM over a
 // chunk of images at once, ConvTranspose as GEMM + col2im. Convolutions
 // with few products per output (depthwise) stay direct loops whose
-// innermost loop runs over contiguous output elements. A narrow result
-// rounds its f32 sum before the bias (or Gemm's C) is added, as the
-// lowering does; the evaluator rounds the final result.
+// innermost loop runs over contiguous output elements. The bias (and Gemm's
+// alpha and C) is applied to the f32 sum, and the evaluator rounds the
+// final result once, as the lowering does for a narrow result that
+// accumulates in f32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,27 +33,14 @@ using llvm::SmallVector;
 namespace mlir::dsmp::eval {
 namespace {
 
-/// The rounding of `op`'s result type (null for f32).
-Rounding resultRounding(Operation *op) {
-  return roundingFor(getElementTypeOrSelf(op->getResult(0).getType()));
-}
-
-/// y[plane] = round(y[plane]) + bias for each of the `maps` planes of each
-/// batch (the rounding only for a narrow result: the sum is rounded before
-/// the bias is added, as the lowering does).
-void addBias(Rounding rounding, const Array *bias, Array &y, int64_t maps,
-             int64_t plane) {
-  if (!rounding && !bias)
+/// y[plane] += bias for each of the `maps` planes of each batch.
+void addBias(const Array *bias, Array &y, int64_t maps, int64_t plane) {
+  if (!bias)
     return;
   for (int64_t p = 0; p < int64_t(y.f.size()) / plane; ++p) {
-    float b = bias ? bias->f[p % maps] : 0.0f;
-    float *v = y.f.data() + p * plane, *end = v + plane;
-    if (rounding)
-      for (; v != end; ++v)
-        *v = rounding(*v) + b;
-    else
-      for (; v != end; ++v)
-        *v += b;
+    float b = bias->f[p % maps];
+    for (float *v = y.f.data() + p * plane, *end = v + plane; v != end; ++v)
+      *v += b;
   }
 }
 
@@ -177,7 +165,6 @@ Error evalGemm(Operation *op, ArrayRef<const Array *> in,
   int64_t m = y.shape[0], n = y.shape[1], k = ta ? a.shape[0] : a.shape[1];
   sgemm(ta, tb, m, n, k, 1.0f, a.f.data(), ta ? m : k, b.f.data(), tb ? k : n,
         0.0f, y.f.data(), n);
-  roundInPlace(resultRounding(op), y.f);
   for (float &v : y.f)
     v *= alpha;
   if (const Array *c = in.size() > 2 ? in[2] : nullptr)
@@ -583,7 +570,7 @@ Error evalConv(Operation *op, ArrayRef<const Array *> in,
     else
       directConv(*shape, x, w, y);
   }
-  addBias(resultRounding(op), bias, y, shape->maps, shape->outPlane);
+  addBias(bias, y, shape->maps, shape->outPlane);
   return Error::success();
 }
 
@@ -733,7 +720,7 @@ Error evalConvTranspose(Operation *op, ArrayRef<const Array *> in,
     std::fill(y.f.begin(), y.f.end(), 0.0f);
     directConvTranspose(*shape, x, w, y);
   }
-  addBias(resultRounding(op), bias, y, shape->maps, shape->outPlane);
+  addBias(bias, y, shape->maps, shape->outPlane);
   return Error::success();
 }
 } // namespace

@@ -93,3 +93,49 @@ func.func @gemm_f16_stored_wide(%a: tensor<3x8xf16>, %b: tensor<4x8xf16>, %c: te
   %y = dsmp.gemm %a, %b, %c {transB = 1 : i64} : (tensor<3x8xf16>, tensor<4x8xf16>, tensor<4xf16>) -> tensor<3x4xf32>
   return %y : tensor<3x4xf32>
 }
+
+// -----
+
+/// A biased f16 convolution adds its bias (widened) to the f32 sum and
+/// rounds once, on both paths, as a library's bias epilogue does.
+// CHECK-LABEL: func.func @conv_f16_bias(
+// CHECK: linalg.matmul {{.*}}outs(%{{.+}} : tensor<4x32xf32>)
+// CHECK-NOT: arith.truncf
+// CHECK: linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<2x4x4x4xf32>, tensor<4xf16>) outs(%{{.+}} : tensor<2x4x4x4xf16>)
+// CHECK: %[[B:.+]] = arith.extf %{{.+}} : f16 to f32
+// CHECK: %[[S:.+]] = arith.addf %{{.+}}, %[[B]] : f32
+// CHECK: arith.truncf %[[S]] : f32 to f16
+// LOOPS-LABEL: func.func @conv_f16_bias(
+// LOOPS-NOT: arith.truncf
+// LOOPS: linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<2x4x4x4xf32>, tensor<4xf16>) outs(%{{.+}} : tensor<2x4x4x4xf16>)
+// LOOPS: %[[B:.+]] = arith.extf %{{.+}} : f16 to f32
+// LOOPS: %[[S:.+]] = arith.addf %{{.+}}, %[[B]] : f32
+// LOOPS: arith.truncf %[[S]] : f32 to f16
+func.func @conv_f16_bias(%x: tensor<2x2x6x6xf16>, %w: tensor<4x2x3x3xf16>, %b: tensor<4xf16>) -> tensor<2x4x4x4xf16> {
+  %y = dsmp.conv %x, %w, %b : (tensor<2x2x6x6xf16>, tensor<4x2x3x3xf16>, tensor<4xf16>) -> tensor<2x4x4x4xf16>
+  return %y : tensor<2x4x4x4xf16>
+}
+
+// -----
+
+/// A bf16 Gemm with alpha and C: both applied to the f32 sum, one rounding.
+// CHECK-LABEL: func.func @gemm_bf16_alpha_c(
+// CHECK: linalg.matmul {{.*}}outs(%{{.+}} : tensor<3x4xf32>)
+// CHECK-NOT: arith.truncf
+// CHECK: arith.mulf %{{.+}}, %{{.+}} : f32
+// CHECK: arith.addf %{{.+}}, %{{.+}} : f32
+// CHECK: arith.truncf %{{.+}} : f32 to bf16
+// CHECK-NOT: arith.truncf
+// CHECK: return
+// LOOPS-LABEL: func.func @gemm_bf16_alpha_c(
+// LOOPS: linalg.generic {{.*}} outs(%{{.+}} : tensor<3x4xf32>)
+// LOOPS-NOT: arith.truncf
+// LOOPS: arith.mulf %{{.+}}, %{{.+}} : f32
+// LOOPS: arith.addf %{{.+}}, %{{.+}} : f32
+// LOOPS: arith.truncf %{{.+}} : f32 to bf16
+// LOOPS-NOT: arith.truncf
+// LOOPS: return
+func.func @gemm_bf16_alpha_c(%a: tensor<3x5xbf16>, %b: tensor<5x4xbf16>, %c: tensor<4xbf16>) -> tensor<3x4xbf16> {
+  %y = dsmp.gemm %a, %b, %c {alpha = 0.5 : f32} : (tensor<3x5xbf16>, tensor<5x4xbf16>, tensor<4xbf16>) -> tensor<3x4xbf16>
+  return %y : tensor<3x4xbf16>
+}
