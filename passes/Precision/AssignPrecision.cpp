@@ -9,7 +9,7 @@
 // a benefit (FLOPs x (1 - 1/throughput)) and a cost: what that format adds
 // to the predicted squared relative output error of the ops taken so far
 // (RoundingCost: the roundings of its result, its inputs and its weights,
-// u^2/3 x their energies). Ops are taken by cost per benefit until the
+// u^2 / (8 ln 2) x their energies). Ops are taken by cost per benefit until the
 // budget (margin x tolerance)^2 is spent, their neighbours' costs updated
 // as they go; an op that does not fit may still take a cheaper format
 // (tf32 for a matmul), and what budget is left upgrades contractions to f8.

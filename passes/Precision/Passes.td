@@ -111,8 +111,10 @@ def AnalyzeSensitivityPass
     every element's error). For each op result x with gradient g:
     `adapt` = sum |g * x| (ADAPT's first-order bound: times the unit
     roundoff u of a format it bounds the output change) and `energy` =
-    sum (g * x)^2 (times u^2/3 it estimates the variance that rounding x
-    adds to the relative output error, the r making it unbiased). For
+    sum (g * x)^2 (times u^2 / (8 ln 2), the variance of a relative
+    rounding error over mantissas spread logarithmically, it estimates the
+    variance that rounding x adds to the relative output error, the r
+    making it unbiased). For
     matmul/conv, `operand_energy` is the same for the activation input as
     this op sees it, and with constant weights W, `weight_energy` =
     sum (dW * W)^2 (weightGradient, Adjoint.h). Means over the calibration
@@ -190,7 +192,7 @@ def AssignPrecisionPass : Pass<"dsmp-assign-precision", "mlir::ModuleOp"> {
     measured: relative L2, or absolute L2 for a max-abs budget) and no
     overflow in the calibrated ranges. Under max-abs (`dsmp.error_metric`)
     the predicted largest element error is |e| sqrt(2 ln(2n) / n) for the
-    predicted absolute L2 error |e| over n output elements. The prediction counts each rounded value once, u^2/3 * its
+    predicted absolute L2 error |e| over n output elements. The prediction counts each rounded value once, u^2 / (8 ln 2) * its
     energy (RoundingCost.h): a 16-bit op's result unless the op returns an
     input's value (Relu, Max, ...), a value cast to a narrower format for
     its readers, a contraction's constant weights. Ops are taken greedily by

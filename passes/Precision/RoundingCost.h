@@ -9,7 +9,9 @@
 // or where an op reads it in a narrower format than it arrives in (one cast
 // per format, shared by its readers), and a contraction's constant weights
 // are rounded once. Each rounding to a format with unit roundoff u costs
-// u^2/3 times the value's sensitivity energy sum (g * x)^2
+// u^2 / (8 ln 2) (the variance of a relative rounding error over mantissas
+// spread logarithmically) times the value's sensitivity energy
+// sum (g * x)^2
 // (dsmp-analyze-sensitivity). So an op's cost depends on its neighbours'
 // formats: a Relu after an f16 Conv adds nothing, an f16 op after an f32
 // one pays for casting its input.

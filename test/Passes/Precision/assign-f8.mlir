@@ -3,10 +3,10 @@
 // RUN: dsmp-opt %s --dsmp-assign-precision="target=sm_80" -mlir-print-debuginfo -mlir-print-local-scope | FileCheck %s --check-prefix=SM80
 
 // f8 matmuls on the targets that have them. The budget is (0.5 * 1e-2)^2 =
-// 2.5e-5; an f8 matmul rounds its activation (u^2/3 * the energy of the
-// value, 1e-3 here) and its weights (u^2/3 * operand_energy, for want of a
-// weight_energy) with u = 2^-4 for E4M3 (2^-3 for E5M2): 2.6e-6 at
-// operand_energy 1e-3, 1.3e-4 (over the budget) at 0.1, where f16
+// 2.5e-5; an f8 matmul rounds its activation (u^2/(8 ln 2) * the energy of
+// the value, 1e-3 here) and its weights (u^2/(8 ln 2) * operand_energy, for
+// want of a weight_energy) with u = 2^-4 for E4M3 (2^-3 for E5M2): 1.4e-6
+// at operand_energy 1e-3, 7.0e-5 (over the budget) at 0.1, where f16
 // (u = 2^-11) still fits.
 /// @scaled reads a calibrated activation and constant weights: E4M3FN on sm_90,
 /// AMD's E4M3FNUZ on gfx942 (the variant lives in targets.json), f16 on

@@ -6,13 +6,14 @@
 // RUN: dsmp-opt %s --dsmp-assign-precision="target=sm_80 sensitive-layers=^encoder/fc1$" --split-input-file -mlir-print-debuginfo -mlir-print-local-scope | FileCheck %s --check-prefix=REGEX
 
 // The budget is (margin * tolerance)^2 = (0.5 * 1e-2)^2 = 2.5e-5. Each
-// rounding costs u^2/3 x the energy of the value rounded (u = 2^-11 for f16
+// rounding costs u^2/(8 ln 2) (0.18 u^2, RoundingCost.cpp) x the energy of
+// the value rounded (u = 2^-11 for f16
 // and tf32, 2^-8 for bf16): a 16-bit matmul rounds its result (energy) and
 // casts its graph-input factors (operand_energy each, for want of their
 // own); tf32 only casts the factors.
 
-/// The same graph on two targets. @sensitive's f16/bf16 cost (9.5e-5) is
-/// over the budget; its tf32 cost (1.6e-5) fits, so sm_80 runs it in tf32
+/// The same graph on two targets. @sensitive's f16/bf16 cost (5.1e-5) is
+/// over the budget; its tf32 cost (8.7e-6) fits, so sm_80 runs it in tf32
 /// (reason budget_fallback: a cheaper format than its best),
 /// and gfx90a, which has no tf32, keeps it f32. @wide's range overflows
 /// f16, so both targets give it bf16.
@@ -95,12 +96,12 @@ module {
 // -----
 
 /// Two f16 readers of one f32 value share its cast: the first pays for it
-/// (u^2/3 x 100 = 7.9e-6, a share of 0.32 of the budget, plus its own
-/// rounding, 0.0032), the second only for its own rounding.
+/// (u^2/(8 ln 2) x 100 = 4.3e-6, a share of 0.17 of the budget, plus its
+/// own rounding, 0.0017), the second only for its own rounding.
 // SM80-LABEL: func.func @main_graph
 // SM80: dsmp.softmax {{.*}}dsmp.assigned = #dsmp.format<f32>{{.*}}dsmp.reason = "policy"
-// SM80: dsmp.add {{.*}}dsmp.assigned = #dsmp.format<f16>, dsmp.error_share = 0.321{{[0-9]*}} : f64{{.*}}loc("first_reader")
-// SM80: dsmp.add {{.*}}dsmp.assigned = #dsmp.format<f16>, dsmp.error_share = 0.00317{{[0-9]*}} : f64{{.*}}loc("second_reader")
+// SM80: dsmp.add {{.*}}dsmp.assigned = #dsmp.format<f16>, dsmp.error_share = 0.173{{[0-9]*}} : f64{{.*}}loc("first_reader")
+// SM80: dsmp.add {{.*}}dsmp.assigned = #dsmp.format<f16>, dsmp.error_share = 0.00171{{[0-9]*}} : f64{{.*}}loc("second_reader")
 module {
   func.func @main_graph(%a: tensor<4x16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>) {
     %0 = dsmp.softmax %a {dsmp.flops = 320 : i64, dsmp.sensitivity = {adapt = 1.0 : f64, energy = 1.0e+02 : f64}} : (tensor<4x16xf32>) -> tensor<4x16xf32>
@@ -114,14 +115,14 @@ module {
 
 /// Constant tables read by data movement (embedding Gathers) are stored in
 /// 16 bits with what the budget has left (weight_storage), rounding the
-/// table being rounding what is gathered (u^2/3 x its energy): @word is
-/// free, its only reader (@proj, f16) rounds the gathered rows anyway;
-/// @pos costs 7.9e-8 x 10 (share 0.0318 of the budget) and fits; @huge would cost
-/// 7.9e-8 x 1e3, over the 2.5e-5 budget, and stays f32.
+/// table being rounding what is gathered (u^2/(8 ln 2) x its energy): @word
+/// is free, its only reader (@proj, f16) rounds the gathered rows anyway;
+/// @pos costs 4.3e-8 x 10 (share 0.0172 of the budget) and fits; @huge
+/// would cost 4.3e-8 x 1e3, over the 2.5e-5 budget, and stays f32.
 // SM80-LABEL: func.func @main_graph
 // SM80: dsmp.gather {{.*}}dsmp.assigned = #dsmp.format<f16>, dsmp.error_share = 0.000000e+00 : f64, dsmp.reason = "weight_storage"{{.*}}loc("word")
 // SM80: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f16>{{.*}}dsmp.reason = "sensitivity"{{.*}}loc("proj")
-// SM80: dsmp.gather {{.*}}dsmp.assigned = #dsmp.format<f16>, dsmp.error_share = 0.0317{{[0-9]*}} : f64, dsmp.reason = "weight_storage"{{.*}}loc("pos")
+// SM80: dsmp.gather {{.*}}dsmp.assigned = #dsmp.format<f16>, dsmp.error_share = 0.0171{{[0-9]*}} : f64, dsmp.reason = "weight_storage"{{.*}}loc("pos")
 // SM80: dsmp.gather {{.*}}dsmp.assigned = #dsmp.format<f32>, dsmp.reason = "budget"{{.*}}loc("huge")
 module {
   func.func @main_graph(%ids: tensor<4xi64>, %b: tensor<16x16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>) {
@@ -166,13 +167,13 @@ module {
 /// A 16-bit MatMul whose every reader takes its product in f32 (here the
 /// graph's output) stores it unrounded once dsmp-minimize-casts has run, so
 /// the predicted error counts only its factors' roundings: sqrt(2 x
-/// u^2/3 x 1) = 3.99e-4. The choice still charges the product's rounding
-/// (error share 0.32 of the budget), so that an exact reader after it
-/// stays free; with a Relu reading it in f16 the product is rounded and
-/// the prediction is sqrt(u^2/3 x (2 + 100)) = 2.85e-3.
-// SM80: module attributes {dsmp.precision = {margin = 5.000000e-01 : f64, predicted_error = 3.98{{[0-9]+}}E-4 : f64
-// SM80: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f16>, dsmp.error_share = 0.324{{[0-9]*}} : f64{{.*}}loc("logits")
-// SM80: module attributes {dsmp.precision = {margin = 5.000000e-01 : f64, predicted_error = 0.00284{{[0-9]+}} : f64
+/// u^2/(8 ln 2) x 1) = 2.93e-4. The choice still charges the product's
+/// rounding (error share 0.17 of the budget), so that an exact reader
+/// after it stays free; with a Relu reading it in f16 the product is
+/// rounded and the prediction is sqrt(u^2/(8 ln 2) x (2 + 100)) = 2.09e-3.
+// SM80: module attributes {dsmp.precision = {margin = 5.000000e-01 : f64, predicted_error = 2.93{{[0-9]+}}E-4 : f64
+// SM80: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f16>, dsmp.error_share = 0.175{{[0-9]*}} : f64{{.*}}loc("logits")
+// SM80: module attributes {dsmp.precision = {margin = 5.000000e-01 : f64, predicted_error = 0.00209{{[0-9]+}} : f64
 // SM80: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f16>{{.*}}loc("logits")
 // SM80: dsmp.relu {{.*}}dsmp.assigned = #dsmp.format<f16>, dsmp.error_share = 0.000000e+00 : f64{{.*}}loc("relu")
 module {
