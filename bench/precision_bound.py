@@ -2,7 +2,7 @@
 """How much of a model can compute in f16 at a budget: a measured search.
 
     bench/precision_bound.py MODEL_DIR... [--tolerance 1e-2] [--points 12]
-        [--report-dir DIR]
+        [--greedy 24] [--target sm_80] [--bin build/bin]
 
 dsmp's share on a model whose all-f16 error misses tau is a prediction-led
 choice. This measures what a search that sees the measured error finds, as a
@@ -21,9 +21,9 @@ grid is refined by bisection, then checked on test_data_set_1. Suffixes
 (the ops after the cut in f32) are searched the same way, and a greedy pass
 over the prefix's f32 ops returns to f16 each whose rounding keeps set 0
 within tau (largest FLOPs first, --greedy N of them). Prints per model the
-all-f16 error, the best prefix, suffix and greedy result, and dsmp's share
-and error from DIR/NAME.json (a dsmp-compile --report, as bench/precision
-writes) when given.
+all-f16 error, the best prefix, suffix and greedy result, and beside them
+dsmp-compile's share and measured error at the same budget (calibrated on
+set 0, measured on set 1).
 
 Every float op counts (softmax and normalisation included, as the peers
 count them), so the share is a reference for dsmp's, whose policies keep
@@ -32,7 +32,9 @@ those in f32.
 import argparse
 import json
 import os
+import subprocess
 import sys
+import tempfile
 
 import numpy as np
 import onnx
@@ -156,13 +158,23 @@ class Model:
         return lowered
 
 
-def dsmp_row(report_dir, name):
-    path = os.path.join(report_dir or "", name + ".json")
-    if not report_dir or not os.path.exists(path):
-        return "-"
-    with open(path) as f:
+def dsmp_row(args, folder, work):
+    """dsmp's share and measured error at the same budget (sm_80 by default,
+    calibrated on set 0, measured on set 1, as bench/precision runs it)."""
+    name = os.path.basename(os.path.normpath(folder))
+    report = os.path.join(work, name + ".json")
+    r = subprocess.run([os.path.join(args.bin, "dsmp-compile"),
+                        os.path.join(folder, "model.onnx"), f"--target={args.target}",
+                        f"--tolerance={args.tolerance}",
+                        f"--calibration={os.path.join(folder, 'test_data_set_0')}",
+                        f"--validation={os.path.join(folder, 'test_data_set_1')}",
+                        f"--report={report}", "-o", os.path.join(work, name + ".art")],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode or not os.path.exists(report):
+        return "FAILED: " + (r.stdout.strip().splitlines() or [""])[-1][:60]
+    with open(report) as f:
         s = json.load(f)["summary"]
-    return f"{s.get('low_precision_flop_share', 0):6.1%} {s.get('measured_error', 0):.2e}"
+    return f"{s['low_precision_flop_share']:6.1%} {s['measured_error']:.2e}"
 
 
 def main():
@@ -172,37 +184,41 @@ def main():
     p.add_argument("--points", type=int, default=12, help="grid points before bisection")
     p.add_argument("--greedy", type=int, default=24,
                    help="f32 ops the greedy pass tries to return to f16")
-    p.add_argument("--report-dir", help="dsmp's reports, NAME.json, to print beside")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    p.add_argument("--bin", default=os.path.join(root, "build", "bin"),
+                   help="dsmp's tools (dsmp-compile runs beside the search)")
+    p.add_argument("--target", default="sm_80")
     args = p.parse_args()
     tau = args.tolerance
     print(f"tau = {tau:g}; share of FLOPs rounded to f16: error on set 0 / set 1 "
           "(relative L2 against onnxruntime FP32)")
     print(f"{'model':<18} {'all-f16':>24} {'best prefix in f32':>28} {'best suffix in f32':>28}"
-          f" {'prefix + greedy':>24} {'dsmp (report)':>18}")
-    for folder in args.models:
-        m = Model(folder)
-        everything = set(m.float_ops)
-        e = m.measure(everything)
-        cells = [f"{m.share(everything):6.1%} {e[0]:.2e}/{e[1]:.2e}"]
-        prefix = None
-        for side in ("prefix", "suffix"):
-            found = m.search(side, tau, args.points)
-            if side == "prefix" and found:
-                prefix = found[1]
-            if found is None:
-                cells.append("none meets tau")
-                continue
-            e = m.measure(found[1])
-            cells.append(f"{found[0]:.3f}: {m.share(found[1]):6.1%} {e[0]:.2e}/{e[1]:.2e}")
-        if prefix is not None and prefix != everything:
-            lowered = m.greedy(prefix, tau, args.greedy)
-            e = m.measure(lowered)
-            cells.append(f"{m.share(lowered):6.1%} {e[0]:.2e}/{e[1]:.2e}")
-        else:
-            cells.append("-")
-        cells.append(dsmp_row(args.report_dir, m.name))
-        print(f"{m.name:<18} {cells[0]:>24} {cells[1]:>28} {cells[2]:>28} {cells[3]:>24}"
-              f" {cells[4]:>18}  ({m.runs} runs)", flush=True)
+          f" {'prefix + greedy':>24} {'dsmp, set 1':>18}")
+    with tempfile.TemporaryDirectory() as work:
+        for folder in args.models:
+            m = Model(folder)
+            everything = set(m.float_ops)
+            e = m.measure(everything)
+            cells = [f"{m.share(everything):6.1%} {e[0]:.2e}/{e[1]:.2e}"]
+            prefix = None
+            for side in ("prefix", "suffix"):
+                found = m.search(side, tau, args.points)
+                if side == "prefix" and found:
+                    prefix = found[1]
+                if found is None:
+                    cells.append("none meets tau")
+                    continue
+                e = m.measure(found[1])
+                cells.append(f"{found[0]:.3f}: {m.share(found[1]):6.1%} {e[0]:.2e}/{e[1]:.2e}")
+            if prefix is not None and prefix != everything:
+                lowered = m.greedy(prefix, tau, args.greedy)
+                e = m.measure(lowered)
+                cells.append(f"{m.share(lowered):6.1%} {e[0]:.2e}/{e[1]:.2e}")
+            else:
+                cells.append("-")
+            cells.append(dsmp_row(args, folder, work))
+            print(f"{m.name:<18} {cells[0]:>24} {cells[1]:>28} {cells[2]:>28} {cells[3]:>24}"
+                  f" {cells[4]:>18}  ({m.runs} runs)", flush=True)
 
 
 if __name__ == "__main__":
