@@ -163,6 +163,11 @@ int reportOutputs(const RunOptions &options,
   };
   std::string error;
   size_t numOutputs = outputs.size();
+  // The folder for --save-outputs is made when missing (its parent is not).
+  if (!options.saveDir.empty() && !exists(options.saveDir) &&
+      mkdir(options.saveDir.c_str(), 0777) != 0)
+    return fail("cannot create '" + options.saveDir +
+                "': " + std::strerror(errno));
   if (!options.saveDir.empty())
     for (size_t i = 0; i < numOutputs; ++i)
       if (!writeTensorFile(pbPath(options.saveDir, "output", i), outputs[i],

@@ -42,7 +42,7 @@ void printHelp() {
       "  --rtol R             passes when max abs error / max |reference| "
       "<= R (default %g)\n"
       "  --atol A             or when max abs error <= A (default %g)\n"
-      "  --save-outputs DIR   write output_K.pb files there\n"
+      "  --save-outputs DIR   write output_K.pb files there (made if missing)\n"
       "  --repeat N           run N times, report the median time "
       "(default %d)\n"
       "  --profile FILE       an artifact compiled with --profile: write "

@@ -62,7 +62,8 @@ llvm::cl::opt<double>
                  llvm::cl::init(0), llvm::cl::cat(runCategory));
 llvm::cl::opt<std::string>
     saveOutputs("save-outputs",
-                llvm::cl::desc("Write output_K.pb to this folder"),
+                llvm::cl::desc("Write output_K.pb to this folder (made "
+                               "if missing)"),
                 llvm::cl::cat(runCategory));
 llvm::cl::opt<int> repeat("repeat",
                           llvm::cl::desc("Run N times, print the median time"),
