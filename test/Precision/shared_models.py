@@ -19,6 +19,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -114,6 +115,9 @@ def check(name, target, args, work):
     seconds = time.time() - start
     if r.returncode or not os.path.exists(report):
         return False, f"{name} {target}: dsmp-compile FAILED ({seconds:.0f} s)\n{r.stdout[-2000:]}"
+    if args.reports:
+        os.makedirs(args.reports, exist_ok=True)
+        shutil.copy(report, os.path.join(args.reports, f"{name}.{target}.json"))
     with open(report) as f:
         summary = json.load(f)["summary"]
     got, stored = {}, {}
@@ -176,6 +180,7 @@ def main():
     p.add_argument("--only", nargs="*")
     p.add_argument("--tolerance", type=float, default=1e-2)
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--reports", help="keep each precision report here as MODEL.TARGET.json")
     p.add_argument("--arm-runner", help="dsmprt-run built for AArch64")
     p.add_argument("--qemu", default="qemu-aarch64")
     p.add_argument("--sysroot", default="/usr/aarch64-linux-gnu")
