@@ -138,10 +138,25 @@ struct Sums {
       a[0] += std::fabs(v);
       q[0] += v * v;
     }
+    double sumAbs = 0, sumSquare = 0;
     for (size_t j = 0; j < kLanes; ++j) {
-      abs += a[j];
-      square += q[j];
+      sumAbs += a[j];
+      sumSquare += q[j];
     }
+    // A product g x is infinite or NaN only where x is (a -inf mask entry
+    // before a Softmax, whose gradient there is 0: -inf * 0): such a value
+    // rounds to itself, so it adds nothing. Summed again without them, off
+    // the fast path.
+    if (!std::isfinite(sumAbs) || !std::isfinite(sumSquare)) {
+      sumAbs = sumSquare = 0;
+      for (float v : p)
+        if (std::isfinite(v)) {
+          sumAbs += std::fabs(v);
+          sumSquare += double(v) * v;
+        }
+    }
+    abs += sumAbs;
+    square += sumSquare;
   }
   /// Products p then their x, n each: their squares summed over the groups
   /// of equal x that round (roundingSquareSum).

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -117,9 +118,11 @@ bool roundsExactly(float x) {
 double roundingSquareSum(llvm::ArrayRef<float> p, llvm::ArrayRef<float> x,
                          bool leaveOutExact) {
   assert(p.size() == x.size() && "one x per product");
-  // Zero rounds exactly under any scale; other short values only unscaled.
+  // Zero rounds exactly under any scale; other short values only unscaled;
+  // infinities and NaN round to themselves (their products may be NaN).
   auto skipped = [&](float v) {
-    return leaveOutExact ? roundsExactly(v) : (bitsOf(v) << 1) == 0;
+    return !std::isfinite(v) ||
+           (leaveOutExact ? roundsExactly(v) : (bitsOf(v) << 1) == 0);
   };
   thread_local GroupTable table;
   if (x.size() <= kSample) {
