@@ -165,8 +165,12 @@ struct Sums {
                     x = px.drop_front(px.size() / 2);
     double before = square;
     add(p);
-    independent += square - before;
-    square = before + roundingSquareSum(p, x, leaveOutExact);
+    double alone = square - before;
+    independent += alone;
+    // A NaN gradient (none is expected) leaves the grouping NaN: the
+    // finite products' independent sum stands in.
+    double grouped = roundingSquareSum(p, x, leaveOutExact);
+    square = before + (std::isfinite(grouped) ? grouped : alone);
   }
 };
 

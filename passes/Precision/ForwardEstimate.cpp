@@ -55,7 +55,9 @@ LogicalResult mlir::dsmp::forwardEstimateVJP(
       Value y = op->getResult(j);
       if (!grad || !isF32Tensor(y.getType(), /*requireStaticShape=*/true))
         continue;
-      Value dy = g.sub(again->getResult(j), y);
+      // Where y is infinite (a -inf mask), so is its rounded run: the
+      // difference there is NaN, and such a value rounds to itself.
+      Value dy = g.finiteOrZero(g.sub(again->getResult(j), y));
       int64_t n = cast<RankedTensorType>(y.getType()).getNumElements();
       Value term = g.mul(
           g.mul(g.reduceAll("dsmp.reduce_sum", g.mul(dy, dy)),
@@ -65,7 +67,8 @@ LogicalResult mlir::dsmp::forwardEstimateVJP(
     }
     if (!spread)
       return failure();
-    Value norm = g.add(g.reduceAll("dsmp.reduce_sum", g.mul(a, a)),
+    Value finite = g.finiteOrZero(a);
+    Value norm = g.add(g.reduceAll("dsmp.reduce_sum", g.mul(finite, finite)),
                        g.scalar(1e-30, f32));
     Value c =
         g.value("dsmp.sqrt",

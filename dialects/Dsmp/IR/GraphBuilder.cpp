@@ -124,3 +124,9 @@ Value GraphBuilder::selectOrZero(Value cond, Value a) {
   Type element = cast<RankedTensorType>(a.getType()).getElementType();
   return value("dsmp.where", {cond, a, scalar(0.0, element)});
 }
+
+Value GraphBuilder::finiteOrZero(Value a) {
+  Type element = cast<RankedTensorType>(a.getType()).getElementType();
+  return selectOrZero(value("dsmp.equal", {sub(a, a), scalar(0.0, element)}),
+                      a);
+}

@@ -58,6 +58,8 @@ public:
   Value reduceAll(StringRef op, Value v);
   /// Where `cond` holds, `a`, else zero (of `a`'s type).
   Value selectOrZero(Value cond, Value a);
+  /// `a` where it is finite, else 0 (x - x is 0 only for finite x).
+  Value finiteOrZero(Value a);
 
   NamedAttribute attr(StringRef name, Attribute value) {
     return b.getNamedAttr(name, value);
