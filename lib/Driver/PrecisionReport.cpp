@@ -37,13 +37,20 @@ namespace mlir::dsmp {
 
 namespace {
 
-json::Value numbers(DictionaryAttr dict, ArrayRef<StringRef> keys) {
+/// The `keys` of `dict` that hold numbers. A non-finite value (a causal
+/// mask's -inf in a range) stays: the written report makes it null and
+/// lists it in `non_finite` (strictJson). An infinite one among
+/// `boundKeys` means no bound and is left out.
+json::Value numbers(DictionaryAttr dict, ArrayRef<StringRef> keys,
+                    ArrayRef<StringRef> boundKeys = {}) {
   json::Object out;
   if (!dict)
     return json::Value(nullptr);
   for (StringRef key : keys)
-    if (auto f = dict.getAs<FloatAttr>(key);
-        f && std::isfinite(f.getValueAsDouble())) // JSON has no inf
+    if (auto f = dict.getAs<FloatAttr>(key))
+      out[key] = f.getValueAsDouble();
+  for (StringRef key : boundKeys)
+    if (auto f = dict.getAs<FloatAttr>(key); f && !f.getValue().isInfinity())
       out[key] = f.getValueAsDouble();
   if (auto overflow = dict.getAs<ArrayAttr>("overflow")) {
     json::Array names;
@@ -173,8 +180,9 @@ json::Array describeOps(ModuleOp assigned) {
         numbers(op->getAttrOfType<DictionaryAttr>("dsmp.sensitivity"),
                 {"adapt", "energy", "operand_energy", "weight_energy",
                  "independent_energy"});
-    entry["range"] = numbers(op->getAttrOfType<DictionaryAttr>("dsmp.range"),
-                             {"min", "max", "amax", "static_lo", "static_hi"});
+    entry["range"] =
+        numbers(op->getAttrOfType<DictionaryAttr>("dsmp.range"),
+                {"min", "max", "amax"}, {"static_lo", "static_hi"});
     if (auto stop = op->getAttrOfType<StringAttr>("dsmp.no_adjoint"))
       entry["no_adjoint"] = stop.str();
     // The graph: which ops (by index) and model inputs feed this one, and
