@@ -25,6 +25,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/SetVector.h"
 
 #define DEBUG_TYPE "dsmp-fold-constant-math"
@@ -53,6 +54,38 @@ int64_t bytesOf(Type type) {
          ((ranked.getElementType().getIntOrFloatBitWidth() + 7) / 8);
 }
 
+/// The one f32 result of `op` when `op` is float math (not data movement)
+/// that reads constants only, some of them f32, and that result takes no
+/// more bytes than the constants only `op` reads; else null.
+Value foldableFirstStep(Operation *op,
+                        const llvm::SetVector<Operation *> &computed) {
+  auto precision = dyn_cast<PrecisionOpInterface>(op);
+  if (!computed.contains(op) || !precision ||
+      precision.getOpClass() == OpClass::data_movement)
+    return {};
+  int64_t ownBytes = 0;
+  bool readsF32 = false;
+  for (Value operand : op->getOperands()) {
+    Operation *def = operand.getDefiningOp();
+    if (!def || !isa<ConstantOp, NoneOp>(def))
+      return {};
+    readsF32 |= isF32Tensor(operand.getType());
+    if (isa<ConstantOp>(def) && def->hasOneUse())
+      ownBytes += bytesOf(operand.getType());
+  }
+  Value result;
+  for (Value r : op->getResults()) {
+    if (isa<NoneType>(r.getType()))
+      continue;
+    if (result || !isF32Tensor(r.getType()))
+      return {};
+    result = r;
+  }
+  if (!readsF32 || !result || bytesOf(result.getType()) > ownBytes)
+    return {};
+  return result;
+}
+
 struct FoldConstantMathPass final
     : mlir::dsmp::impl::FoldConstantMathPassBase<FoldConstantMathPass> {
   void runOnOperation() override {
@@ -78,10 +111,15 @@ struct FoldConstantMathPass final
           }))
         computed.insert(&op);
 
-    // The f32 values read outside that set: fold each that some float math
-    // made and that takes no more bytes than the constants it frees (a
-    // causal mask made from a few integers stays computed).
-    SmallVector<Value> folds;
+    // The f32 values read outside that set, that some float math made,
+    // each with the constants it alone frees (a constant something else
+    // reads stays: folding would add a copy, as for a tied embedding read
+    // by a Gather and, transposed, by the output MatMul).
+    struct Candidate {
+      Value result;
+      llvm::SetVector<Operation *> cone, leaves;
+    };
+    SmallVector<Candidate> candidates;
     for (Operation *op : computed)
       for (Value result : op->getResults()) {
         if (!isF32Tensor(result.getType()) ||
@@ -89,22 +127,18 @@ struct FoldConstantMathPass final
               return computed.contains(user);
             }))
           continue;
-        int64_t leafBytes = 0;
+        Candidate c{result, {}, {}};
         bool floatMath = false;
-        llvm::SetVector<Operation *> cone;
         SmallVector<Operation *> work{op};
         while (!work.empty()) {
           Operation *o = work.pop_back_val();
-          if (!cone.insert(o))
+          if (!c.cone.insert(o))
             continue;
-          if (auto constant = dyn_cast<ConstantOp>(o)) {
-            // A constant something else reads stays: folding would add a
-            // copy (a tied embedding read by a Gather and, transposed, by
-            // the output MatMul) instead of replacing it.
-            if (llvm::all_of(constant->getUsers(), [&](Operation *user) {
+          if (isa<ConstantOp>(o)) {
+            if (llvm::all_of(o->getUsers(), [&](Operation *user) {
                   return computed.contains(user);
                 }))
-              leafBytes += bytesOf(constant.getType());
+              c.leaves.insert(o);
             continue;
           }
           floatMath |= llvm::any_of(o->getOperandTypes(), isF32Tensor);
@@ -112,9 +146,45 @@ struct FoldConstantMathPass final
             if (Operation *def = v.getDefiningOp())
               work.push_back(def);
         }
-        if (floatMath && bytesOf(result.getType()) <= leafBytes)
-          folds.push_back(result);
+        if (floatMath)
+          candidates.push_back(std::move(c));
       }
+
+    // Candidates that share constants are judged together: folded when
+    // all of them take no more bytes than the constants they free (a
+    // causal mask made from a few integers stays computed). Otherwise the
+    // values repeat what the math made (SEW-D's relative position keys and
+    // queries, four projections of one table, expanded per head): their
+    // first steps, math on constants that nothing else reads (LayerNorm of
+    // the table), are folded instead, and the table is stored once, in the
+    // format of the contractions that read it.
+    llvm::EquivalenceClasses<Operation *> sharing;
+    for (const Candidate &c : candidates) {
+      sharing.insert(c.result.getDefiningOp());
+      for (Operation *leaf : c.leaves)
+        sharing.unionSets(c.result.getDefiningOp(), leaf);
+    }
+    llvm::DenseMap<Operation *, std::pair<int64_t, int64_t>> groupBytes;
+    llvm::DenseMap<Operation *, llvm::SmallPtrSet<Operation *, 8>> groupLeaves;
+    for (const Candidate &c : candidates) {
+      Operation *group = sharing.getLeaderValue(c.result.getDefiningOp());
+      groupBytes[group].first += bytesOf(c.result.getType());
+      for (Operation *leaf : c.leaves)
+        if (groupLeaves[group].insert(leaf).second)
+          groupBytes[group].second += bytesOf(leaf->getResult(0).getType());
+    }
+    llvm::SetVector<Value> folds;
+    for (const Candidate &c : candidates) {
+      auto [resultBytes, leafBytes] =
+          groupBytes[sharing.getLeaderValue(c.result.getDefiningOp())];
+      if (resultBytes <= leafBytes) {
+        folds.insert(c.result);
+        continue;
+      }
+      for (Operation *first : c.cone)
+        if (Value folded = foldableFirstStep(first, computed))
+          folds.insert(folded);
+    }
     if (folds.empty())
       return;
 
@@ -150,7 +220,8 @@ struct FoldConstantMathPass final
     }
 
     b.setInsertionPointToStart(&body);
-    for (auto [v, tensor] : llvm::zip(folds, *values)) {
+    for (auto [folded, tensor] : llvm::zip(folds, *values)) {
+      Value v = folded;
       auto type = cast<RankedTensorType>(v.getType());
       if (tensor.dtype != 1 ||
           tensor.data.size() != static_cast<size_t>(bytesOf(type)))

@@ -1372,6 +1372,29 @@ static OpFoldResult foldIntBinary(
   return DenseElementsAttr::get(type, values);
 }
 
+/// Folds a unary integer op on a small constant, as foldIntBinary does.
+static OpFoldResult foldIntUnary(Operation *op, Attribute operand,
+                                 function_ref<APInt(const APInt &)> fn) {
+  auto data = constantElements(operand);
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!data || !type || !type.hasStaticShape() ||
+      !isa<IntegerType>(type.getElementType()) || type.getNumElements() > 64 ||
+      data.getType() != type)
+    return {};
+  SmallVector<APInt> values;
+  for (const APInt &v : data.getValues<APInt>())
+    values.push_back(fn(v));
+  return DenseElementsAttr::get(type, values);
+}
+
+OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
+  return foldIntUnary(*this, adaptor.getX(), [](const APInt &a) { return -a; });
+}
+OpFoldResult AbsOp::fold(FoldAdaptor adaptor) {
+  return foldIntUnary(*this, adaptor.getX(),
+                      [](const APInt &a) { return a.abs(); });
+}
+
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
   return foldIntBinary(
       *this, adaptor.getA(), adaptor.getB(),

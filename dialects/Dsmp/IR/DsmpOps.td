@@ -82,7 +82,9 @@ class Dsmp_UnaryOp<string mnemonic, string onnxName, string formula,
     # " %x : (tensor<2x?xf32>) -> tensor<2x?xf32>\n```";
 }
 
-def Dsmp_AbsOp : Dsmp_UnaryOp<"abs", "Abs", "|x|", Dsmp_ElementwiseClass, Dsmp_NumericTensor>;
+def Dsmp_AbsOp : Dsmp_UnaryOp<"abs", "Abs", "|x|", Dsmp_ElementwiseClass, Dsmp_NumericTensor> {
+  let hasFolder = 1; // integer shape arithmetic
+}
 def Dsmp_AcosOp : Dsmp_UnaryOp<"acos", "Acos", "acos(x)", Dsmp_TranscendentalClass>;
 def Dsmp_AcoshOp : Dsmp_UnaryOp<"acosh", "Acosh", "acosh(x)", Dsmp_TranscendentalClass>;
 def Dsmp_AsinOp : Dsmp_UnaryOp<"asin", "Asin", "asin(x)", Dsmp_TranscendentalClass>;
@@ -116,7 +118,9 @@ def Dsmp_LeakyReluOp : Dsmp_UnaryOp<"leaky_relu", "LeakyRelu",
     (ins DefaultValuedAttr<F32Attr, "0.01f">:$alpha)>;
 def Dsmp_LogOp : Dsmp_UnaryOp<"log", "Log", "log(x)", Dsmp_TranscendentalClass>;
 def Dsmp_MishOp : Dsmp_UnaryOp<"mish", "Mish", "x * tanh(softplus(x))", Dsmp_TranscendentalClass>;
-def Dsmp_NegOp : Dsmp_UnaryOp<"neg", "Neg", "-x", Dsmp_ElementwiseClass, Dsmp_NumericTensor>;
+def Dsmp_NegOp : Dsmp_UnaryOp<"neg", "Neg", "-x", Dsmp_ElementwiseClass, Dsmp_NumericTensor> {
+  let hasFolder = 1; // integer shape arithmetic (XLNet's Range(n, -n, -1))
+}
 def Dsmp_ReciprocalOp : Dsmp_UnaryOp<"reciprocal", "Reciprocal", "1/x">;
 def Dsmp_ReluOp : Dsmp_UnaryOp<"relu", "Relu", "max(0, x)", Dsmp_ElementwiseClass, Dsmp_NumericTensor>;
 def Dsmp_RoundOp : Dsmp_UnaryOp<"round", "Round", "round half to even(x)">;

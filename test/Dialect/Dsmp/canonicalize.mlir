@@ -136,6 +136,25 @@ func.func @int_max_min(%x: tensor<f32>) -> (tensor<2xi64>, tensor<2xi64>, tensor
 
 // -----
 
+/// Integer Neg and Abs on shape values fold (XLNet's relative positions:
+/// Range(n, -n, -1) with n from Shape); float ones stay, their rounding is
+/// a precision decision.
+// CHECK-LABEL: func.func @int_neg_abs(
+// CHECK-DAG: dsmp.constant dense<-16> : tensor<i64>
+// CHECK-DAG: dsmp.constant dense<[3, 4]> : tensor<2xi64>
+// CHECK: dsmp.neg %{{.+}} : (tensor<f32>) -> tensor<f32>
+// CHECK-NOT: dsmp.abs
+func.func @int_neg_abs(%x: tensor<f32>) -> (tensor<i64>, tensor<2xi64>, tensor<f32>) {
+  %n = dsmp.constant dense<16> : tensor<i64>
+  %neg = dsmp.neg %n : (tensor<i64>) -> tensor<i64>
+  %a = dsmp.constant dense<[3, -4]> : tensor<2xi64>
+  %abs = dsmp.abs %a : (tensor<2xi64>) -> tensor<2xi64>
+  %f = dsmp.neg %x : (tensor<f32>) -> tensor<f32>
+  return %neg, %abs, %f : tensor<i64>, tensor<2xi64>, tensor<f32>
+}
+
+// -----
+
 /// TF "same" padding (timm's tf_* ports): the pads of a stride-2, 3-wide
 /// window over 64 computed in f32 from the input's height, clipped at 0,
 /// halved, cast to int and back, then joined by Unsqueeze and Concat.

@@ -46,3 +46,59 @@ func.func @main_graph(%ids: tensor<4xi64>) -> tensor<4x3xf32> {
   %y = dsmp.matmul %e, %tt : (tensor<4x2xf32>, tensor<2x3xf32>) -> tensor<4x3xf32>
   return %y : tensor<4x3xf32>
 }
+
+// -----
+
+/// A table normalised and then repeated per batch (SEW-D's relative
+/// position embeddings: LayerNorm, then expanded per batch and head): the
+/// expanded value is larger than the table, so it stays computed, but the
+/// LayerNorm, which alone reads the table, is folded into a table of the
+/// same size. The scale and bias, which the other LayerNorm reads too, stay.
+// CHECK-LABEL: func.func @main_graph
+// CHECK-DAG: %[[G:.*]] = dsmp.constant dense<1.000000e+00> : tensor<2xf32>
+// CHECK-DAG: %[[NORMED:.*]] = dsmp.constant dense<{{\[\[}}-0.99{{[0-9]+}}, 0.99{{[0-9]+}}], [-0.99{{[0-9]+}}, 0.99{{[0-9]+}}], [-0.99{{[0-9]+}}, 0.99{{[0-9]+}}], [0.99{{[0-9]+}}, -0.99{{[0-9]+}}]]> : tensor<4x2xf32>
+// CHECK-NOT: dense<{{\[\[}}1.000000e+00, 3.000000e+00]
+// CHECK: %[[E:.*]] = dsmp.expand %[[NORMED]]
+// CHECK: dsmp.layer_normalization %arg0, %[[G]]
+// CHECK-NOT: dsmp.layer_normalization
+// CHECK: dsmp.add %{{.*}}, %[[E]]
+func.func @main_graph(%x: tensor<2x4x2xf32>) -> tensor<2x4x2xf32> {
+  %table = dsmp.constant dense<[[1.0, 3.0], [2.0, 6.0], [0.0, 4.0], [5.0, 1.0]]> : tensor<4x2xf32>
+  %g = dsmp.constant dense<1.0> : tensor<2xf32>
+  %b = dsmp.constant dense<0.0> : tensor<2xf32>
+  %y, %m, %s = dsmp.layer_normalization %table, %g, %b : (tensor<4x2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<4x2xf32>, none, none)
+  %shape = dsmp.constant dense<[2, 4, 2]> : tensor<3xi64>
+  %e = dsmp.expand %y, %shape : (tensor<4x2xf32>, tensor<3xi64>) -> tensor<2x4x2xf32>
+  %xn, %xm, %xs = dsmp.layer_normalization %x, %g, %b : (tensor<2x4x2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2x4x2xf32>, none, none)
+  %out = dsmp.add %xn, %e : (tensor<2x4x2xf32>, tensor<2x4x2xf32>) -> tensor<2x4x2xf32>
+  return %out : tensor<2x4x2xf32>
+}
+
+// -----
+
+/// Two projections of one normalised table (SEW-D's relative position
+/// keys and queries), by weights the graph's own contractions read too:
+/// each projection is as large as the table, but together they are twice
+/// its size, so they stay computed and the LayerNorm alone is folded.
+// CHECK-LABEL: func.func @main_graph
+// CHECK-DAG: %[[NORMED:.*]] = dsmp.constant dense<{{\[\[}}-0.99{{.*}} : tensor<4x2xf32>
+// CHECK-NOT: dsmp.layer_normalization %{{.*}} : (tensor<4x2xf32>
+// CHECK-DAG: dsmp.matmul %[[NORMED]], %{{.*}} : (tensor<4x2xf32>, tensor<2x2xf32>)
+// CHECK-DAG: dsmp.matmul %[[NORMED]], %{{.*}} : (tensor<4x2xf32>, tensor<2x2xf32>)
+func.func @main_graph(%x: tensor<4x2xf32>) -> tensor<4x2xf32> {
+  %table = dsmp.constant dense<[[1.0, 3.0], [2.0, 6.0], [0.0, 4.0], [5.0, 1.0]]> : tensor<4x2xf32>
+  %g = dsmp.constant dense<1.0> : tensor<2xf32>
+  %b = dsmp.constant dense<0.0> : tensor<2xf32>
+  %wq = dsmp.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %wk = dsmp.constant dense<[[5.0, 6.0], [7.0, 8.0]]> : tensor<2x2xf32>
+  %y, %m, %s = dsmp.layer_normalization %table, %g, %b : (tensor<4x2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<4x2xf32>, none, none)
+  %pq = dsmp.matmul %y, %wq : (tensor<4x2xf32>, tensor<2x2xf32>) -> tensor<4x2xf32>
+  %pk = dsmp.matmul %y, %wk : (tensor<4x2xf32>, tensor<2x2xf32>) -> tensor<4x2xf32>
+  %xn, %xm, %xs = dsmp.layer_normalization %x, %g, %b : (tensor<4x2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<4x2xf32>, none, none)
+  %xq = dsmp.matmul %xn, %wq : (tensor<4x2xf32>, tensor<2x2xf32>) -> tensor<4x2xf32>
+  %xk = dsmp.matmul %xn, %wk : (tensor<4x2xf32>, tensor<2x2xf32>) -> tensor<4x2xf32>
+  %q = dsmp.add %xq, %pq : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  %k = dsmp.add %xk, %pk : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  %out = dsmp.add %q, %k : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  return %out : tensor<4x2xf32>
+}
