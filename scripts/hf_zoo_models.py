@@ -275,3 +275,107 @@ HF_ZOO.update({
                             num_mel_bins=16, patch_size=8, frequency_stride=8, time_stride=8,
                             num_labels=5, **WIDTH), spectrogram, [{"batch": 0}], 17),
 })
+
+
+def speech_features(batch, gen, which=0):
+    """Filter-bank frames, 40 or 48 of 16 bins."""
+    return (torch.randn(batch, 40 + 8 * which, 16, generator=gen),)
+
+
+def speech2text_encoder():
+    config = hf.Speech2TextConfig(vocab_size=VOCAB, d_model=64, encoder_layers=2, decoder_layers=1,
+                                  encoder_attention_heads=4, decoder_attention_heads=4,
+                                  encoder_ffn_dim=128, decoder_ffn_dim=128,
+                                  input_feat_per_channel=16, conv_channels=32,
+                                  max_source_positions=64)
+    return Logits(hf.Speech2TextModel(config).get_encoder())
+
+
+# Session 40: families none of the entries above shares code with. Left out,
+# with why: FNet (DFT, which dsmp does not import; torch exports it only
+# through dynamo), Cohere and PatchTST (their torch.onnx exports do not run
+# in onnxruntime; dynamo's do), Mixtral, Mamba and RWKV (neither exporter
+# handles them), BigBird (meets tau, but its 3 logits on set 1 are 2.8x
+# smaller than on set 0, so measured/predicted is 4.16: docs/precision.md).
+AUDIO_AXES = [{"batch": 0, "samples": 1}]
+HF_ZOO.update({
+    "hf_xlnet": (lambda: Logits(hf.XLNetForSequenceClassification(hf.XLNetConfig(
+        vocab_size=VOCAB, d_model=64, n_layer=2, n_head=4, d_inner=128, num_labels=3,
+        use_mems_eval=False))), text, TEXT_AXES, 17),
+    "hf_canine": (lambda: Logits(hf.CanineForSequenceClassification(hf.CanineConfig(
+        **WIDTH, num_labels=3, downsampling_rate=4, local_transformer_stride=16))),
+        text, TEXT_AXES, 17),
+    "hf_ctrl": (lambda: Logits(hf.CTRLLMHeadModel(hf.CTRLConfig(
+        vocab_size=VOCAB, n_embd=64, n_layer=2, n_head=4, dff=128, use_cache=False))),
+        text, TEXT_AXES, 17),
+    "hf_gpt_neo": (lambda: Logits(hf.GPTNeoForCausalLM(hf.GPTNeoConfig(
+        vocab_size=VOCAB, hidden_size=64, num_layers=2, num_heads=4,
+        attention_types=[[["global", "local"], 1]], window_size=8, use_cache=False))),
+        text, TEXT_AXES, 17),
+    "hf_qwen3": (causal_lm(hf.Qwen3Config, hf.Qwen3ForCausalLM, **SMALL_LM), text, TEXT_AXES, 17),
+    "hf_granite": (causal_lm(hf.GraniteConfig, hf.GraniteForCausalLM, num_key_value_heads=2),
+                   text, TEXT_AXES, 17),
+    "hf_olmo2": (causal_lm(hf.Olmo2Config, hf.Olmo2ForCausalLM, num_key_value_heads=2),
+                 text, TEXT_AXES, 17),
+    "hf_esm": (lambda: Logits(hf.EsmForSequenceClassification(hf.EsmConfig(
+        vocab_size=33, pad_token_id=1, mask_token_id=32, position_embedding_type="rotary",
+        num_labels=3, **WIDTH))),
+        lambda b, g, w=0: (torch.randint(4, 30, (b, (16, 20)[w]), generator=g),
+                           torch.ones(b, (16, 20)[w], dtype=torch.int64)), TEXT_AXES, 17),
+    "hf_deberta": (text_model(hf.DebertaConfig, hf.DebertaForSequenceClassification,
+                              relative_attention=True, pos_att_type=["c2p", "p2c"],
+                              max_relative_positions=32, num_labels=3), text, TEXT_AXES, 17),
+    "hf_megatron_bert": (text_model(hf.MegatronBertConfig, hf.MegatronBertForSequenceClassification,
+                                    num_labels=3), text, TEXT_AXES, 17),
+    "hf_rembert": (text_model(hf.RemBertConfig, hf.RemBertForSequenceClassification,
+                              input_embedding_size=32, output_embedding_size=32, num_labels=3),
+                   text, TEXT_AXES, 17),
+    "hf_modernbert": (text_model(hf.ModernBertConfig, hf.ModernBertForSequenceClassification,
+                                 num_labels=3, global_attn_every_n_layers=2, local_attention=8,
+                                 pad_token_id=0, bos_token_id=1, eos_token_id=2, cls_token_id=1,
+                                 sep_token_id=2), text, TEXT_AXES, 17),
+    "hf_efficientnet": (vision_model(hf.EfficientNetConfig, hf.EfficientNetForImageClassification,
+                                     image_size=64, width_coefficient=0.25, depth_coefficient=0.25,
+                                     hidden_dim=320, num_labels=10), images(64), IMAGE_AXES, 17),
+    "hf_mobilenet_v1": (vision_model(hf.MobileNetV1Config, hf.MobileNetV1ForImageClassification,
+                                     image_size=64, depth_multiplier=0.25, num_labels=10),
+                        images(64), IMAGE_AXES, 17),
+    "hf_convnextv2": (vision_model(hf.ConvNextV2Config, hf.ConvNextV2ForImageClassification,
+                                   hidden_sizes=[16, 24, 32, 48], depths=[1, 1, 1, 1], num_labels=10),
+                      images(64), IMAGE_AXES, 17),
+    "hf_swinv2": (vision_model(hf.Swinv2Config, hf.Swinv2ForImageClassification, image_size=32,
+                               patch_size=2, embed_dim=16, depths=[1, 1], num_heads=[2, 2],
+                               window_size=4, num_labels=10), images(32), IMAGE_AXES, 17),
+    "hf_pvt": (vision_model(hf.PvtConfig, hf.PvtForImageClassification, image_size=64,
+                            hidden_sizes=[16, 32, 48, 64], depths=[1, 1, 1, 1],
+                            num_attention_heads=[1, 2, 2, 4], num_labels=10),
+               images(64), IMAGE_AXES, 17),
+    "hf_swiftformer": (vision_model(hf.SwiftFormerConfig, hf.SwiftFormerForImageClassification,
+                                    depths=[1, 1, 1, 1], embed_dims=[16, 24, 32, 48], num_labels=10),
+                       images(64), IMAGE_AXES, 17),
+    "hf_hiera": (vision_model(hf.HieraConfig, hf.HieraForImageClassification, image_size=[64, 64],
+                              embed_dim=16, depths=[1, 1, 1, 1], num_heads=[1, 1, 2, 2],
+                              num_labels=10), images(64), IMAGE_AXES, 17),
+    "hf_siglip_vision": (vision_model(hf.SiglipVisionConfig, hf.SiglipVisionModel, image_size=32,
+                                      patch_size=4, **WIDTH), images(32), IMAGE_AXES, 17),
+    "hf_dpt": (vision_model(hf.DPTConfig, hf.DPTForDepthEstimation, image_size=32, patch_size=4,
+                            hidden_size=64, num_hidden_layers=4, num_attention_heads=4,
+                            intermediate_size=128, backbone_out_indices=[0, 1, 2, 3],
+                            neck_hidden_sizes=[16, 32, 64, 64], fusion_hidden_size=32,
+                            head_in_index=-1), images(32), IMAGE_AXES, 17),
+    "hf_glpn": (vision_model(hf.GLPNConfig, hf.GLPNForDepthEstimation, hidden_sizes=[16, 32, 48, 64],
+                             depths=[1, 1, 1, 1], num_attention_heads=[1, 2, 2, 4],
+                             decoder_hidden_size=16), images(64), IMAGE_AXES, 17),
+    "hf_data2vec_audio": (audio_model(hf.Data2VecAudioForSequenceClassification,
+                                      hf.Data2VecAudioConfig), waveform, AUDIO_AXES, 17),
+    "hf_unispeech": (audio_model(hf.UniSpeechForSequenceClassification, hf.UniSpeechConfig),
+                     waveform, AUDIO_AXES, 17),
+    "hf_wav2vec2_conformer": (audio_model(hf.Wav2Vec2ConformerForSequenceClassification,
+                                          hf.Wav2Vec2ConformerConfig,
+                                          position_embeddings_type="rotary"),
+                              waveform, AUDIO_AXES, 17),
+    "hf_sew_d": (audio_model(hf.SEWDForSequenceClassification, hf.SEWDConfig, squeeze_factor=2,
+                             max_position_embeddings=64, position_buckets=32),
+                 waveform, AUDIO_AXES, 17),
+    "hf_speech2text_encoder": (speech2text_encoder, speech_features, [{"batch": 0, "frames": 1}], 17),
+})
