@@ -161,15 +161,27 @@ std::string unsupportedOpMessage(StringRef opType, int64_t opset) {
       {"DynamicQuantizeLinear", "QuantizeLinear with a computed scale"},
       {"SoftmaxCrossEntropyLoss", "LogSoftmax and a Gather-based loss"},
       {"NegativeLogLikelihoodLoss", "GatherElements and a reduction"},
+      {"DFT", "a MatMul by constant cosine and sine tables"},
+      {"STFT", "a Conv by constant windowed cosine and sine kernels"},
   };
+  // Ops whose output shape depends on the values: dsmp compiles static
+  // shapes, so the model is cut before them and they run after.
+  static const char *const kDataShaped[] = {"NonZero", "NonMaxSuppression",
+                                            "Unique", "Compress"};
   std::string message = "op type " + opType.str() + " (opset " +
                         std::to_string(opset) + ") is not supported";
   for (const auto &[from, to] : kForms)
     if (opType == from)
       return message + "; export it as " + to;
-  // Else the supported op type whose name is closest, where one is close.
+  if (llvm::is_contained(kDataShaped, opType))
+    return message + "; its output's shape depends on the data and dsmp " +
+           "compiles static shapes: cut the model before it " +
+           "(onnx.utils.extract_model) and run it after";
+  // Else the supported op type whose name is closest, where one is close
+  // (fewer edits than half its length: Relux -> Relu, not DFT -> Div).
   StringRef best;
-  unsigned bestDistance = 4;
+  unsigned bestDistance =
+      std::min<unsigned>(4, static_cast<unsigned>(opType.size()) / 2 + 1);
   for (const OnnxOpInfo &info : getOnnxOps()) {
     unsigned d = opType.edit_distance(info.onnxType, /*AllowReplacements=*/true,
                                       bestDistance);

@@ -142,6 +142,16 @@ add("old_image_scaler.onnx", "node 'scale' (ImageScaler, opset 10): op type Imag
 add("misspelt_op.onnx", "node 'relu' (Relux, opset 13): op type Relux (opset 13) is not "
     "supported; the nearest supported op type is Relu",
     model([helper.make_node("Relux", ["x"], ["y"], name="relu")]))
+# DFT has no near neighbour by name (not "Div"): the message says what to
+# export instead. NonZero's output shape depends on the data.
+add("dft_op.onnx", "node 'fft' (DFT, opset 17): op type DFT (opset 17) is not supported; "
+    "export it as a MatMul by constant cosine and sine tables",
+    model([helper.make_node("DFT", ["x"], ["y"], name="fft")],
+          inputs=[vi("x", [1, 8, 1])], outputs=[vi("y", [1, 8, 2])], opset=17))
+add("nonzero_op.onnx", "node 'where' (NonZero, opset 13): op type NonZero (opset 13) is not "
+    "supported; its output's shape depends on the data and dsmp compiles static shapes",
+    model([helper.make_node("NonZero", ["x"], ["y"], name="where")],
+          outputs=[vi("y", None, TensorProto.INT64)]))
 add("unknown_domain.onnx", "node 'custom' (Relu, opset 13): op domain 'com.example'",
     model([helper.make_node("Relu", ["x"], ["y"], name="custom", domain="com.example")],
           opsets=[helper.make_opsetid("", 13), helper.make_opsetid("com.example", 1)]))
