@@ -853,10 +853,6 @@ runMixedPrecision(ModuleOp fp32, const MixedPrecisionOptions &options) {
   return assignFormats(fp32, *analysis, options);
 }
 
-/// The artifact in `outputDir` run on the validation input sets and
-/// measured as the rounds measure the model (against the same FP32
-/// reference, with the same floors); none, with `why`, where it cannot run
-/// here (GPU kernels, another CPU, no variant for the validation shapes).
 /// The flow's budget for a rerun after the artifact missed tau, given
 /// artifact/flow of each build so far. The artifact's error is a second
 /// sample of the same rounding noise (over the three zoos' 91 artifact
@@ -877,6 +873,10 @@ static double rerunBudget(double tolerance,
   return 0.9 * tolerance / std::exp(logSum / artifactOverFlow.size());
 }
 
+/// The artifact in `outputDir` run on the validation input sets and
+/// measured as the rounds measure the model (against the same FP32
+/// reference, with the same floors); none, with `why`, where it cannot run
+/// here (GPU kernels, another CPU, no variant for the validation shapes).
 static Expected<std::optional<Measurement>>
 measureArtifact(StringRef outputDir, const CompileOptions &compile,
                 const MixedPrecisionOptions &options,

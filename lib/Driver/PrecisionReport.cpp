@@ -37,9 +37,9 @@ namespace mlir::dsmp {
 
 namespace {
 
-/// The `keys` of `dict` that hold numbers. A non-finite value (a causal
-/// mask's -inf in a range) stays: the written report makes it null and
-/// lists it in `non_finite` (strictJson). An infinite one among
+/// The `keys` of `dict` that hold numbers. A non-finite value (a NaN
+/// energy) stays: the written report makes it null and lists it in
+/// `non_finite` (strictJson). An infinite one among
 /// `boundKeys` means no bound and is left out.
 json::Value numbers(DictionaryAttr dict, ArrayRef<StringRef> keys,
                     ArrayRef<StringRef> boundKeys = {}) {
