@@ -50,6 +50,11 @@ void mlir::dsmp::buildPrecisionAnalysisPipeline(
   pm.addPass(createLiftSixteenBitPass());
   // Math on weights alone (weight standardisation) becomes the weight.
   pm.addPass(createFoldConstantMathPass());
+  // A Loop whose trip count is known already (tf2onnx's Keras GRU over a
+  // fixed sequence length) unrolls, so that each iteration's ops are
+  // measured and assigned like any other; its body would stay f32, outside
+  // the analysis.
+  pm.addNestedPass<func::FuncOp>(createUnrollLoopsPass());
   // How much each op's rounding moves the outputs (one forward + adjoint
   // run), and where values lie, which decides the formats that can hold
   // them: dsmp-analyze-ranges' attributes from that run's forward half

@@ -1456,6 +1456,88 @@ OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
       *this, adaptor.getData_0(),
       [](const APInt &a, const APInt &b) { return a.sle(b) ? a : b; });
 }
+/// A reduction of a small integer constant (tf2onnx spells a Reshape's
+/// merged dims as ReduceProd of a slice of Shape), by `fn` pairwise in
+/// index order. `axes` is none, or a constant: its values where given,
+/// every dim where empty (unless `noopWithEmptyAxes`).
+static OpFoldResult
+foldIntReduce(Operation *op, Attribute dataAttr, Value axes, Attribute axesAttr,
+              int64_t keepdims, int64_t noopWithEmptyAxes,
+              function_ref<APInt(const APInt &, const APInt &)> fn) {
+  auto data = constantElements(dataAttr);
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!data || !type || !type.hasStaticShape() ||
+      !isa<IntegerType>(type.getElementType()) || data.getNumElements() > 64 ||
+      data.getNumElements() == 0)
+    return {};
+  ArrayRef<int64_t> shape = data.getType().getShape();
+  int64_t rank = shape.size();
+  SmallVector<bool> reduced(rank, true);
+  if (!isa<NoneType>(axes.getType())) {
+    auto axesData = constantElements(axesAttr);
+    if (!axesData)
+      return {};
+    if (axesData.getNumElements() == 0 && noopWithEmptyAxes)
+      return data.getType() == type ? OpFoldResult(data) : OpFoldResult();
+    if (axesData.getNumElements() > 0) {
+      reduced.assign(rank, false);
+      for (const APInt &axis : axesData.getValues<APInt>()) {
+        int64_t a = axis.getSExtValue();
+        if (a < -rank || a >= rank)
+          return {};
+        reduced[a < 0 ? a + rank : a] = true;
+      }
+    }
+  }
+  SmallVector<int64_t> outShape;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!reduced[d] || keepdims)
+      outShape.push_back(reduced[d] ? 1 : shape[d]);
+  if (ArrayRef<int64_t>(outShape) != type.getShape())
+    return {};
+  SmallVector<std::optional<APInt>> out(type.getNumElements());
+  SmallVector<APInt> values(data.getValues<APInt>());
+  for (int64_t linear = 0, n = values.size(); linear < n; ++linear) {
+    // Row-major coordinates of `linear`, then the output's index.
+    int64_t rest = linear, target = 0, stride = 1;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      int64_t coord = rest % shape[d];
+      rest /= shape[d];
+      if (!reduced[d]) {
+        target += coord * stride;
+        stride *= shape[d];
+      }
+    }
+    std::optional<APInt> &slot = out[target];
+    slot = slot ? fn(*slot, values[linear]) : values[linear];
+  }
+  SmallVector<APInt> result;
+  for (std::optional<APInt> &v : out)
+    result.push_back(*v);
+  return DenseElementsAttr::get(type, result);
+}
+OpFoldResult ReduceMaxOp::fold(FoldAdaptor adaptor) {
+  return foldIntReduce(
+      *this, adaptor.getData(), getAxes(), adaptor.getAxes(), getKeepdims(),
+      getNoopWithEmptyAxes(),
+      [](const APInt &a, const APInt &b) { return a.sge(b) ? a : b; });
+}
+OpFoldResult ReduceMinOp::fold(FoldAdaptor adaptor) {
+  return foldIntReduce(
+      *this, adaptor.getData(), getAxes(), adaptor.getAxes(), getKeepdims(),
+      getNoopWithEmptyAxes(),
+      [](const APInt &a, const APInt &b) { return a.sle(b) ? a : b; });
+}
+OpFoldResult ReduceProdOp::fold(FoldAdaptor adaptor) {
+  return foldIntReduce(*this, adaptor.getData(), getAxes(), adaptor.getAxes(),
+                       getKeepdims(), getNoopWithEmptyAxes(),
+                       [](const APInt &a, const APInt &b) { return a * b; });
+}
+OpFoldResult ReduceSumOp::fold(FoldAdaptor adaptor) {
+  return foldIntReduce(*this, adaptor.getData(), getAxes(), adaptor.getAxes(),
+                       getKeepdims(), getNoopWithEmptyAxes(),
+                       [](const APInt &a, const APInt &b) { return a + b; });
+}
 OpFoldResult ModOp::fold(FoldAdaptor adaptor) {
   // fmod = 0: the remainder takes the divisor's sign (Python's %);
   // fmod = 1: the dividend's (C's fmod), as srem gives.
@@ -1683,6 +1765,123 @@ OpFoldResult EqualOp::fold(FoldAdaptor adaptor) {
     values.push_back(a == b);
   }
   return DenseElementsAttr::get(type, values);
+}
+
+/// The elements of a small integer or float operand known at compile time:
+/// a constant, or float shape arithmetic (evaluateShapeFloat).
+static std::optional<SmallVector<APInt>> knownInts(Attribute attr) {
+  auto elements = constantElements(attr);
+  // Signed or signless only: the folders compare as signed.
+  if (!elements || !isa<IntegerType>(elements.getElementType()) ||
+      elements.getElementType().isUnsignedInteger() ||
+      elements.getNumElements() > 64)
+    return std::nullopt;
+  return llvm::to_vector(elements.getValues<APInt>());
+}
+static std::optional<SmallVector<APFloat>> knownFloats(Value value,
+                                                       Attribute attr) {
+  auto elements = constantElements(attr);
+  if (elements && isa<FloatType>(elements.getElementType()) &&
+      elements.getNumElements() <= 64)
+    return llvm::to_vector(elements.getValues<APFloat>());
+  int budget = 64;
+  return evaluateShapeFloat(value, budget);
+}
+
+/// A comparison or logical op on small operands known at compile time
+/// (a Loop's condition, which tf2onnx writes as iteration < count), with
+/// each side of the result's size or a single element.
+static OpFoldResult
+foldBoolBinary(Operation *op, Attribute aAttr, Attribute bAttr,
+               function_ref<bool(const APInt &, const APInt &)> onInts,
+               function_ref<bool(const APFloat &, const APFloat &)> onFloats) {
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type || !type.hasStaticShape() || type.getNumElements() > 64)
+    return {};
+  int64_t n = type.getNumElements();
+  auto fits = [&](size_t size) {
+    return static_cast<int64_t>(size) == n || size == 1;
+  };
+  SmallVector<bool> values;
+  auto ints = [&]()
+      -> std::optional<std::pair<SmallVector<APInt>, SmallVector<APInt>>> {
+    auto a = knownInts(aAttr), b = knownInts(bAttr);
+    if (!a || !b)
+      return std::nullopt;
+    return std::make_pair(*a, *b);
+  }();
+  if (ints) {
+    auto &[a, b] = *ints;
+    if (!fits(a.size()) || !fits(b.size()))
+      return {};
+    for (int64_t i = 0; i < n; ++i)
+      values.push_back(
+          onInts(a[a.size() == 1 ? 0 : i], b[b.size() == 1 ? 0 : i]));
+    return DenseElementsAttr::get(type, values);
+  }
+  if (!onFloats)
+    return {};
+  auto a = knownFloats(op->getOperand(0), aAttr);
+  auto b = a ? knownFloats(op->getOperand(1), bAttr) : std::nullopt;
+  if (!a || !b || !fits(a->size()) || !fits(b->size()))
+    return {};
+  for (int64_t i = 0; i < n; ++i)
+    values.push_back(
+        onFloats((*a)[a->size() == 1 ? 0 : i], (*b)[b->size() == 1 ? 0 : i]));
+  return DenseElementsAttr::get(type, values);
+}
+
+OpFoldResult LessOp::fold(FoldAdaptor adaptor) {
+  return foldBoolBinary(
+      *this, adaptor.getA(), adaptor.getB(),
+      [](const APInt &a, const APInt &b) { return a.slt(b); },
+      [](const APFloat &a, const APFloat &b) {
+        return a.compare(b) == APFloat::cmpLessThan;
+      });
+}
+OpFoldResult LessOrEqualOp::fold(FoldAdaptor adaptor) {
+  return foldBoolBinary(
+      *this, adaptor.getA(), adaptor.getB(),
+      [](const APInt &a, const APInt &b) { return a.sle(b); },
+      [](const APFloat &a, const APFloat &b) {
+        auto c = a.compare(b);
+        return c == APFloat::cmpLessThan || c == APFloat::cmpEqual;
+      });
+}
+OpFoldResult GreaterOp::fold(FoldAdaptor adaptor) {
+  return foldBoolBinary(
+      *this, adaptor.getA(), adaptor.getB(),
+      [](const APInt &a, const APInt &b) { return a.sgt(b); },
+      [](const APFloat &a, const APFloat &b) {
+        return a.compare(b) == APFloat::cmpGreaterThan;
+      });
+}
+OpFoldResult GreaterOrEqualOp::fold(FoldAdaptor adaptor) {
+  return foldBoolBinary(
+      *this, adaptor.getA(), adaptor.getB(),
+      [](const APInt &a, const APInt &b) { return a.sge(b); },
+      [](const APFloat &a, const APFloat &b) {
+        auto c = a.compare(b);
+        return c == APFloat::cmpGreaterThan || c == APFloat::cmpEqual;
+      });
+}
+OpFoldResult AndOp::fold(FoldAdaptor adaptor) {
+  return foldBoolBinary(
+      *this, adaptor.getA(), adaptor.getB(),
+      [](const APInt &a, const APInt &b) { return !a.isZero() && !b.isZero(); },
+      nullptr);
+}
+OpFoldResult OrOp::fold(FoldAdaptor adaptor) {
+  return foldBoolBinary(
+      *this, adaptor.getA(), adaptor.getB(),
+      [](const APInt &a, const APInt &b) { return !a.isZero() || !b.isZero(); },
+      nullptr);
+}
+OpFoldResult XorOp::fold(FoldAdaptor adaptor) {
+  return foldBoolBinary(
+      *this, adaptor.getA(), adaptor.getB(),
+      [](const APInt &a, const APInt &b) { return a.isZero() != b.isZero(); },
+      nullptr);
 }
 
 OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {

@@ -243,16 +243,30 @@ class Dsmp_CompareOp<string mnemonic, string onnxName, string formula,
     # ">, tensor<" # exampleElement # ">) -> tensor<4xi1>\n```";
 }
 
-def Dsmp_AndOp : Dsmp_CompareOp<"and", "And", "a && b", Dsmp_BoolTensor, "i1">;
+def Dsmp_AndOp : Dsmp_CompareOp<"and", "And", "a && b", Dsmp_BoolTensor, "i1"> {
+  let hasFolder = 1; // a Loop's condition (tf2onnx: iteration < count)
+}
 def Dsmp_EqualOp : Dsmp_CompareOp<"equal", "Equal", "a == b"> {
   let hasFolder = 1;
 }
-def Dsmp_GreaterOp : Dsmp_CompareOp<"greater", "Greater", "a > b">;
-def Dsmp_GreaterOrEqualOp : Dsmp_CompareOp<"greater_or_equal", "GreaterOrEqual", "a >= b">;
-def Dsmp_LessOp : Dsmp_CompareOp<"less", "Less", "a < b">;
-def Dsmp_LessOrEqualOp : Dsmp_CompareOp<"less_or_equal", "LessOrEqual", "a <= b">;
-def Dsmp_OrOp : Dsmp_CompareOp<"or", "Or", "a || b", Dsmp_BoolTensor, "i1">;
-def Dsmp_XorOp : Dsmp_CompareOp<"xor", "Xor", "a != b", Dsmp_BoolTensor, "i1">;
+def Dsmp_GreaterOp : Dsmp_CompareOp<"greater", "Greater", "a > b"> {
+  let hasFolder = 1; // a Loop's condition (tf2onnx: iteration < count)
+}
+def Dsmp_GreaterOrEqualOp : Dsmp_CompareOp<"greater_or_equal", "GreaterOrEqual", "a >= b"> {
+  let hasFolder = 1; // a Loop's condition (tf2onnx: iteration < count)
+}
+def Dsmp_LessOp : Dsmp_CompareOp<"less", "Less", "a < b"> {
+  let hasFolder = 1; // a Loop's condition (tf2onnx: iteration < count)
+}
+def Dsmp_LessOrEqualOp : Dsmp_CompareOp<"less_or_equal", "LessOrEqual", "a <= b"> {
+  let hasFolder = 1; // a Loop's condition (tf2onnx: iteration < count)
+}
+def Dsmp_OrOp : Dsmp_CompareOp<"or", "Or", "a || b", Dsmp_BoolTensor, "i1"> {
+  let hasFolder = 1; // a Loop's condition (tf2onnx: iteration < count)
+}
+def Dsmp_XorOp : Dsmp_CompareOp<"xor", "Xor", "a != b", Dsmp_BoolTensor, "i1"> {
+  let hasFolder = 1; // a Loop's condition (tf2onnx: iteration < count)
+}
 
 class Dsmp_VariadicOp<string mnemonic, string onnxName, string formula>
     : Dsmp_OnnxOp<mnemonic, Dsmp_ElementwiseClass,
@@ -594,11 +608,19 @@ def Dsmp_ReduceL1Op : Dsmp_ReduceOp<"reduce_l1", "ReduceL1", "sum(|x|)">;
 def Dsmp_ReduceL2Op : Dsmp_ReduceOp<"reduce_l2", "ReduceL2", "sqrt(sum(x^2))">;
 def Dsmp_ReduceLogSumOp : Dsmp_ReduceOp<"reduce_log_sum", "ReduceLogSum", "log(sum(x))">;
 def Dsmp_ReduceLogSumExpOp : Dsmp_ReduceOp<"reduce_log_sum_exp", "ReduceLogSumExp", "log(sum(exp(x)))">;
-def Dsmp_ReduceMaxOp : Dsmp_ReduceOp<"reduce_max", "ReduceMax", "max">;
+def Dsmp_ReduceMaxOp : Dsmp_ReduceOp<"reduce_max", "ReduceMax", "max"> {
+  let hasFolder = 1; // integer shape arithmetic (tf2onnx: ReduceProd of dims)
+}
 def Dsmp_ReduceMeanOp : Dsmp_ReduceOp<"reduce_mean", "ReduceMean", "mean">;
-def Dsmp_ReduceMinOp : Dsmp_ReduceOp<"reduce_min", "ReduceMin", "min">;
-def Dsmp_ReduceProdOp : Dsmp_ReduceOp<"reduce_prod", "ReduceProd", "product">;
-def Dsmp_ReduceSumOp : Dsmp_ReduceOp<"reduce_sum", "ReduceSum", "sum">;
+def Dsmp_ReduceMinOp : Dsmp_ReduceOp<"reduce_min", "ReduceMin", "min"> {
+  let hasFolder = 1; // integer shape arithmetic (tf2onnx: ReduceProd of dims)
+}
+def Dsmp_ReduceProdOp : Dsmp_ReduceOp<"reduce_prod", "ReduceProd", "product"> {
+  let hasFolder = 1; // integer shape arithmetic (tf2onnx: ReduceProd of dims)
+}
+def Dsmp_ReduceSumOp : Dsmp_ReduceOp<"reduce_sum", "ReduceSum", "sum"> {
+  let hasFolder = 1; // integer shape arithmetic (tf2onnx: ReduceProd of dims)
+}
 def Dsmp_ReduceSumSquareOp : Dsmp_ReduceOp<"reduce_sum_square", "ReduceSumSquare", "sum(x^2)">;
 
 class Dsmp_ArgOp<string mnemonic, string onnxName, string what>

@@ -74,6 +74,37 @@ def DecomposeRecurrentPass
   ];
 }
 
+def UnrollLoopsPass : Pass<"dsmp-unroll-loops", "mlir::func::FuncOp"> {
+  let summary = "Unroll ONNX Loops whose trip count and condition fold";
+  let description = [{
+    Pre-condition: `dsmp.loop` ops whose M and cond operands are constants
+    (or none), typically after specialization.
+
+    Post-condition: each Loop whose body yields a condition that folds to a
+    constant in every iteration, and that ends within `max-iterations`
+    iterations and `max-cloned-ops` copied ops, is its body cloned once per
+    iteration into the enclosing block (the iteration number a constant),
+    its scan outputs a Concat of the per-iteration values stacked on a new
+    leading dim. Other Loops are left as they are. tf2onnx exports Keras
+    GRU and SimpleRNN layers as such Loops.
+
+    ```mlir
+    // dsmp-opt --dsmp-unroll-loops
+    %r:2 = dsmp.loop %three, %true, %h : ... { ^bb0(%i, %c, %h): ... }
+    // becomes three copies of the body and a dsmp.concat of the scans.
+    ```
+  }];
+  let options = [
+    Option<"maxIterations", "max-iterations", "int64_t", /*default=*/"4096",
+           "Loops that run more iterations stay Loops">,
+    Option<"maxClonedOps", "max-cloned-ops", "int64_t", /*default=*/"200000",
+           "Loops whose unrolled body would have more ops stay Loops">
+  ];
+  let statistics = [
+    Statistic<"numUnrolled", "num-unrolled", "Loops unrolled">
+  ];
+}
+
 def ExpandMaxPoolGradPass
     : Pass<"dsmp-expand-max-pool-grad", "mlir::func::FuncOp"> {
   let summary = "Expand dsmp.max_pool_grad into ops the host lowering knows";
@@ -106,7 +137,7 @@ def SpecializeShapesPass : Pass<"dsmp-specialize-shapes", "mlir::ModuleOp"> {
     error); each integer input in `fix-inputs` reads as a constant of those
     values (the argument stays, so the entry point keeps its inputs). Then a
     few rounds of dsmp-refine-shapes and canonicalization make the shapes
-    static through the graph, recurrences unroll (dsmp-decompose-recurrent)
+    static through the graph, recurrences unroll (dsmp-decompose-recurrent, dsmp-unroll-loops)
     and CSE runs. Fails, naming the input or output, where a given shape does
     not fit or an output is not static afterwards; the failure also names
     the inputs an If branches on. With `keep-dynamic`, the dynamic input dims

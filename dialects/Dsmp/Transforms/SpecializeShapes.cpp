@@ -109,12 +109,12 @@ struct SpecializeShapesPass final
     : mlir::dsmp::impl::SpecializeShapesPassBase<SpecializeShapesPass> {
   using Base::Base;
 
-  LogicalResult initialize(MLIRContext *) override {
+  LogicalResult initialize(MLIRContext *context) override {
     for (const std::string &text : shapes) {
       auto parsed = parseNamedList(text, 'x');
       if (failed(parsed) ||
           llvm::any_of(parsed->second, [](int64_t d) { return d < 0; }))
-        return emitError(UnknownLoc::get(&getContext()))
+        return emitError(UnknownLoc::get(context))
                << "dsmp-specialize-shapes: '" << text
                << "' is not NAME=D0xD1x... with dims >= 0";
       given[parsed->first] = parsed->second;
@@ -122,7 +122,7 @@ struct SpecializeShapesPass final
     for (const std::string &text : fixInputs) {
       auto parsed = parseNamedList(text, ':');
       if (failed(parsed))
-        return emitError(UnknownLoc::get(&getContext()))
+        return emitError(UnknownLoc::get(context))
                << "dsmp-specialize-shapes: fix-inputs expects NAME=V[:V...], "
                   "got '"
                << text << "'";
@@ -130,7 +130,7 @@ struct SpecializeShapesPass final
           std::vector<int64_t>(parsed->second.begin(), parsed->second.end());
     }
     if (defaultDim < 1)
-      return emitError(UnknownLoc::get(&getContext()))
+      return emitError(UnknownLoc::get(context))
              << "dsmp-specialize-shapes: default-dim must be at least 1";
     return success();
   }
@@ -171,6 +171,7 @@ struct SpecializeShapesPass final
     // With static shapes, recurrences unroll into ops the lowering, the
     // evaluator and the precision analyses all know.
     refine.addNestedPass<func::FuncOp>(createDecomposeRecurrentPass());
+    refine.addNestedPass<func::FuncOp>(createUnrollLoopsPass());
     refine.addPass(createCSEPass());
     // Each round folds one more link of the shape arithmetic that deep
     // graphs chain from block to block (ShuffleNet's 16 channel splits,
@@ -188,11 +189,19 @@ struct SpecializeShapesPass final
     for (unsigned i = 0; i < graph.getNumResults(); ++i) {
       auto type = dyn_cast<RankedTensorType>(graph.getResultTypes()[i]);
       if (!type || (!keepDynamic && !type.hasStaticShape())) {
-        module.emitError() << "output '" << graphOutputName(graph, i)
-                           << "' has type "
-                           << typeText(graph.getResultTypes()[i])
-                           << " after specialization; the host runs static "
-                              "shapes";
+        InFlightDiagnostic diag = module.emitError()
+                                  << "output '" << graphOutputName(graph, i)
+                                  << "' has type "
+                                  << typeText(graph.getResultTypes()[i])
+                                  << " after specialization; the host runs "
+                                     "static shapes";
+        // A Loop left is one whose trip count the data decides.
+        graph.walk([&](LoopOp loop) {
+          diag << "; Loop " << loop.getLoc()
+               << " stays a loop (its trip count or condition depends on "
+                  "the data), and the host does not run Loops";
+          return WalkResult::interrupt();
+        });
         return signalPassFailure();
       }
     }

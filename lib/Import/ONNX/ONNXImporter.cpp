@@ -107,6 +107,41 @@ Type joinBranchTypes(Region &thenRegion, Region &elseRegion, unsigned index) {
   return RankedTensorType::get(dims, a.getElementType());
 }
 
+/// The type of result `index` of a Loop from its body, for where ONNX's
+/// inference leaves it without a rank (tf2onnx's Keras GRU/LSTM loops carry
+/// a state whose initial value is [?, ?] and whose body yields [?, 32]):
+/// a loop-carried value joins its initial type with the body's (dims that
+/// differ become dynamic); a scan output is the body's per-iteration type
+/// behind a dynamic iteration dim.
+Type loopResultType(Region &body, ValueRange operands, unsigned index) {
+  if (body.empty() || operands.size() < 2)
+    return {};
+  Operation *yield = body.front().getTerminator();
+  unsigned carried = operands.size() - 2;
+  // The body yields cond, then the carried values, then the scan outputs.
+  if (!yield || index + 1 >= yield->getNumOperands())
+    return {};
+  Type yielded = yield->getOperand(index + 1).getType();
+  auto each = dyn_cast<RankedTensorType>(yielded);
+  if (index >= carried) {
+    if (!each)
+      return {};
+    SmallVector<int64_t> dims{ShapedType::kDynamic};
+    llvm::append_range(dims, each.getShape());
+    return RankedTensorType::get(dims, each.getElementType());
+  }
+  Type initial = operands[2 + index].getType();
+  if (getElementTypeOrSelf(initial) != getElementTypeOrSelf(yielded))
+    return {};
+  auto first = dyn_cast<RankedTensorType>(initial);
+  if (!first || !each || first.getRank() != each.getRank())
+    return UnrankedTensorType::get(getElementTypeOrSelf(initial));
+  SmallVector<int64_t> dims;
+  for (auto [x, y] : llvm::zip(first.getShape(), each.getShape()))
+    dims.push_back(x == y ? x : ShapedType::kDynamic);
+  return RankedTensorType::get(dims, first.getElementType());
+}
+
 /// The importer of one model. Scopes mirror ONNX graph nesting: If and Loop
 /// bodies see the values of every enclosing graph.
 class ModelImporter {
@@ -797,6 +832,20 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
     if (fromBranches) {
       resultTypes.push_back(fromBranches);
       continue;
+    }
+    if (opType == "Loop" && !regions.empty() && regions[0]) {
+      // ONNX's inference types a Loop's results, when it can, from the
+      // body and the initial values together; where it left the rank out,
+      // the body says it.
+      const onnx::TypeProto *proto = lookupType(node.output(i));
+      bool ranked =
+          proto && proto->has_tensor_type() && proto->tensor_type().has_shape();
+      Type fromBody =
+          ranked ? Type() : loopResultType(*regions[0], operands, i);
+      if (fromBody) {
+        resultTypes.push_back(fromBody);
+        continue;
+      }
     }
     auto type = resultType(node, i, operands, *info, attrDict, castElement);
     if (!type)

@@ -366,3 +366,57 @@ func.func @cast_to_bool() -> tensor<3xi1> {
   %b = dsmp.cast %x : (tensor<3xi64>) -> tensor<3xi1>
   return %b : tensor<3xi1>
 }
+
+// -----
+
+/// tf2onnx merges dims as ReduceProd of a slice of Shape: integer
+/// reductions of constants fold (all dims, or the given axes, with or
+/// without keepdims); float reductions stay.
+// CHECK-LABEL: func.func @int_reduce(
+// CHECK-DAG: dsmp.constant dense<8> : tensor<1xi64>
+// CHECK-DAG: dsmp.constant dense<[5, 7, 9]> : tensor<3xi64>
+// CHECK-DAG: dsmp.constant dense<{{\[\[}}3], [6]]> : tensor<2x1xi64>
+// CHECK-DAG: dsmp.constant dense<1> : tensor<i64>
+// CHECK: dsmp.reduce_sum %{{.+}} : (tensor<2x3xf32>, none) -> tensor<1x1xf32>
+func.func @int_reduce(%x: tensor<2x3xf32>) -> (tensor<1xi64>, tensor<3xi64>, tensor<2x1xi64>, tensor<i64>, tensor<1x1xf32>) {
+  %none = dsmp.none
+  %dims = dsmp.constant dense<[2, 4]> : tensor<2xi64>
+  %prod = dsmp.reduce_prod %dims, %none : (tensor<2xi64>, none) -> tensor<1xi64>
+  %m = dsmp.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi64>
+  %axis0 = dsmp.constant dense<0> : tensor<1xi64>
+  %sum = dsmp.reduce_sum %m, %axis0 {keepdims = 0 : i64} : (tensor<2x3xi64>, tensor<1xi64>) -> tensor<3xi64>
+  %axis1 = dsmp.constant dense<-1> : tensor<1xi64>
+  %max = dsmp.reduce_max %m, %axis1 : (tensor<2x3xi64>, tensor<1xi64>) -> tensor<2x1xi64>
+  %min = dsmp.reduce_min %m, %none {keepdims = 0 : i64} : (tensor<2x3xi64>, none) -> tensor<i64>
+  %f = dsmp.reduce_sum %x, %none : (tensor<2x3xf32>, none) -> tensor<1x1xf32>
+  return %prod, %sum, %max, %min, %f : tensor<1xi64>, tensor<3xi64>, tensor<2x1xi64>, tensor<i64>, tensor<1x1xf32>
+}
+
+// -----
+
+/// A Loop's condition as tf2onnx writes it, float(i) < n and counter < n,
+/// folds where i and the counter are constants; comparisons of data stay.
+// CHECK-LABEL: func.func @loop_condition(
+// CHECK-DAG: %[[T:.+]] = dsmp.constant dense<true> : tensor<i1>
+// CHECK-DAG: %[[F:.+]] = dsmp.constant dense<[false, true]> : tensor<2xi1>
+// CHECK-DAG: %[[X:.+]] = dsmp.constant dense<[true, false]> : tensor<2xi1>
+// CHECK: %[[D:.+]] = dsmp.greater %arg0
+// CHECK: return %[[T]], %[[F]], %[[X]], %[[D]]
+func.func @loop_condition(%x: tensor<f32>) -> (tensor<i1>, tensor<2xi1>, tensor<2xi1>, tensor<i1>) {
+  %i = dsmp.constant dense<3> : tensor<i64>
+  %fi = dsmp.cast %i : (tensor<i64>) -> tensor<f32>
+  %n = dsmp.constant dense<5.0> : tensor<f32>
+  %a = dsmp.less %fi, %n : (tensor<f32>, tensor<f32>) -> tensor<i1>
+  %k = dsmp.constant dense<4> : tensor<i32>
+  %kn = dsmp.constant dense<5> : tensor<i32>
+  %b = dsmp.less_or_equal %k, %kn : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %both = dsmp.and %a, %b : (tensor<i1>, tensor<i1>) -> tensor<i1>
+  %v = dsmp.constant dense<[1, 7]> : tensor<2xi64>
+  %six = dsmp.constant dense<6> : tensor<i64>
+  %g = dsmp.greater_or_equal %v, %six : (tensor<2xi64>, tensor<i64>) -> tensor<2xi1>
+  %p = dsmp.constant dense<[true, true]> : tensor<2xi1>
+  %q = dsmp.constant dense<[false, true]> : tensor<2xi1>
+  %xor = dsmp.xor %p, %q : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
+  %d = dsmp.greater %x, %n : (tensor<f32>, tensor<f32>) -> tensor<i1>
+  return %both, %g, %xor, %d : tensor<i1>, tensor<2xi1>, tensor<2xi1>, tensor<i1>
+}
