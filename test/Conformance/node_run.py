@@ -32,7 +32,7 @@ BatchNormalization Cast Ceil Celu Clip Concat Constant ConstantOfShape Conv
 ConvTranspose Cos Cosh CumSum DepthToSpace Div Dropout Einsum Elu Equal Erf Exp
 EyeLike Expand Flatten Floor GRU Gather GatherND Gelu Gemm GlobalAveragePool GlobalMaxPool
 Greater GreaterOrEqual GridSample GroupNormalization HardSigmoid HardSwish Hardmax Identity IsInf IsNaN LSTM
-LRN LayerNormalization LeakyRelu Less LessOrEqual Log LogSoftmax MatMul Max
+LRN LayerNormalization LeakyRelu Less LessOrEqual Log LogSoftmax Loop MatMul Max
 MaxPool Mean Min Mish Mod Mul Neg Not OneHot Or PRelu Pad Pow RNN Reciprocal ReduceL1
 ReduceL2 ReduceLogSum ReduceLogSumExp ReduceMax ReduceMean ReduceMin
 ReduceProd ReduceSum ReduceSumSquare Relu Reshape Round ScatterElements ScatterND
@@ -90,20 +90,22 @@ def imports(bin_dir, folder):
     return r.returncode == 0
 
 
-def shape_inputs(data):
-    """--fix-input options for the small integer inputs after the first
-    (Slice's starts/ends/axes, Reshape's shape, Pad's pads, ...): a compiler
-    for static shapes needs their values, as `dsmp-compile --fix-input`
-    gives them (the runtime then rejects other values)."""
+def shape_inputs(data, first=1):
+    """--fix-input options for the small integer inputs from input `first`
+    on (Slice's starts/ends/axes, Reshape's shape, Pad's pads, a Loop's trip
+    count and condition, ...): a compiler for static shapes needs their
+    values, as `dsmp-compile --fix-input` gives them (the runtime then
+    rejects other values)."""
     fixes = []
-    for k in range(1, 16):
+    for k in range(first, 16):
         path = os.path.join(data, f"input_{k}.pb")
         if not os.path.exists(path):
             break
         t = onnx.TensorProto()
         with open(path, "rb") as f:
             t.ParseFromString(f.read())
-        if t.data_type not in (onnx.TensorProto.INT64, onnx.TensorProto.INT32):
+        if t.data_type not in (onnx.TensorProto.INT64, onnx.TensorProto.INT32,
+                               onnx.TensorProto.BOOL):
             continue
         values = onnx.numpy_helper.to_array(t).reshape(-1)
         if values.size <= 16:
@@ -119,7 +121,10 @@ def run_one(args, folder):
             f"--engine={args.engine}"]
     attempts = [[]]
     if args.fix_shape_inputs:
-        fixes = shape_inputs(data)
+        # A Loop's trip count and condition come first (test_loop11).
+        model = onnx.load(os.path.join(folder, "model.onnx"))
+        loop = any(n.op_type == "Loop" for n in model.graph.node)
+        fixes = shape_inputs(data, first=0 if loop else 1)
         if fixes:
             attempts.append(fixes)
     for fixes in attempts:

@@ -16,6 +16,7 @@
 
 #include "dsmp/Import/ONNXImporter.h"
 
+#include "ContribOps.h"
 #include "ImportUtils.h"
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/GraphBuilder.h"
@@ -263,6 +264,7 @@ private:
   Error importImageScaler(const onnx::NodeProto &node);
   Error importAttention(const onnx::NodeProto &node);
   Error importRMSNormalization(const onnx::NodeProto &node);
+  Error importContribNode(const onnx::NodeProto &node);
   Error importTrainingBatchNorm(const onnx::NodeProto &node);
   Error importAffineGrid(const onnx::NodeProto &node);
   Error importFlatteningSoftmax(const onnx::NodeProto &node, Value input,
@@ -687,6 +689,8 @@ Error ModelImporter::importGraphBody(const onnx::GraphProto &graph) {
 }
 
 Error ModelImporter::importNode(const onnx::NodeProto &node) {
+  if (isSpelledContribOp(node))
+    return importContribNode(node);
   if (!isDefaultDomain(node.domain()))
     return fail(node, "op domain '" + node.domain() + "' is not supported");
   if (node.op_type() == "Constant")
@@ -1169,6 +1173,26 @@ Error ModelImporter::importAttention(const onnx::NodeProto &node) {
       return fail(node, "Attention's output does not merge its heads");
   }
   scopes.back().values[node.output(0)] = y;
+  return Error::success();
+}
+
+/// One of onnxruntime's fused contrib ops, as the ops it fuses
+/// (ContribOps.cpp).
+Error ModelImporter::importContribNode(const onnx::NodeProto &node) {
+  SmallVector<Value> inputs;
+  for (const auto &name : node.input()) {
+    Value value = name.empty() ? Value() : lookup(name);
+    if (!name.empty() && !value)
+      return fail(node, "input '" + name + "' is undefined");
+    inputs.push_back(value);
+  }
+  GraphBuilder g(b, locOf(node));
+  auto outputs = importContribOp(node, inputs, g);
+  if (!outputs)
+    return fail(node, llvm::toString(outputs.takeError()));
+  for (int i = 0; i < node.output_size(); ++i)
+    if (!node.output(i).empty())
+      scopes.back().values[node.output(i)] = (*outputs)[i];
   return Error::success();
 }
 
@@ -1771,6 +1795,16 @@ bool olderFormMeansOpset9(const onnx::NodeProto &node, int since) {
 Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
   for (const auto &node : graph.node()) {
     Where where = whereOf(node);
+    // onnxruntime's fused ops, spelled with standard ones: ONNX has no
+    // schema for them, importContribOp checks them.
+    if (isSpelledContribOp(node)) {
+      if (Error err = checkNodeAttributes(node, path, where, opset))
+        return err;
+      continue;
+    }
+    if (node.domain() == "com.microsoft")
+      return makeError(path, where, opset,
+                       unsupportedContribOpMessage(node.op_type()));
     if (!isDefaultDomain(node.domain()))
       return makeError(path, where, opset,
                        "op domain '" + node.domain() + "' is not supported");
@@ -1792,7 +1826,10 @@ Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
       continue;
     if (Error err = checkNodeAttributes(node, path, where, opset))
       return err;
-    if (opset <= 17) {
+    // onnxruntime registers LayerNormalization (opset 17's form) for older
+    // opsets too, and its transformer optimizer writes it there.
+    bool olderLayerNorm = type == "LayerNormalization" && opset < 17;
+    if (opset <= 17 && !olderLayerNorm) {
       const onnx::OpSchema *schema =
           onnx::OpSchemaRegistry::Schema(node.op_type(), opset, node.domain());
       if (!schema)

@@ -8,15 +8,17 @@ import onnxruntime as ort
 from onnx import helper, numpy_helper
 
 
-def write_case(out, name, nodes, feeds, outputs, inits=(), opset=17):
-    """`feeds`: {input name: array}; `outputs`: [(name, TensorProto type)].
+def write_case(out, name, nodes, feeds, outputs, inits=(), opset=17, domains=()):
+    """`feeds`: {input name: array}; `outputs`: [(name, TensorProto type)];
+    `domains`: more (domain, version) opset imports (com.microsoft).
     Returns onnxruntime's outputs, in order."""
     inputs = [helper.make_tensor_value_info(
         n, helper.np_dtype_to_tensor_dtype(a.dtype), a.shape) for n, a in feeds.items()]
     graph = helper.make_graph(nodes, name, inputs,
                               [helper.make_tensor_value_info(o, t, None) for o, t in outputs],
                               list(inits))
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)] +
+                              [helper.make_opsetid(d, v) for d, v in domains])
     model.ir_version = 8
     case = os.path.join(out, name)
     data = os.path.join(case, "test_data_set_0")
