@@ -30,7 +30,6 @@
 #include "ContribOps.h"
 
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace mlir::dsmp;

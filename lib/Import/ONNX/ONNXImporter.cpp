@@ -85,6 +85,23 @@ private:
   ScopedDiagnosticHandler handler;
 };
 
+/// The type two values of one element type share: `a`'s, with the dims that
+/// differ dynamic; unranked where the ranks differ (ONNX lets an If's
+/// branches, and a Loop's iterations, differ in rank); null where the
+/// element types differ.
+Type joinTypes(Type aType, Type bType) {
+  if (getElementTypeOrSelf(aType) != getElementTypeOrSelf(bType))
+    return {};
+  auto a = dyn_cast<RankedTensorType>(aType);
+  auto b = dyn_cast<RankedTensorType>(bType);
+  if (!a || !b || a.getRank() != b.getRank())
+    return UnrankedTensorType::get(getElementTypeOrSelf(aType));
+  SmallVector<int64_t> dims;
+  for (auto [x, y] : llvm::zip(a.getShape(), b.getShape()))
+    dims.push_back(x == y ? x : ShapedType::kDynamic);
+  return RankedTensorType::get(dims, a.getElementType());
+}
+
 /// The type of result `index` of an If from what its branches yield: the
 /// then-branch type, with dims that differ between branches made dynamic.
 Type joinBranchTypes(Region &thenRegion, Region &elseRegion, unsigned index) {
@@ -93,19 +110,8 @@ Type joinBranchTypes(Region &thenRegion, Region &elseRegion, unsigned index) {
   if (index >= thenYield->getNumOperands() ||
       index >= elseYield->getNumOperands())
     return {};
-  Type thenType = thenYield->getOperand(index).getType();
-  Type elseType = elseYield->getOperand(index).getType();
-  if (getElementTypeOrSelf(thenType) != getElementTypeOrSelf(elseType))
-    return {};
-  auto a = dyn_cast<RankedTensorType>(thenType);
-  auto b = dyn_cast<RankedTensorType>(elseType);
-  if (!a || !b || a.getRank() != b.getRank())
-    // Rank-polymorphic: ONNX lets the branches differ in rank.
-    return UnrankedTensorType::get(getElementTypeOrSelf(thenType));
-  SmallVector<int64_t> dims;
-  for (auto [x, y] : llvm::zip(a.getShape(), b.getShape()))
-    dims.push_back(x == y ? x : ShapedType::kDynamic);
-  return RankedTensorType::get(dims, a.getElementType());
+  return joinTypes(thenYield->getOperand(index).getType(),
+                   elseYield->getOperand(index).getType());
 }
 
 /// The type of result `index` of a Loop from its body, for where ONNX's
@@ -131,16 +137,7 @@ Type loopResultType(Region &body, ValueRange operands, unsigned index) {
     llvm::append_range(dims, each.getShape());
     return RankedTensorType::get(dims, each.getElementType());
   }
-  Type initial = operands[2 + index].getType();
-  if (getElementTypeOrSelf(initial) != getElementTypeOrSelf(yielded))
-    return {};
-  auto first = dyn_cast<RankedTensorType>(initial);
-  if (!first || !each || first.getRank() != each.getRank())
-    return UnrankedTensorType::get(getElementTypeOrSelf(initial));
-  SmallVector<int64_t> dims;
-  for (auto [x, y] : llvm::zip(first.getShape(), each.getShape()))
-    dims.push_back(x == y ? x : ShapedType::kDynamic);
-  return RankedTensorType::get(dims, first.getElementType());
+  return joinTypes(operands[2 + index].getType(), yielded);
 }
 
 /// The importer of one model. Scopes mirror ONNX graph nesting: If and Loop
