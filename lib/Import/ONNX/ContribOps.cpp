@@ -22,6 +22,9 @@
 //     the same with RMS normalization and no beta
 //   SimplifiedLayerNormalization(x, scale; axis, epsilon): RMS
 //     normalization (onnxruntime registers it in the default domain)
+//   EmbedLayerNormalization: word + position + segment embeddings, LayerNorm
+//   Attention(input, packed QKV weights, bias, mask_index, ...): attention()
+//     below; no past state
 // so that every later layer (precision analyses, lowering, export) sees
 // only ops it knows, and each part gets its own format.
 //
@@ -29,7 +32,11 @@
 
 #include "ContribOps.h"
 
+#include "dialects/Dsmp/IR/DsmpOps.h"
+
 #include "llvm/ADT/StringMap.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::dsmp;
@@ -64,6 +71,13 @@ public:
   int64_t i(StringRef name, int64_t otherwise) const {
     auto it = byName.find(name);
     return it == byName.end() ? otherwise : it->second->i();
+  }
+  SmallVector<int64_t> ints(StringRef name) const {
+    auto it = byName.find(name);
+    if (it == byName.end())
+      return {};
+    return SmallVector<int64_t>(it->second->ints().begin(),
+                                it->second->ints().end());
   }
   double f(StringRef name, double otherwise) const {
     auto it = byName.find(name);
@@ -174,6 +188,192 @@ Value swapLastTwo(GraphBuilder &g, Value v) {
   return g.transpose(v, perm);
 }
 
+/// 0, 1, ..., n - 1 as i64, n the size of `v`'s dim `dim`.
+Value positions(GraphBuilder &g, Value v, int64_t dim) {
+  auto rank = cast<RankedTensorType>(v.getType()).getRank();
+  OpBuilder &b = g.builder();
+  auto scalarType = RankedTensorType::get({}, b.getI64Type());
+  auto scalar = [&](int64_t value) -> Value {
+    return ConstantOp::create(
+        b, g.location(), scalarType,
+        DenseElementsAttr::get(scalarType, APInt(64, value)));
+  };
+  Value shape =
+      g.typed("dsmp.shape", {v}, RankedTensorType::get({rank}, b.getI64Type()));
+  Value size = g.typed("dsmp.gather", {shape, scalar(dim)}, scalarType,
+                       {g.i64("axis", 0)});
+  return g.typed("dsmp.range", {scalar(0), size, scalar(1)},
+                 RankedTensorType::get({ShapedType::kDynamic}, b.getI64Type()));
+}
+
+/// (1 - keep) * filter, as float: what onnxruntime adds to the scores of
+/// masked positions.
+Value maskBias(GraphBuilder &g, Value keep, double filter, Type f) {
+  Value asFloat = g.convert(keep, f);
+  return g.mul(g.sub(g.scalar(1.0, f), asFloat), g.scalar(filter, f));
+}
+
+/// com.microsoft Attention: input [B, S, in] times packed Q/K/V weights
+/// [in, q + k + v] plus bias, num_heads heads, scores scaled (1/sqrt of the
+/// head size unless `scale`), masked by mask_index (key lengths [B], a raw
+/// 0/1 mask [B, T] or [B, S, T]; masked scores get mask_filter_value added,
+/// as onnxruntime does), attention_bias added, causal where unidirectional;
+/// softmax, times V, heads merged to [B, S, v].
+Expected<Value> attention(const onnx::NodeProto &node, ArrayRef<Value> inputs,
+                          GraphBuilder &g) {
+  auto attrs =
+      Attributes::of(node, {{"num_heads", kInt},
+                            {"unidirectional", kInt},
+                            {"qkv_hidden_sizes", onnx::AttributeProto::INTS},
+                            {"mask_filter_value", kFloat},
+                            {"scale", kFloat},
+                            {"do_rotary", kInt},
+                            {"past_present_share_buffer", kInt}});
+  if (!attrs)
+    return attrs.takeError();
+  auto input = [&](size_t i) {
+    return i < inputs.size() ? inputs[i] : Value();
+  };
+  if (!input(0) || !input(1))
+    return importError("Attention needs input and weights");
+  if (input(4) || input(6) || attrs->i("do_rotary", 0) ||
+      attrs->i("past_present_share_buffer", 0))
+    return importError("Attention with past state or rotary embedding is not "
+                       "supported (export the model without a KV cache)");
+  int64_t heads = attrs->i("num_heads", 0);
+  auto x = dyn_cast<RankedTensorType>(input(0).getType());
+  auto w = dyn_cast<RankedTensorType>(input(1).getType());
+  if (heads <= 0 || !x || x.getRank() != 3 || !w || w.getRank() != 2 ||
+      ShapedType::isDynamic(w.getDimSize(1)) ||
+      !isa<FloatType>(x.getElementType()))
+    return importError("Attention needs num_heads, a float [B, S, in] input "
+                       "and [in, q + k + v] weights of known width");
+  SmallVector<int64_t> sizes = attrs->ints("qkv_hidden_sizes");
+  if (sizes.empty())
+    sizes.assign(3, w.getDimSize(1) / 3);
+  if (sizes.size() != 3 || sizes[0] + sizes[1] + sizes[2] != w.getDimSize(1) ||
+      sizes[0] != sizes[1] ||
+      llvm::any_of(sizes, [&](int64_t n) { return n <= 0 || n % heads != 0; }))
+    return importError("Attention's qkv_hidden_sizes must split the weights' "
+                       "width, Q and K alike, each a multiple of num_heads");
+  Type f = x.getElementType();
+  Value qkv = g.value("dsmp.matmul", {input(0), input(1)});
+  if (qkv && input(2))
+    qkv = g.add(qkv, input(2));
+  if (!qkv)
+    return importError("Attention's input, weights and bias do not multiply");
+  // [B, S, N * H] -> [B, N, S, H], from columns [start, start + width).
+  auto split = [&](int64_t start, int64_t width) {
+    Value part =
+        g.value("dsmp.slice", {qkv, g.i64s({start}), g.i64s({start + width}),
+                               g.i64s({-1}), g.none()});
+    return part ? g.transpose(g.reshape(part, {0, 0, heads, width / heads}),
+                              {0, 2, 1, 3})
+                : Value();
+  };
+  Value q = split(0, sizes[0]);
+  Value k = split(sizes[0], sizes[1]);
+  Value v = split(sizes[0] + sizes[1], sizes[2]);
+  if (!q || !k || !v)
+    return importError("Attention's Q, K and V do not split");
+  double scale = attrs->f("scale", 1.0 / std::sqrt(double(sizes[0] / heads)));
+  Value scores =
+      g.mul(g.value("dsmp.matmul", {q, g.transpose(k, {0, 1, 3, 2})}),
+            g.scalar(scale, f));
+  double filter = attrs->f("mask_filter_value", -10000.0);
+  if (Value mask = input(3)) {
+    auto type = cast<RankedTensorType>(mask.getType());
+    Value keep;
+    if (type.getRank() == 1) {
+      // Key lengths: positions from the length on are padding.
+      Value lengths =
+          g.reshape(g.convert(mask, g.builder().getI64Type()), {-1, 1});
+      keep = g.value("dsmp.less", {positions(g, input(0), 1), lengths});
+      keep = g.reshape(g.convert(keep, f), {0, 1, 1, -1});
+    } else if (type.getRank() == 2) {
+      keep = g.reshape(g.convert(mask, f), {0, 1, 1, -1});
+    } else if (type.getRank() == 3) {
+      keep = g.value("dsmp.unsqueeze", {g.convert(mask, f), g.i64s({1})});
+    } else {
+      return importError("Attention's mask_index of rank " +
+                         llvm::Twine(type.getRank()) + " is not supported");
+    }
+    scores = keep ? g.add(scores, maskBias(g, keep, filter, f)) : Value();
+  }
+  if (scores && input(5))
+    scores = g.add(scores, input(5));
+  if (scores && attrs->i("unidirectional", 0)) {
+    // Key j is visible from query i where j <= i.
+    Value rows = g.reshape(positions(g, input(0), 1), {-1, 1});
+    Value cols = positions(g, input(0), 1);
+    Value keep = g.value("dsmp.less_or_equal", {cols, rows});
+    scores = keep ? g.add(scores, maskBias(g, keep, filter, f)) : Value();
+  }
+  if (!scores)
+    return importError("Attention's mask or attention_bias does not "
+                       "broadcast to the scores");
+  Value probs = g.value("dsmp.softmax", {scores}, {g.i64("axis", -1)});
+  Value y = probs ? g.value("dsmp.matmul", {probs, v}) : Value();
+  y = y ? g.reshape(g.transpose(y, {0, 2, 1, 3}), {0, 0, -1}) : Value();
+  if (!y)
+    return importError("Attention's probabilities and V do not multiply");
+  return y;
+}
+
+/// com.microsoft EmbedLayerNormalization: word, position (position_ids, or
+/// 0..S-1) and segment embeddings gathered and summed, then LayerNorm;
+/// mask_index, where asked for, the number of ones in each row of mask.
+Expected<SmallVector<Value>> embedLayerNorm(const onnx::NodeProto &node,
+                                            ArrayRef<Value> inputs,
+                                            GraphBuilder &g) {
+  auto attrs =
+      Attributes::of(node, {{"epsilon", kFloat}, {"mask_index_type", kInt}});
+  if (!attrs)
+    return attrs.takeError();
+  auto input = [&](size_t i) {
+    return i < inputs.size() ? inputs[i] : Value();
+  };
+  if (!input(0) || !input(2) || !input(3) || !input(5) || !input(6))
+    return importError("EmbedLayerNormalization needs input_ids, the word "
+                       "and position embeddings, gamma and beta");
+  if (bool(input(1)) != bool(input(4)))
+    return importError("EmbedLayerNormalization's segment_ids and "
+                       "segment_embedding come together");
+  auto gather = [&](Value table, Value ids) {
+    return g.value("dsmp.gather", {table, ids}, {g.i64("axis", 0)});
+  };
+  Value words = gather(input(2), input(0));
+  Value ids = input(8) ? input(8) : positions(g, input(0), 1);
+  Value places = gather(input(3), ids);
+  Value total = words && places ? g.add(words, places) : Value();
+  if (total && input(1))
+    total = g.add(total, gather(input(4), input(1)));
+  if (!total)
+    return importError("EmbedLayerNormalization's embeddings do not gather "
+                       "and add");
+  auto normalized = normalize(g, total, input(5), input(6), -1,
+                              attrs->f("epsilon", 1e-12), /*centred=*/true,
+                              /*withStatistics=*/false);
+  if (!normalized)
+    return normalized.takeError();
+  SmallVector<Value> outputs(node.output_size());
+  outputs[0] = normalized->y;
+  auto wanted = [&](int i) {
+    return i < node.output_size() && !node.output(i).empty();
+  };
+  if (wanted(1)) {
+    if (!input(7) || attrs->i("mask_index_type", 1) != 1)
+      return importError("EmbedLayerNormalization's mask_index needs the "
+                         "mask, and mask_index_type 1");
+    Value count = g.value("dsmp.reduce_sum", {input(7), g.i64s({1})},
+                          {g.i64("keepdims", 0)});
+    outputs[1] = count ? g.convert(count, g.builder().getI32Type()) : Value();
+  }
+  if (wanted(2))
+    outputs[2] = total;
+  return outputs;
+}
+
 } // namespace
 
 bool mlir::dsmp::onnx_import::isSpelledContribOp(const onnx::NodeProto &node) {
@@ -182,11 +382,11 @@ bool mlir::dsmp::onnx_import::isSpelledContribOp(const onnx::NodeProto &node) {
     return type == "SimplifiedLayerNormalization";
   if (node.domain() != kContribDomain)
     return false;
-  return llvm::is_contained({"Gelu", "FastGelu", "BiasGelu", "QuickGelu",
-                             "BiasAdd", "FusedMatMul", "SkipLayerNormalization",
-                             "SkipSimplifiedLayerNormalization",
-                             "SimplifiedLayerNormalization"},
-                            type);
+  return llvm::is_contained(
+      {"Gelu", "FastGelu", "BiasGelu", "QuickGelu", "BiasAdd", "FusedMatMul",
+       "SkipLayerNormalization", "SkipSimplifiedLayerNormalization",
+       "SimplifiedLayerNormalization", "Attention", "EmbedLayerNormalization"},
+      type);
 }
 
 std::string
@@ -194,7 +394,8 @@ mlir::dsmp::onnx_import::unsupportedContribOpMessage(StringRef opType) {
   return "onnxruntime's contrib op com.microsoft." + opType.str() +
          " is not supported (dsmp spells Gelu, FastGelu, BiasGelu, "
          "QuickGelu, BiasAdd, FusedMatMul, SkipLayerNormalization, "
-         "SkipSimplifiedLayerNormalization and SimplifiedLayerNormalization); "
+         "SkipSimplifiedLayerNormalization, SimplifiedLayerNormalization, "
+         "Attention and EmbedLayerNormalization); "
          "import the model as exported, before onnxruntime's transformer "
          "optimizer fused it";
 }
@@ -318,6 +519,20 @@ Expected<SmallVector<Value>> mlir::dsmp::onnx_import::importContribOp(
       outputs[2] = normalized->invStdDev;
     if (wanted(3))
       outputs[3] = s;
+  } else if (type == "Attention") {
+    for (int i = 1; i < node.output_size(); ++i)
+      if (wanted(i))
+        return importError("Attention's present output is not supported "
+                           "(export the model without a KV cache)");
+    auto y = attention(node, inputs, g);
+    if (!y)
+      return y.takeError();
+    outputs[0] = *y;
+  } else if (type == "EmbedLayerNormalization") {
+    auto embedded = embedLayerNorm(node, inputs, g);
+    if (!embedded)
+      return embedded.takeError();
+    outputs = *embedded;
   } else if (type == "SimplifiedLayerNormalization") {
     auto attrs = Attributes::of(
         node, {{"axis", kInt}, {"epsilon", kFloat}, {"stash_type", kInt}});

@@ -22,7 +22,8 @@ namespace mlir::dsmp::onnx_import {
 /// its own ops: the fusions onnxruntime's transformer optimizer writes
 /// (com.microsoft Gelu, FastGelu, BiasGelu, QuickGelu, BiasAdd,
 /// FusedMatMul, SkipLayerNormalization, SkipSimplifiedLayerNormalization,
-/// SimplifiedLayerNormalization; the last also in the default domain).
+/// SimplifiedLayerNormalization, the last also in the default domain;
+/// Attention without past state, EmbedLayerNormalization).
 bool isSpelledContribOp(const onnx::NodeProto &node);
 
 /// The reason a com.microsoft op is not imported, naming the ones that are.

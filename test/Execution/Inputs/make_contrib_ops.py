@@ -9,7 +9,11 @@ DIR/<case>/model.onnx, DIR/<case>/test_data_set_0/.
   default domain), at opset 17.
 - layer_norm_opset13: LayerNormalization at opset 13 (onnxruntime's
   registration of opset 17's form) after a SkipLayerNormalization.
-- attention: a com.microsoft Attention, which dsmp does not import.
+- bert_attention: EmbedLayerNormalization (segments, a mask and its
+  mask_index) and Attention with that mask_index, num_heads 2.
+- causal_attention: Attention with unidirectional, a raw [B, T] mask and a
+  scale.
+- attention: a com.microsoft MultiHeadAttention, which dsmp does not import.
 - bias_add: BiasAdd, which onnxruntime runs on CUDA only (no reference
   outputs: the lit test checks its import)."""
 import os
@@ -60,9 +64,31 @@ write_case(sys.argv[1], "layer_norm_opset13", nodes, {"x": x, "skip": skip},
            [("y", TensorProto.FLOAT)], [w("gamma", H), w("beta", H), w("gamma2", H)],
            opset=13, domains=[MS])
 
-nodes = [ms("Attention", ["x", "Wqkv", "bqkv"], ["y"], num_heads=2)]
+# BERT as the optimizer fuses it with num_heads given: embeddings and their
+# LayerNorm, the mask's lengths (right padding), packed-QKV attention.
+ids = rng.integers(0, 20, (B, S)).astype(np.int32)
+segments = rng.integers(0, 2, (B, S)).astype(np.int32)
+mask = np.array([[1, 1, 1], [1, 1, 0]], np.int32)
+nodes = [
+    ms("EmbedLayerNormalization", ["ids", "segments", "words", "places", "kinds", "gamma",
+                                   "beta", "mask"], ["emb", "mask_index"], epsilon=1e-12),
+    ms("Attention", ["emb", "Wqkv", "bqkv", "mask_index"], ["y"], num_heads=2),
+]
+write_case(sys.argv[1], "bert_attention", nodes,
+           {"ids": ids, "segments": segments, "mask": mask}, [("y", TensorProto.FLOAT)],
+           [w("words", 20, H), w("places", 16, H), w("kinds", 2, H), w("gamma", H),
+            w("beta", H), w("Wqkv", H, 3 * H), w("bqkv", 3 * H)], domains=[MS])
+
+# GPT-2's: causal, a raw 0/1 mask [B, T], scale given.
+nodes = [ms("Attention", ["x", "Wqkv", "bqkv", "raw_mask"], ["y"], num_heads=2,
+            unidirectional=1, scale=0.3)]
+write_case(sys.argv[1], "causal_attention", nodes, {"x": x, "raw_mask": mask},
+           [("y", TensorProto.FLOAT)], [w("Wqkv", H, 3 * H), w("bqkv", 3 * H)], domains=[MS])
+
+# MultiHeadAttention, which dsmp does not import.
+nodes = [ms("MultiHeadAttention", ["x", "x", "x"], ["y"], num_heads=2)]
 write_case(sys.argv[1], "attention", nodes, {"x": x}, [("y", TensorProto.FLOAT)],
-           [w("Wqkv", H, 3 * H), w("bqkv", 3 * H)], domains=[MS])
+           domains=[MS])
 
 # BiasAdd: onnxruntime's CPU provider has no kernel, so no session runs.
 import onnx  # noqa: E402
