@@ -210,6 +210,17 @@ struct AssignPrecisionPass final
           perL2 = maxAbsPerL2(n.getInt());
     double budget = std::pow(margin * tolerance / perL2, 2);
 
+    // A Loop that did not unroll (its trip count depends on shapes the
+    // analyses do not fix, or on the data) keeps its body in f32, outside
+    // the analyses: marked so, so that the report counts and names them.
+    if (auto graph = module.lookupSymbol<func::FuncOp>("main_graph"))
+      graph.walk([&](LoopOp loop) {
+        loop.getBody().walk([&](Operation *op) {
+          if (isa<PrecisionOpInterface>(op) && hasF32Result(op))
+            mark(op, Format::f32, "no_sensitivity");
+        });
+      });
+
     // Candidates, best format first; f8 apart as an upgrade per op.
     SmallVector<SmallVector<Choice, 2>> offers;
     llvm::DenseMap<Operation *, Choice> upgrades;

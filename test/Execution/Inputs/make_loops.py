@@ -6,7 +6,9 @@ DIR/<case>/model.onnx, DIR/<case>/test_data_set_0/.
   while-loop condition), carried: an int32 counter, the state h (initial
   [?, ?] from Expand, the body's [?, 4]) and the weights; scan output: h.
 - data_cond: the same body, but it stops when sum(h) exceeds a bound: the
-  trip count depends on the data."""
+  trip count depends on the data.
+- dynamic_rnn: the trip count read from the input's symbolic sequence dim,
+  two sets of different shapes."""
 import os
 import sys
 
@@ -85,3 +87,53 @@ def write(name, stop):
 
 write("counted_rnn", "count")
 write("data_cond", "sum")
+
+
+def write_dynamic():
+    """dynamic_rnn: counted_rnn with the trip count read from the input's
+    sequence dim (Shape), the condition passed through, and the input's
+    dims symbolic; set 0 has 2 x 5 steps, set 1 1 x 6."""
+    import onnx
+    import onnxruntime as ort
+    g = body("count")
+    del g.node[:]
+    g.node.extend([n for n in body("count").node
+                   if n.output[0] not in ("i_f", "more_i", "more_c", "cond_next")])
+    g.node.append(helper.make_node("Identity", ["cond"], ["cond_next"]))
+    g.node.append(helper.make_node("Identity", ["h_next"], ["h_scan"]))
+    del g.initializer[:]
+    g.initializer.append(c("one_i32", 1, np.int32))
+    nodes = [
+        helper.make_node("Transpose", ["x"], ["xT"], perm=[1, 0, 2]),
+        helper.make_node("Shape", ["x"], ["x_shape"], start=0, end=1),
+        helper.make_node("Shape", ["x"], ["steps"], start=1, end=2),
+        helper.make_node("Squeeze", ["steps"], ["M"]),
+        helper.make_node("Concat", ["x_shape", "hidden"], ["h0_shape"], axis=0),
+        helper.make_node("Expand", ["zero", "h0_shape"], ["h0"]),
+        helper.make_node("Loop", ["M", "", "counter0", "h0"],
+                         ["counter_final", "h_final", "Y"], body=g),
+    ]
+    graph = helper.make_graph(
+        nodes, "dynamic_rnn",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", "s", INPUT])],
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in ("h_final", "Y")],
+        [c("hidden", [HIDDEN]), c("zero", 0.0, f32), c("counter0", 0, np.int32), W, R])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    case = os.path.join(sys.argv[1], "dynamic_rnn")
+    os.makedirs(case, exist_ok=True)
+    onnx.save(model, os.path.join(case, "model.onnx"))
+    session = ort.InferenceSession(os.path.join(case, "model.onnx"),
+                                   providers=["CPUExecutionProvider"])
+    for k, (batch, steps) in enumerate(((2, 5), (1, 6))):
+        xs = rng.standard_normal((batch, steps, INPUT)).astype(f32)
+        data = os.path.join(case, f"test_data_set_{k}")
+        os.makedirs(data, exist_ok=True)
+        with open(os.path.join(data, "input_0.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(xs, "x").SerializeToString())
+        for i, (n, a) in enumerate(zip(("h_final", "Y"), session.run(None, {"x": xs}))):
+            with open(os.path.join(data, f"output_{i}.pb"), "wb") as f:
+                f.write(numpy_helper.from_array(a, n).SerializeToString())
+
+
+write_dynamic()
