@@ -4,7 +4,7 @@ with synthetic inputs and onnxruntime's outputs, so that
 test/Precision/shared_models.py can calibrate on one set and measure on the
 other.
 
-    scripts/make-test-sets.py MODEL.onnx OUT KIND
+    scripts/make-test-sets.py MODEL.onnx OUT KIND [--norm NORM]
 
 Writes OUT/model.onnx and OUT/test_data_set_0 and _1 (input_*.pb and
 output_*.pb, onnxruntime on the CPU). KIND says what the inputs are:
@@ -14,9 +14,20 @@ output_*.pb, onnxruntime on the CPU). KIND says what the inputs are:
                   16000, recurrent state inputs zero in set 0 and random in
                   set 1; batch 1 in set 0 and 3 in set 1 where the batch is
                   dynamic
-  imageHxWxH2xW2  an image in 0..255 (smooth patterns plus noise): HxW in
-                  set 0, H2xW2 in set 1 (dynamic dims only)
+  imageHxWxH2xW2  an image (smooth patterns plus noise): HxW in set 0,
+                  H2xW2 in set 1 (dynamic dims only)
+  textHxWxH2xW2   the same sizes, dark lines of rendered text on a light
+                  page (for OCR models: detection, recognition, direction)
+
+Pixels are 0..255 and an image input with one channel gets grey levels.
+NORM is the model's own preprocessing, applied to the pixels:
+
+  raw       0..255 as they are (YOLOX-style detectors; the default)
+  unit      x / 255 (YOLOv5/v8-style)
+  half      (x / 255 - 0.5) / 0.5 (PaddleOCR recognition and direction)
+  imagenet  (x / 255 - mean) / std with ImageNet's mean and std
 """
+import argparse
 import os
 import shutil
 import sys
@@ -27,6 +38,11 @@ import onnxruntime as ort
 from onnx import numpy_helper
 
 STATE_INPUTS = ("state", "h", "c", "h0", "c0")
+IMAGENET_MEAN = np.array([0.485, 0.456, 0.406])
+IMAGENET_STD = np.array([0.229, 0.224, 0.225])
+WORDS = ("mixed precision compiler 2024 ONNX model Hello World 3.14 tensor "
+         "rounding budget float16 bfloat16 scale 42 graph Zebra quick brown").split()
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
 
 def audio(gen, batch, samples):
@@ -47,14 +63,46 @@ def image(gen, shape):
     return np.clip(img, 0, 255)[None].repeat(shape[0], 0)
 
 
-def feeds(inputs, kind, which):
+def text(gen, shape):
+    """Lines of words, one line per 48 rows or fewer, in a font sized to
+    the line height; the same page for every batch item, every channel."""
+    from PIL import Image, ImageDraw, ImageFont
+    h, w = shape[2], shape[3]
+    lines = max(1, h // 48)
+    size = max(8, int(0.6 * h / lines))
+    font = ImageFont.truetype(FONT, size) if os.path.exists(FONT) else ImageFont.load_default()
+    page = Image.new("L", (w, h), 235)
+    draw = ImageDraw.Draw(page)
+    for k in range(lines):
+        words = " ".join(gen.choice(WORDS, size=8))
+        draw.text((int(0.05 * w), int((k + 0.2) * h / lines)), words, fill=25, font=font)
+    img = np.asarray(page, dtype=np.float64) + 8 * gen.standard_normal((h, w))
+    img = np.clip(img, 0, 255)[None].repeat(shape[1], 0)
+    return img[None].repeat(shape[0], 0)
+
+
+def normalise(pixels, norm):
+    if norm == "raw":
+        return pixels
+    x = pixels / 255.0
+    if norm == "unit":
+        return x
+    if norm == "half":
+        return (x - 0.5) / 0.5
+    channels = x.shape[1]
+    if channels != 3:
+        sys.exit(f"make-test-sets: --norm imagenet needs 3 channels, the input has {channels}")
+    return (x - IMAGENET_MEAN[None, :, None, None]) / IMAGENET_STD[None, :, None, None]
+
+
+def feeds(inputs, kind, norm, which):
     gen = np.random.default_rng(100 + which)
     first = [d.dim_value for d in inputs[0].type.tensor_type.shape.dim]
     batch = 1 if (first and first[0] == 1) or which == 0 else 3
     out = {}
     for i in inputs:
         t = i.type.tensor_type
-        dims = [d.dim_value if d.dim_value else None for d in t.shape.dim]
+        dims = [d.dim_value if d.dim_value > 0 else None for d in t.shape.dim]
         dtype = onnx.helper.tensor_dtype_to_np_dtype(t.elem_type)
         if kind.startswith("audio"):
             if i.name == "input":
@@ -67,31 +115,44 @@ def feeds(inputs, kind, which):
                                else np.zeros(shape)).astype(dtype)
             else:
                 sys.exit(f"make-test-sets: no rule for input '{i.name}' of an audio model")
-        elif kind.startswith("image"):
-            sizes = [int(v) for v in kind[5:].split("x")]
+        elif kind.startswith(("image", "text")):
+            name = "image" if kind.startswith("image") else "text"
+            try:
+                sizes = [int(v) for v in kind[len(name):].split("x")]
+            except ValueError:
+                sizes = []
+            if len(sizes) != 4:
+                sys.exit(f"make-test-sets: KIND '{kind}' needs four sizes, {name}HxWxH2xW2")
+            if len(dims) != 4:
+                sys.exit(f"make-test-sets: input '{i.name}' has rank {len(dims)}; "
+                         f"KIND {name} needs an NCHW input")
             h, w = sizes[2 * which: 2 * which + 2]
-            shape = [d if d else (batch if k == 0 else h if k == 2 else w)
+            shape = [d if d else (batch if k == 0 else 3 if k == 1 else h if k == 2 else w)
                      for k, d in enumerate(dims)]
-            out[i.name] = image(gen, shape).astype(dtype)
+            pixels = (image if name == "image" else text)(gen, shape)
+            out[i.name] = normalise(pixels, norm).astype(dtype)
         else:
             sys.exit(f"make-test-sets: unknown KIND '{kind}'")
     return out
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit(__doc__)
-    path, out, kind = sys.argv[1:]
-    os.makedirs(out, exist_ok=True)
-    shutil.copy(path, os.path.join(out, "model.onnx"))
-    model = onnx.load(path)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("model")
+    parser.add_argument("out")
+    parser.add_argument("kind")
+    parser.add_argument("--norm", choices=("raw", "unit", "half", "imagenet"), default="raw")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    shutil.copy(args.model, os.path.join(args.out, "model.onnx"))
+    model = onnx.load(args.model)
     initializers = {i.name for i in model.graph.initializer}
     inputs = [i for i in model.graph.input if i.name not in initializers]
-    session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    session = ort.InferenceSession(args.model, providers=["CPUExecutionProvider"])
     for which in (0, 1):
-        folder = os.path.join(out, f"test_data_set_{which}")
+        folder = os.path.join(args.out, f"test_data_set_{which}")
         os.makedirs(folder, exist_ok=True)
-        values = feeds(inputs, kind, which)
+        values = feeds(inputs, args.kind, args.norm, which)
         for k, i in enumerate(inputs):
             onnx.save_tensor(numpy_helper.from_array(values[i.name], i.name),
                              os.path.join(folder, f"input_{k}.pb"))

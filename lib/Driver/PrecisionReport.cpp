@@ -176,10 +176,10 @@ json::Array describeOps(ModuleOp assigned) {
       entry["flops"] = flops.getInt();
     if (auto share = op->getAttrOfType<FloatAttr>("dsmp.error_share"))
       entry["error_share"] = share.getValueAsDouble();
-    entry["sensitivity"] =
-        numbers(op->getAttrOfType<DictionaryAttr>("dsmp.sensitivity"),
-                {"adapt", "energy", "operand_energy", "weight_energy",
-                 "independent_energy"});
+    entry["sensitivity"] = numbers(
+        op->getAttrOfType<DictionaryAttr>("dsmp.sensitivity"),
+        {"adapt", "energy", "operand_energy", "weight_energy",
+         "independent_energy", "subnormal_error", "operand_subnormal_error"});
     entry["range"] =
         numbers(op->getAttrOfType<DictionaryAttr>("dsmp.range"),
                 {"min", "max", "amax"}, {"static_lo", "static_hi"});

@@ -78,6 +78,15 @@ double energyOf(Value v) {
   return sensitivity(result.getOwner(), "energy");
 }
 
+/// What rounding a value to f16 adds for its subnormal values (squared
+/// error, dsmp-analyze-sensitivity's subnormal_error); -1 when unknown.
+double subnormalErrorOf(Value v) {
+  auto result = dyn_cast<OpResult>(v);
+  if (!result || result.getResultNumber() != 0)
+    return -1.0;
+  return sensitivity(result.getOwner(), "subnormal_error");
+}
+
 /// The variance of the relative error of rounding a value to `f`. A value
 /// m * 2^e (m in [1, 2)) errs by up to u * 2^e, evenly, so relatively by
 /// u^2 / (3 m^2) in variance. Over mantissas spread logarithmically (as
@@ -148,6 +157,25 @@ static double castEnergy(Value read, Value root, Operation *op,
   return std::max(energy, 0.0);
 }
 
+/// The same for f16's subnormal rounding of the read value.
+static double castSubnormalError(Value read, Value root, Operation *op,
+                                 unsigned index) {
+  double error = subnormalErrorOf(read);
+  if (error < 0)
+    error = subnormalErrorOf(root);
+  if (error < 0 && (index == 0 || (index < 2 && isContraction(op))))
+    error = sensitivity(op, "operand_subnormal_error");
+  return std::max(error, 0.0);
+}
+
+/// A cast's cost in `format` per unit of roundingVariance: its energy, plus
+/// in f16 its subnormal error in those units.
+static double castWeight(double energy, double subnormal, Format format) {
+  return format == Format::f16
+             ? energy + subnormal / roundingVariance(Format::f16)
+             : energy;
+}
+
 RoundingCost::RoundingCost(ArrayRef<Operation *> ops) {
   auto rootFor = [&](Value v) -> std::optional<unsigned> {
     if (!isF32Tensor(v.getType()) || isConstant(v))
@@ -156,7 +184,7 @@ RoundingCost::RoundingCost(ArrayRef<Operation *> ops) {
       return it->second;
     if (!isa<BlockArgument>(v))
       return std::nullopt; // produced outside the graph's top level
-    roots.push_back({v, nullptr, 0, false, {}, {}});
+    roots.push_back({v, nullptr, 0, 0, false, {}, {}});
     return rootOf[v] = roots.size() - 1;
   };
   for (Operation *op : ops) {
@@ -180,7 +208,8 @@ RoundingCost::RoundingCost(ArrayRef<Operation *> ops) {
         roots[*root].readers.push_back(op);
         reads[op].push_back(
             {*root, static_cast<unsigned>(index),
-             castEnergy(operand, roots[*root].value, op, index)});
+             castEnergy(operand, roots[*root].value, op, index),
+             castSubnormalError(operand, roots[*root].value, op, index)});
         if (!llvm::is_contained(mine, *root))
           mine.push_back(*root);
       }
@@ -189,6 +218,7 @@ RoundingCost::RoundingCost(ArrayRef<Operation *> ops) {
         roots.push_back({result,
                          op,
                          std::max(energyOf(result), 0.0),
+                         std::max(subnormalErrorOf(result), 0.0),
                          returnsInputValues(op),
                          {},
                          {}});
@@ -227,7 +257,8 @@ double RoundingCost::rootCost(const Root &root, bool afterCasts) const {
   // rounding, so that a product's reader does not pay for it (an exact Relu
   // after an f16 MatMul stays free).
   if (held != Format::f32 && !root.exact && !(afterCasts && storesWide(root)))
-    cost += roundingVariance(held) * root.energy;
+    cost +=
+        roundingVariance(held) * castWeight(root.energy, root.subnormal, held);
   for (const auto &[format, energies] : root.casts)
     if (!energies.empty() && castRounds(held, format))
       cost += roundingVariance(format) * *energies.rbegin();
@@ -247,9 +278,10 @@ void RoundingCost::addReads(Operation *op, Format format, bool add) {
     if (add) {
       if (group == casts.end())
         casts.push_back({format, {}}), group = std::prev(casts.end());
-      group->second.insert(read.energy);
+      group->second.insert(castWeight(read.energy, read.subnormal, format));
     } else if (group != casts.end()) {
-      auto entry = group->second.find(read.energy);
+      auto entry =
+          group->second.find(castWeight(read.energy, read.subnormal, format));
       if (entry != group->second.end())
         group->second.erase(entry);
     }

@@ -57,6 +57,7 @@ private:
     Value value;
     Operation *producer = nullptr;    // null for a graph input
     double energy = 0;                // what rounding it where made costs
+    double subnormal = 0;             // f16's subnormal rounding of it
     bool exact = false;               // its producer returns an input's value
     SmallVector<Operation *> readers; // ops that read it (or a moved copy)
     /// The energies of the readers that read it in a narrow format, by
@@ -67,7 +68,7 @@ private:
   /// cast of it for this op rounds.
   struct Read {
     unsigned root, operand;
-    double energy;
+    double energy, subnormal;
   };
 
   /// `afterCasts`: as dsmp-minimize-casts leaves the graph (storesWide).

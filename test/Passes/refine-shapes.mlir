@@ -1,5 +1,6 @@
 // RUN: dsmp-opt %s --pass-pipeline='builtin.module(func.func(dsmp-refine-shapes))' --split-input-file | FileCheck %s
 // RUN: dsmp-opt %s --pass-pipeline='builtin.module(canonicalize,func.func(dsmp-refine-shapes))' --split-input-file | FileCheck %s --check-prefix=FOLDED
+// RUN: dsmp-opt %s --pass-pipeline='builtin.module(canonicalize,func.func(dsmp-refine-shapes),canonicalize)' --split-input-file | FileCheck %s --check-prefix=GRID
 
 /// A Reshape whose target shape is known at compile time gets static dims
 /// (read through the Shape, Gather and Concat, or folded to a constant
@@ -125,4 +126,29 @@ func.func @moves(%x: tensor<3x8x3x3xf32>) -> (tensor<?x?x?x?xf32>, tensor<?x?x?x
   %a = dsmp.arg_max %x {axis = 1 : i64, keepdims = 0 : i64} : (tensor<3x8x3x3xf32>) -> tensor<?x?x?xi64>
   %b = dsmp.arg_min %x {axis = -3 : i64} : (tensor<3x8x3x3xf32>) -> tensor<?x?x?x?xi64>
   return %d, %s, %a, %b : tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?xi64>, tensor<?x?x?x?xi64>
+}
+
+// -----
+
+/// YOLOv8's anchor grid: Range(0, float(W), 1) + 0.5 over a feature map's
+/// width. Once the int -> float Cast of the static width folds, the Range
+/// has a known length and folds to its values (ONNX's start + i * delta).
+// FOLDED-LABEL: func.func @anchor_grid(
+// FOLDED-SAME: -> tensor<5xf32>
+// FOLDED: dsmp.range {{.*}} -> tensor<5xf32>
+// GRID-LABEL: func.func @anchor_grid(
+// GRID-NOT: dsmp.range
+// GRID: dsmp.constant dense<[0.000000e+00, 1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<5xf32>
+// GRID-NOT: dsmp.range
+func.func @anchor_grid(%x: tensor<1x8x4x5xf32>) -> tensor<?xf32> {
+  %s = dsmp.shape %x : (tensor<1x8x4x5xf32>) -> tensor<4xi64>
+  %i = dsmp.constant dense<3> : tensor<i64>
+  %w = dsmp.gather %s, %i : (tensor<4xi64>, tensor<i64>) -> tensor<i64>
+  %wf = dsmp.cast %w : (tensor<i64>) -> tensor<f32>
+  %zero = dsmp.constant dense<0.0> : tensor<f32>
+  %one = dsmp.constant dense<1.0> : tensor<f32>
+  %half = dsmp.constant dense<0.5> : tensor<f32>
+  %r = dsmp.range %zero, %wf, %one : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<?xf32>
+  %c = dsmp.add %r, %half : (tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
+  return %c : tensor<?xf32>
 }

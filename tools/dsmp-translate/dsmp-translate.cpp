@@ -95,9 +95,14 @@ int runImport(mlir::MLIRContext &context) {
     options.weightsPath = outputPath + ".weights";
     options.weightsName = sys::path::filename(options.weightsPath).str();
   }
+  std::vector<std::string> warnings;
+  options.warnings = &warnings;
   auto module = mlir::dsmp::importONNXModel(inputPath, context, options);
   if (!module)
     return fail(toString(module.takeError()));
+  for (const std::string &warning : warnings)
+    errs() << "dsmp-translate: warning: " << inputPath << ": " << warning
+           << "\n";
   if (opSummary)
     mlir::dsmp::printOpSummary(**module, errs());
   std::string text;

@@ -1194,6 +1194,21 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
     }
     return DenseElementsAttr::get(outType, values);
   }
+  // Small integer constants to float: shape arithmetic that feeds float
+  // math (YOLOv8's anchor grid, Range(0, Cast(W), 1)), rounded to nearest
+  // as ONNX's Cast rounds.
+  if (in && ieee(outFloat) && isa<IntegerType>(in.getElementType()) &&
+      in.getElementType().getIntOrFloatBitWidth() > 1 &&
+      outType.hasStaticShape() && in.getNumElements() <= 64) {
+    bool isSigned = !in.getElementType().isUnsignedInteger();
+    SmallVector<APFloat> values;
+    for (const APInt &v : in.getValues<APInt>()) {
+      APFloat f(outFloat.getFloatSemantics());
+      f.convertFromAPInt(v, isSigned, APFloat::rmNearestTiesToEven);
+      values.push_back(f);
+    }
+    return DenseElementsAttr::get(outType, values);
+  }
   auto outInt = dyn_cast<IntegerType>(outType.getElementType());
   if (!in || !outInt || !isa<IntegerType>(in.getElementType()) ||
       !outType.hasStaticShape())
@@ -1689,13 +1704,33 @@ OpFoldResult ConstantOfShapeOp::fold(FoldAdaptor) {
 }
 
 OpFoldResult RangeOp::fold(FoldAdaptor adaptor) {
-  // Integer ranges of known length (position ids) become constants.
+  // Ranges of known length (position ids, a detector's anchor grid) become
+  // constants.
   auto start = constantElements(adaptor.getStart());
   auto limit = constantElements(adaptor.getLimit());
   auto delta = constantElements(adaptor.getDelta());
   auto type = dyn_cast<RankedTensorType>(getType());
   if (!start || !limit || !delta || !type || !type.hasStaticShape() ||
-      !isa<IntegerType>(type.getElementType()) || type.getNumElements() > 4096)
+      type.getNumElements() > 4096)
+    return {};
+  if (auto element = dyn_cast<FloatType>(type.getElementType())) {
+    // ONNX's reference: output[i] = start + i * delta, in the range's type.
+    if (start.getElementType() != element || delta.getElementType() != element)
+      return {};
+    APFloat first = start.getSplatValue<APFloat>();
+    APFloat step = delta.getSplatValue<APFloat>();
+    SmallVector<APFloat> values;
+    for (int64_t i = 0; i < type.getNumElements(); ++i) {
+      APFloat v(element.getFloatSemantics());
+      v.convertFromAPInt(APInt(64, i), /*IsSigned=*/true,
+                         APFloat::rmNearestTiesToEven);
+      v.multiply(step, APFloat::rmNearestTiesToEven);
+      v.add(first, APFloat::rmNearestTiesToEven);
+      values.push_back(v);
+    }
+    return DenseElementsAttr::get(type, values);
+  }
+  if (!isa<IntegerType>(type.getElementType()))
     return {};
   APInt value = start.getSplatValue<APInt>();
   APInt step = delta.getSplatValue<APInt>();

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace mlir::dsmp {
 
@@ -27,6 +28,9 @@ struct ONNXImportOptions {
   int64_t inlineElementLimit = 16;
   /// Upper bound on the bytes of any one tensor the model declares.
   uint64_t maxTensorBytes = uint64_t(4) << 30;
+  /// Receives what the import works around (a graph output declared with a
+  /// shape its node does not compute); ignored where null.
+  std::vector<std::string> *warnings = nullptr;
 };
 
 /// Imports the ONNX model at `path` into a module holding one `func.func`

@@ -15,6 +15,7 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 using llvm::Error;
 using llvm::Expected;
@@ -31,9 +32,13 @@ Expected<LoadedModel> loadModel(StringRef path, MLIRContext &context,
   if (path.ends_with(".onnx")) {
     ONNXImportOptions options;
     options.weightsPath = onnxWeightsPath.str();
+    std::vector<std::string> warnings;
+    options.warnings = &warnings;
     auto imported = importONNXModel(path, context, options);
     if (!imported)
       return imported.takeError();
+    for (const std::string &warning : warnings)
+      llvm::errs() << "warning: " << path << ": " << warning << "\n";
     loaded.module = std::move(*imported);
     loaded.weightsPath = onnxWeightsPath.str();
   } else {

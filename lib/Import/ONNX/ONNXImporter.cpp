@@ -145,9 +145,11 @@ Type loopResultType(Region &body, ValueRange operands, unsigned index) {
 class ModelImporter {
 public:
   ModelImporter(MLIRContext &ctx, StringRef file, StringRef modelDir,
-                const ::mlir::dsmp::ONNXImportOptions &options, int64_t opset)
+                const ::mlir::dsmp::ONNXImportOptions &options, int64_t opset,
+                llvm::StringSet<> unconfirmedOutputShapes)
       : ctx(ctx), b(&ctx), file(file), modelDir(modelDir), options(options),
-        opset(opset) {}
+        opset(opset),
+        unconfirmedOutputShapes(std::move(unconfirmedOutputShapes)) {}
 
   Expected<OwningOpRef<ModuleOp>> importModel(const onnx::ModelProto &model);
   /// The weight-file bytes collected during import.
@@ -279,6 +281,9 @@ private:
   StringRef modelDir;
   const ::mlir::dsmp::ONNXImportOptions &options;
   int64_t opset;
+  /// Graph outputs typed only by their declaration (ONNX's inference found
+  /// nothing): where dsmp's rules compute another shape, they win.
+  llvm::StringSet<> unconfirmedOutputShapes;
   std::vector<Scope> scopes;
   Block *entryBlock = nullptr;
   Value none;
@@ -342,6 +347,41 @@ Expected<Type> ModelImporter::resultType(const onnx::NodeProto &node, int index,
   RankedTensorType inferred =
       inferResultType(ctx, opNameRef, info.onnxType, index, operands, attrs,
                       static_cast<unsigned>(node.output_size()));
+  auto conflicts = [](RankedTensorType a, RankedTensorType b) {
+    if (a.getRank() != b.getRank())
+      return true;
+    for (auto [x, y] : llvm::zip(a.getShape(), b.getShape()))
+      if (!ShapedType::isDynamic(x) && !ShapedType::isDynamic(y) && x != y)
+        return true;
+    return false;
+  };
+  // dsmp's rules guess where an operand they need is not constant (equal
+  // Split parts, Squeeze of every unit dim); they are certain of the type
+  // of an op whose result has its operand's shape, and of a Reshape's rank.
+  auto certain = [&]() {
+    if (opName &&
+        (opName->hasTrait<::mlir::OpTrait::SameOperandsAndResultShape>() ||
+         opName->hasTrait<::mlir::OpTrait::SameOperandsAndResultType>()))
+      return true;
+    auto shape = opNameRef == "dsmp.reshape" && operands.size() == 2
+                     ? dyn_cast<RankedTensorType>(operands[1].getType())
+                     : RankedTensorType();
+    return shape && shape.getRank() == 1 && !shape.isDynamicDim(0) &&
+           inferred.getRank() != type.getRank();
+  };
+  if (type && inferred && scopes.size() == 1 &&
+      unconfirmedOutputShapes.contains(name) && conflicts(type, inferred) &&
+      certain()) {
+    if (options.warnings) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "graph output '" << name << "' is declared " << type
+         << " but node '" << whereOf(node).nodeName << "' computes " << inferred
+         << "; the declared shape is ignored";
+      options.warnings->push_back(text);
+    }
+    type = inferred;
+  }
   if (!type) {
     type = inferred;
   } else if (inferred && inferred.getRank() == type.getRank()) {
@@ -1894,6 +1934,85 @@ private:
 };
 
 /// Parses the protobuf with a size limit that allows models up to 2 GiB.
+/// The graph outputs' declared shapes, taken off the graph so that ONNX's
+/// inference types each output from the node that computes it. Exporters
+/// leave these stale (ddddocr's CRNN declares [1, seqlen] for a [T, 1, C]
+/// result; onnxruntime runs it with a warning), and dsmp types a node's
+/// results from them.
+std::vector<std::optional<onnx::TensorShapeProto>>
+takeDeclaredOutputShapes(onnx::GraphProto &graph) {
+  std::vector<std::optional<onnx::TensorShapeProto>> declared;
+  for (auto &output : *graph.mutable_output()) {
+    onnx::TypeProto_Tensor *tensor =
+        output.mutable_type()->has_tensor_type()
+            ? output.mutable_type()->mutable_tensor_type()
+            : nullptr;
+    if (!tensor || !tensor->has_shape()) {
+      declared.emplace_back();
+      continue;
+    }
+    declared.emplace_back(tensor->shape());
+    tensor->clear_shape();
+  }
+  return declared;
+}
+
+std::string dimsText(const onnx::TensorShapeProto &shape) {
+  std::string text = "[";
+  for (int i = 0; i < shape.dim_size(); ++i) {
+    const auto &dim = shape.dim(i);
+    text +=
+        (i ? ", " : "") + (dim.has_dim_value() ? std::to_string(dim.dim_value())
+                           : dim.has_dim_param() ? dim.dim_param()
+                                                 : std::string("?"));
+  }
+  return text + "]";
+}
+
+/// Puts the declared shapes back where inference agrees with them (each
+/// dim: the inferred value, else the declared one) or found nothing; where
+/// the node computes another rank or another fixed dim, keeps what it
+/// computes and says so in `warnings`. Returns the outputs whose declared
+/// shape inference did not confirm (dsmp's own rules check those).
+llvm::StringSet<> restoreDeclaredOutputShapes(
+    onnx::GraphProto &graph,
+    const std::vector<std::optional<onnx::TensorShapeProto>> &declared,
+    std::vector<std::string> *warnings) {
+  llvm::StringSet<> unconfirmed;
+  for (auto [output, shape] : llvm::zip(*graph.mutable_output(), declared)) {
+    if (!shape)
+      continue;
+    onnx::TypeProto_Tensor *tensor =
+        output.mutable_type()->mutable_tensor_type();
+    if (!tensor->has_shape()) {
+      *tensor->mutable_shape() = *shape;
+      unconfirmed.insert(output.name());
+      continue;
+    }
+    onnx::TensorShapeProto &inferred = *tensor->mutable_shape();
+    bool conflict = inferred.dim_size() != shape->dim_size();
+    for (int i = 0; !conflict && i < inferred.dim_size(); ++i) {
+      const auto &want = shape->dim(i);
+      auto &got = *inferred.mutable_dim(i);
+      if (got.has_dim_value() && want.has_dim_value())
+        conflict = got.dim_value() != want.dim_value();
+      else if (!got.has_dim_value())
+        got = want;
+    }
+    if (!conflict || !warnings)
+      continue;
+    std::string producer;
+    for (const auto &node : graph.node())
+      if (llvm::is_contained(node.output(), output.name()))
+        producer = node.name().empty() ? node.op_type() : node.name();
+    warnings->push_back("graph output '" + output.name() + "' is declared " +
+                        dimsText(*shape) + " but node '" + producer +
+                        "' computes " + dimsText(inferred) +
+                        "; the declared shape is ignored");
+  }
+  return unconfirmed;
+}
+
 Error parseModel(StringRef bytes, StringRef path, onnx::ModelProto &model) {
   if (bytes.size() >= static_cast<size_t>(std::numeric_limits<int>::max()))
     return makeError(path, {}, 0,
@@ -2004,13 +2123,17 @@ mlir::dsmp::importONNXModelFromBuffer(StringRef bytes, StringRef path,
       return std::string(e.what());
     }
   };
+  auto declaredOutputShapes = takeDeclaredOutputShapes(*model.mutable_graph());
   if (std::optional<std::string> failure = inferShapes()) {
     model.mutable_graph()->clear_value_info();
     if (inferShapes())
       return makeError(path, {}, opset, "shape inference failed: " + *failure);
   }
+  llvm::StringSet<> unconfirmedOutputShapes = restoreDeclaredOutputShapes(
+      *model.mutable_graph(), declaredOutputShapes, options.warnings);
 
-  ModelImporter importer(context, path, modelDir, options, opset);
+  ModelImporter importer(context, path, modelDir, options, opset,
+                         std::move(unconfirmedOutputShapes));
   auto module = importer.importModel(model);
   if (!module)
     return module.takeError();

@@ -72,6 +72,23 @@ def refined_dims():
     return m
 
 
+def stale_output_rank():
+    # ddddocr's CRNN declares its [T, 1, C] result as [1, seqlen]: the
+    # Reshape's shape comes from Shape/Gather/Concat, so ONNX's inference
+    # cannot check the declaration (onnxruntime runs it with a warning).
+    n = helper.make_tensor("zero", onnx.TensorProto.INT64, [], [0])
+    return model([
+        helper.make_node("Shape", ["x"], ["s"], name="shape"),
+        helper.make_node("Gather", ["s", "zero"], ["n"], name="gather", axis=0),
+        helper.make_node("Unsqueeze", ["n", "axes"], ["nn"], name="unsqueeze"),
+        helper.make_node("Concat", ["nn", "rest"], ["target"], name="concat", axis=0),
+        helper.make_node("Reshape", ["x", "target"], ["r"], name="reshape"),
+        helper.make_node("Relu", ["r"], ["y"], name="relu"),
+    ], [vi("x", ["n", 6])], [vi("y", [1, "seqlen"])],
+        [n, const("axes", np.array([0], np.int64)),
+         const("rest", np.array([1, 6], np.int64))])
+
+
 def hf_token_types():
     # HuggingFace BERT's token-type lookup: a [1, 8] buffer expanded to
     # (batch, -1) through Where(Equal(s, -1), 1, s), then GatherElements
@@ -188,7 +205,8 @@ def external_data():
 
 
 BUILDERS = {f.__name__: f for f in [unsorted, unused_opset, opaque_names,
-                                    symbolic_dims, refined_dims, hf_token_types, identity_weight,
+                                    symbolic_dims, refined_dims, stale_output_rank,
+                                    hf_token_types, identity_weight,
                                     if_constants, opset9_forms,
                                     resize11_empty_inputs,
                                     large_weights, external_data]}

