@@ -133,11 +133,20 @@ def fp16_share(model_path):
 
 
 def rel_l2(outputs, reference):
+    """The largest relative L2 error over the reference's outputs, matched
+    by name (converters may reorder a graph's outputs) or, for two lists,
+    by position. An output with a NaN or infinity (an f16 overflow) errs
+    infinitely: max() would skip a NaN and call it exact."""
+    if not isinstance(reference, dict):
+        outputs, reference = dict(enumerate(outputs)), dict(enumerate(reference))
     worst = 0.0
-    for a, b in zip(outputs, reference):
-        a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    for name, b in reference.items():
+        if name not in outputs:
+            raise KeyError(f"output '{name}' is missing")
+        a, b = np.asarray(outputs[name], np.float64), np.asarray(b, np.float64)
         n = np.linalg.norm(b)
-        worst = max(worst, np.linalg.norm(a - b) / n if n else float(np.linalg.norm(a)))
+        error = np.linalg.norm(a - b) / n if n else float(np.linalg.norm(a))
+        worst = max(worst, error if np.isfinite(error) else float("inf"))
     return worst
 
 
@@ -145,7 +154,9 @@ def ort_run(model_or_path, feed):
     data = model_or_path if isinstance(model_or_path, str) else model_or_path.SerializeToString()
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = 1
-    return ort.InferenceSession(data, opts, providers=["CPUExecutionProvider"]).run(None, feed)
+    session = ort.InferenceSession(data, opts, providers=["CPUExecutionProvider"])
+    names = [o.name for o in session.get_outputs()]
+    return dict(zip(names, session.run(None, feed)))
 
 
 def threads():
@@ -179,8 +190,7 @@ def dsmp_emulated_error(args, model_path, set1, ref1, work, tag):
                        stderr=subprocess.STDOUT, text=True)
     if r.returncode:
         return None
-    outputs = read_set(out, "output")
-    return rel_l2([outputs[k] for k in sorted(outputs)], ref1)
+    return rel_l2(read_set(out, "output"), ref1)
 
 
 # silero_vad_v5 branches on its sample rate; its 8 kHz branch cannot run on

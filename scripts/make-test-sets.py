@@ -20,6 +20,8 @@ output_*.pb, onnxruntime on the CPU). KIND says what the inputs are:
                   page (for OCR models: detection, recognition, direction)
 
 Pixels are 0..255 and an image input with one channel gets grey levels.
+An input whose last dim is 1 or 3 and second is not is taken as NHWC
+(TensorFlow Lite's layout) and gets the same pixels transposed.
 NORM is the model's own preprocessing, applied to the pixels:
 
   raw       0..255 as they are (YOLOX-style detectors; the default)
@@ -127,10 +129,12 @@ def feeds(inputs, kind, norm, which):
                 sys.exit(f"make-test-sets: input '{i.name}' has rank {len(dims)}; "
                          f"KIND {name} needs an NCHW input")
             h, w = sizes[2 * which: 2 * which + 2]
+            nhwc = dims[3] in (1, 3) and dims[1] not in (1, 3)
+            nchw = [dims[0], dims[3], dims[1], dims[2]] if nhwc else dims
             shape = [d if d else (batch if k == 0 else 3 if k == 1 else h if k == 2 else w)
-                     for k, d in enumerate(dims)]
-            pixels = (image if name == "image" else text)(gen, shape)
-            out[i.name] = normalise(pixels, norm).astype(dtype)
+                     for k, d in enumerate(nchw)]
+            pixels = normalise((image if name == "image" else text)(gen, shape), norm)
+            out[i.name] = (pixels.transpose(0, 2, 3, 1) if nhwc else pixels).astype(dtype)
         else:
             sys.exit(f"make-test-sets: unknown KIND '{kind}'")
     return out
