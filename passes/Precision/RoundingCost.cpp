@@ -69,23 +69,17 @@ double sensitivity(Operation *op, StringRef key) {
   return attr ? attr.getValueAsDouble() : -1.0;
 }
 
-/// The energy of a value: its producer's when it is the producer's first
-/// result and was measured; -1 when unknown.
-double energyOf(Value v) {
+/// A measure of a value (`key` of dsmp.sensitivity: its energy, or f16's
+/// subnormal_error): its producer's when it is the producer's first result
+/// and was measured; -1 when unknown.
+double measureOf(Value v, StringRef key) {
   auto result = dyn_cast<OpResult>(v);
   if (!result || result.getResultNumber() != 0)
     return -1.0;
-  return sensitivity(result.getOwner(), "energy");
+  return sensitivity(result.getOwner(), key);
 }
 
-/// What rounding a value to f16 adds for its subnormal values (squared
-/// error, dsmp-analyze-sensitivity's subnormal_error); -1 when unknown.
-double subnormalErrorOf(Value v) {
-  auto result = dyn_cast<OpResult>(v);
-  if (!result || result.getResultNumber() != 0)
-    return -1.0;
-  return sensitivity(result.getOwner(), "subnormal_error");
-}
+double energyOf(Value v) { return measureOf(v, "energy"); }
 
 /// The variance of the relative error of rounding a value to `f`. A value
 /// m * 2^e (m in [1, 2)) errs by up to u * 2^e, evenly, so relatively by
@@ -141,31 +135,21 @@ static double constantFactorEnergy(Operation *op) {
   return energy;
 }
 
-/// The energy a cast of `read` (of root value `root`) for operand `index`
-/// of `op` rounds: the value's own, else the root's, else (a graph input)
-/// what the reader measured for that operand (operand_energy), else its
+/// What a cast of `read` (of root value `root`) for operand `index` of
+/// `op` rounds, by measure `key` ("energy" or "subnormal_error"): the
+/// value's own, else the root's, else (a graph input) what the reader
+/// measured for that operand ("operand_" + key), else, for the energy, its
 /// result's.
-static double castEnergy(Value read, Value root, Operation *op,
-                         unsigned index) {
-  double energy = energyOf(read);
-  if (energy < 0)
-    energy = energyOf(root);
-  if (energy < 0 && (index == 0 || (index < 2 && isContraction(op))))
-    energy = sensitivity(op, "operand_energy");
-  if (energy < 0) // a graph input read by an elementwise op: its result's
-    energy = sensitivity(op, "energy");
-  return std::max(energy, 0.0);
-}
-
-/// The same for f16's subnormal rounding of the read value.
-static double castSubnormalError(Value read, Value root, Operation *op,
-                                 unsigned index) {
-  double error = subnormalErrorOf(read);
-  if (error < 0)
-    error = subnormalErrorOf(root);
-  if (error < 0 && (index == 0 || (index < 2 && isContraction(op))))
-    error = sensitivity(op, "operand_subnormal_error");
-  return std::max(error, 0.0);
+static double castMeasure(Value read, Value root, Operation *op, unsigned index,
+                          StringRef key) {
+  double measure = measureOf(read, key);
+  if (measure < 0)
+    measure = measureOf(root, key);
+  if (measure < 0 && (index == 0 || (index < 2 && isContraction(op))))
+    measure = sensitivity(op, ("operand_" + key).str());
+  if (measure < 0 && key == "energy") // a graph input an elementwise op reads
+    measure = sensitivity(op, "energy");
+  return std::max(measure, 0.0);
 }
 
 /// A cast's cost in `format` per unit of roundingVariance: its energy, plus
@@ -208,8 +192,9 @@ RoundingCost::RoundingCost(ArrayRef<Operation *> ops) {
         roots[*root].readers.push_back(op);
         reads[op].push_back(
             {*root, static_cast<unsigned>(index),
-             castEnergy(operand, roots[*root].value, op, index),
-             castSubnormalError(operand, roots[*root].value, op, index)});
+             castMeasure(operand, roots[*root].value, op, index, "energy"),
+             castMeasure(operand, roots[*root].value, op, index,
+                         "subnormal_error")});
         if (!llvm::is_contained(mine, *root))
           mine.push_back(*root);
       }
@@ -218,7 +203,7 @@ RoundingCost::RoundingCost(ArrayRef<Operation *> ops) {
         roots.push_back({result,
                          op,
                          std::max(energyOf(result), 0.0),
-                         std::max(subnormalErrorOf(result), 0.0),
+                         std::max(measureOf(result, "subnormal_error"), 0.0),
                          returnsInputValues(op),
                          {},
                          {}});

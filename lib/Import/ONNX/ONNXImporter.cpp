@@ -1933,7 +1933,6 @@ private:
   std::thread thread;
 };
 
-/// Parses the protobuf with a size limit that allows models up to 2 GiB.
 /// The graph outputs' declared shapes, taken off the graph so that ONNX's
 /// inference types each output from the node that computes it. Exporters
 /// leave these stale (ddddocr's CRNN declares [1, seqlen] for a [T, 1, C]
@@ -2013,6 +2012,7 @@ llvm::StringSet<> restoreDeclaredOutputShapes(
   return unconfirmed;
 }
 
+/// Parses the protobuf with a size limit that allows models up to 2 GiB.
 Error parseModel(StringRef bytes, StringRef path, onnx::ModelProto &model) {
   if (bytes.size() >= static_cast<size_t>(std::numeric_limits<int>::max()))
     return makeError(path, {}, 0,
