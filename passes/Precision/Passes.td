@@ -137,8 +137,11 @@ def AnalyzeSensitivityPass
     though no gradient shows it.
 
     The module gets `dsmp.error_metric` = {metric, output_elements (at the
-    calibration shapes), and under max-abs peak_elements} for
-    dsmp-assign-precision.
+    calibration shapes), under max-abs peak_elements, seed_vectors (the
+    backward passes run) and exact_seeds (they are a Hadamard matrix's rows,
+    exact for any error; else random signs, an estimate)} for
+    dsmp-assign-precision and the flow (which re-analyzes with more seed
+    vectors where the first round measures over 4x the prediction).
 
     Post-condition: ops with a float result carry `dsmp.sensitivity`
     (dictionary of those numbers); ops the gradient cannot reach (an op

@@ -8,7 +8,7 @@
 /// the GELU (built from Erf) run in f16, Softmax stays f32 (policy); the
 /// weights become f16 constants; the only casts left are at the f16/f32
 /// borders, each once: no value is cast to a type and straight back.
-// CHECK: module attributes {dsmp.error_metric = {metric = "rel-l2", output_elements = 64 : i64}, dsmp.precision = {margin = 5.000000e-01 : f64, predicted_error = {{.*}}, target = "sm_80", tolerance = 1.000000e-02 : f64}}
+// CHECK: module attributes {dsmp.error_metric = {exact_seeds = false, metric = "rel-l2", output_elements = 64 : i64, seed_vectors = 1 : i64}, dsmp.precision = {margin = 5.000000e-01 : f64, predicted_error = {{.*}}, target = "sm_80", tolerance = 1.000000e-02 : f64}}
 // CHECK-DAG: dsmp.constant {{.*}} : tensor<16x16xf16>
 /// A max-abs budget: the sensitivity pass says what its energies measure;
 /// the softmax probabilities (at most 1) are predicted to err by 1e-6 to
@@ -16,7 +16,7 @@
 /// (the constant weights make every row uniform: 1/16 each); a row's one
 /// value rounds alike at its 16 places, which the softmax cancels
 /// (CoherentRounding.h), so x's own rounding is most of what is left.
-// MAXABS: module attributes {dsmp.error_metric = {metric = "max-abs", output_elements = 64 : i64, peak_elements = 64 : i64}, dsmp.precision = {margin = 5.000000e-01 : f64, predicted_error = {{[0-9.]+}}E-{{[456]}} : f64, target = "sm_80", tolerance = 1.000000e-03 : f64}}
+// MAXABS: module attributes {dsmp.error_metric = {exact_seeds = false, metric = "max-abs", output_elements = 64 : i64, peak_elements = 64 : i64, seed_vectors = 1 : i64}, dsmp.precision = {margin = 5.000000e-01 : f64, predicted_error = {{[0-9.]+}}E-{{[456]}} : f64, target = "sm_80", tolerance = 1.000000e-03 : f64}}
 // MAXABS: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<f16>
 // CHECK: %[[X:.*]] = dsmp.cast %arg0 : (tensor<4x16xf32>) -> tensor<4x16xf16>
 // CHECK: %[[M:.*]] = dsmp.matmul %[[X]], %{{.*}} {{.*}}#dsmp.format<f16>{{.*}} : (tensor<4x16xf16>, tensor<16x16xf16>) -> tensor<4x16xf16>

@@ -9,7 +9,7 @@
 /// a few winners per row, so the largest error is a far larger part of the
 /// L2 error than 512 independent errors give; the mul's energy is its
 /// peaks' energy scaled up to say so (check_peaks.py recomputes both).
-// CHECK: dsmp.error_metric = {metric = "max-abs", output_elements = 512 : i64, peak_elements = {{[0-9]}}{{[0-9]?}} : i64}
+// CHECK: dsmp.error_metric = {exact_seeds = false, metric = "max-abs", output_elements = 512 : i64, peak_elements = {{[0-9]}}{{[0-9]?}} : i64, seed_vectors = 1 : i64}
 // CHECK: dsmp.mul {{.*}}dsmp.sensitivity = {adapt = {{.*}}, energy = {{.*}}, peak_energy = {{.*}}}
 // PEAKS: peaks numpy [[K:[0-9]+]] pass [[K]] of 512: True
 // PEAKS: energy {{.*}} scaled peak energy {{.*}}: True
