@@ -152,6 +152,36 @@ Error describeVariant(ModuleOp lowered, ArtifactVariant &spec) {
   return Error::success();
 }
 
+/// The runtime takes one rank per output across an artifact's variants;
+/// an output whose rank follows the input shapes (a Squeeze of every dim
+/// of size 1) cannot have variants of shapes that change it.
+Error sameRanks(const ArtifactVariant &spec,
+                ArrayRef<ArtifactVariant> earlier) {
+  if (earlier.empty())
+    return Error::success();
+  auto shapesOf = [](const ArtifactVariant &v) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    llvm::interleave(
+        v.inputs, os,
+        [&](const auto &input) {
+          os << input.first << "=";
+          llvm::interleave(input.second.getShape(), os, "x");
+        },
+        " ");
+    return text;
+  };
+  for (auto [output, first] : llvm::zip(spec.outputs, earlier.front().outputs))
+    if (output.second.getRank() != first.second.getRank())
+      return llvm::createStringError(llvm::formatv(
+          "output '{0}' has rank {1} at {2} and rank {3} at {4}: an "
+          "artifact's outputs keep one rank, so compile these shapes into "
+          "artifacts of their own",
+          output.first, output.second.getRank(), shapesOf(spec),
+          first.second.getRank(), shapesOf(earlier.front())));
+  return Error::success();
+}
+
 /// The variant's profiled ops and timed rows, from what
 /// dsmp-tag-profile-ops and dsmp-time-calls recorded.
 Error describeProfile(ModuleOp lowered, ArtifactVariant &spec) {
@@ -399,6 +429,8 @@ Error buildArtifact(ModuleOp module, StringRef source, StringRef displayName,
                                    ")");
     }
     if (Error err = describeVariant(*variant, spec))
+      return named(std::move(err));
+    if (Error err = sameRanks(spec, description.variants))
       return named(std::move(err));
     if (options.profile)
       if (Error err = describeProfile(*variant, spec))

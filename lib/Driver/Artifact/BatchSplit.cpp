@@ -561,6 +561,13 @@ mlir::dsmp::analyzeBatchSplit(ModuleOp module, const InputShapes &shapes,
     if (a->getNumRegions() > 0)
       return llvm::createStringError(describe(a) +
                                      " branches or loops over batched values");
+    // A Squeeze of every unit dim drops the batch itself at batch 1: the
+    // variants would differ in rank.
+    if (auto squeeze = dyn_cast<SqueezeOp>(a);
+        squeeze && isa<NoneType>(squeeze.getAxes().getType()) && in[0] >= 0)
+      return llvm::createStringError(
+          describe(a) +
+          " squeezes every dim of size 1, the batch too at batch 1");
     if (auto why = whyMixes(a, in, out))
       return llvm::createStringError(describe(a) + " may mix samples: " + *why);
     std::optional<int64_t> outer = resultOuter(a, b, in, inOuter, out);

@@ -391,9 +391,21 @@ Expected<Type> ModelImporter::resultType(const onnx::NodeProto &node, int index,
         dims[i] = d;
     type = RankedTensorType::get(dims, type.getElementType());
   }
-  if (!type && elementType && llvm::any_of(operands, [](Value v) {
-        return isa<UnrankedTensorType>(v.getType());
-      }))
+  // A Squeeze of every unit dim whose input has a dynamic dim: the rank
+  // depends on the shape it runs at (a batch of 1 squeezes to a scalar,
+  // PLCMOS's score). Unranked here; specialization to the shapes of the
+  // data gives it its rank.
+  auto squeezesDynamicDims = [&] {
+    auto input = operands.empty()
+                     ? RankedTensorType()
+                     : dyn_cast<RankedTensorType>(operands[0].getType());
+    return opNameRef == "dsmp.squeeze" && input && !input.hasStaticShape() &&
+           (operands.size() < 2 || isa<NoneType>(operands[1].getType()));
+  };
+  if (!type && elementType &&
+      (squeezesDynamicDims() || llvm::any_of(operands, [](Value v) {
+         return isa<UnrankedTensorType>(v.getType());
+       })))
     // Rank-polymorphic input (from an If whose branches differ in rank).
     return UnrankedTensorType::get(elementType);
   if (!type) {

@@ -89,6 +89,18 @@ def stale_output_rank():
          const("rest", np.array([1, 6], np.int64))])
 
 
+def squeeze_all_units():
+    # PLCMOS and AECMOS (speechmos): a [batch, 1] score through Squeeze
+    # without axes (opset 11), which squeezes every dim of size 1, so a
+    # batch of 1 gives a scalar and a batch of 2 a vector.
+    return model([
+        helper.make_node("MatMul", ["x", "w"], ["s"], name="score"),
+        helper.make_node("Squeeze", ["s"], ["q"], name="squeeze"),
+        helper.make_node("Sigmoid", ["q"], ["y"], name="sigmoid"),
+    ], [vi("x", ["batch", 4])], [vi("y", None)],
+        [const("w", np.linspace(-1, 1, 4, dtype=np.float32).reshape(4, 1))], opset=11)
+
+
 def hf_token_types():
     # HuggingFace BERT's token-type lookup: a [1, 8] buffer expanded to
     # (batch, -1) through Where(Equal(s, -1), 1, s), then GatherElements
@@ -206,6 +218,7 @@ def external_data():
 
 BUILDERS = {f.__name__: f for f in [unsorted, unused_opset, opaque_names,
                                     symbolic_dims, refined_dims, stale_output_rank,
+                                    squeeze_all_units,
                                     hf_token_types, identity_weight,
                                     if_constants, opset9_forms,
                                     resize11_empty_inputs,
