@@ -47,6 +47,19 @@ bool isExactlyWidened(FloatType narrow, FloatType wide) {
                                           wide.getFloatSemantics());
 }
 
+/// Whether integers of type `source` converted to f32 and then rounded to
+/// `target` round as converted to `target` at once. f16: an integer f32
+/// does not hold exactly (beyond 2^24) overflows f16 either way. Wider
+/// formats: only where f32 holds every value of `source` (else rounding
+/// twice can land on a midpoint the direct conversion does not).
+bool roundsOnceThroughF32(IntegerType source, FloatType target) {
+  if (!source || !target || isa<FloatTF32Type>(target))
+    return false;
+  if (target.isF16())
+    return true;
+  return target.getWidth() <= 16 && source.getWidth() <= 24;
+}
+
 /// cast(cast(x : A -> B) -> C) with B holding every A exactly: x when C is
 /// A, else one cast A -> C.
 struct FoldCastChain : OpRewritePattern<CastOp> {
@@ -57,6 +70,8 @@ struct FoldCastChain : OpRewritePattern<CastOp> {
     auto inner = op.getInput().getDefiningOp<CastOp>();
     if (!inner)
       return failure();
+    if (succeeded(foldIntegerSource(op, inner, rewriter)))
+      return success();
     FloatType a = floatElement(inner.getInput());
     FloatType mid = floatElement(inner.getResult());
     FloatType c = floatElement(op.getResult());
@@ -68,6 +83,31 @@ struct FoldCastChain : OpRewritePattern<CastOp> {
       return success();
     }
     rewriter.replaceOpWithNewOp<CastOp>(op, op.getType(), inner.getInput());
+    return success();
+  }
+
+  /// cast(cast(i : int -> f32) -> C) where C rounds the integers as f32
+  /// did not (roundsOnceThroughF32): the inner cast makes C itself (it
+  /// keeps its name and takes C as its format), and no f32 copy is left
+  /// beside the 16-bit one (Magika's one-hot bytes: 2 MB of f32 per file).
+  LogicalResult foldIntegerSource(CastOp op, CastOp inner,
+                                  PatternRewriter &rewriter) const {
+    auto source = dyn_cast<RankedTensorType>(inner.getInput().getType());
+    FloatType mid = floatElement(inner.getResult());
+    FloatType c = floatElement(op.getResult());
+    if (!source || !mid || !mid.isF32() || !inner->hasOneUse() ||
+        !roundsOnceThroughF32(dyn_cast<IntegerType>(source.getElementType()),
+                              c))
+      return failure();
+    ++removed;
+    rewriter.modifyOpInPlace(inner, [&] {
+      inner.getResult().setType(cast<RankedTensorType>(op.getType()));
+      if (inner->hasAttr("dsmp.assigned"))
+        if (std::optional<Format> format = getFormatOf(c))
+          inner->setAttr("dsmp.assigned",
+                         FormatAttr::get(op.getContext(), *format));
+    });
+    rewriter.replaceOp(op, inner.getResult());
     return success();
   }
   llvm::Statistic &removed;

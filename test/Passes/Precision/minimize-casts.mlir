@@ -154,3 +154,32 @@ func.func @hoist_input_cast(%x: tensor<1x16x96xf32>) -> (tensor<1x1536xf16>, ten
   %c = dsmp.cast %r : (tensor<2x768xf32>) -> tensor<2x768xf16>
   return %h, %c : tensor<1x1536xf16>, tensor<2x768xf16>
 }
+
+/// Integers made f32 and then f16 are made f16 at once (the same values:
+/// an integer f32 does not hold exactly overflows f16 either way), with no
+/// f32 copy beside (Magika's one-hot bytes); the cast keeps its name and
+/// takes f16 as its format. bf16 only from integers f32 holds exactly
+/// (i16 here; an i32 through f32 can round twice), and an f32 value with
+/// another user stays.
+// CHECK-LABEL: func.func @integer_source
+// CHECK: %[[H:.*]] = dsmp.cast %arg0 {dsmp.assigned = #dsmp.format<f16>, dsmp.name = "one_hot"} : (tensor<8xi1>) -> tensor<8xf16>
+// CHECK: dsmp.mul %[[H]], %arg3
+// CHECK: dsmp.cast %arg1 : (tensor<8xi16>) -> tensor<8xbf16>
+// CHECK: %[[W:.*]] = dsmp.cast %arg2 : (tensor<8xi32>) -> tensor<8xf32>
+// CHECK: dsmp.cast %[[W]] : (tensor<8xf32>) -> tensor<8xbf16>
+// CHECK: %[[S:.*]] = dsmp.cast %arg1 : (tensor<8xi16>) -> tensor<8xf32>
+// CHECK: dsmp.cast %[[S]] : (tensor<8xf32>) -> tensor<8xf16>
+// CHECK: return {{.*}}, %[[S]]
+func.func @integer_source(%b: tensor<8xi1>, %s: tensor<8xi16>, %i: tensor<8xi32>, %x: tensor<8xf16>)
+    -> (tensor<8xf16>, tensor<8xbf16>, tensor<8xbf16>, tensor<8xf16>, tensor<8xf32>) {
+  %w = dsmp.cast %b {dsmp.assigned = #dsmp.format<f32>, dsmp.name = "one_hot"} : (tensor<8xi1>) -> tensor<8xf32>
+  %h = dsmp.cast %w : (tensor<8xf32>) -> tensor<8xf16>
+  %m = dsmp.mul %h, %x : (tensor<8xf16>, tensor<8xf16>) -> tensor<8xf16>
+  %ws = dsmp.cast %s : (tensor<8xi16>) -> tensor<8xf32>
+  %bs = dsmp.cast %ws : (tensor<8xf32>) -> tensor<8xbf16>
+  %wi = dsmp.cast %i : (tensor<8xi32>) -> tensor<8xf32>
+  %bi = dsmp.cast %wi : (tensor<8xf32>) -> tensor<8xbf16>
+  %ws2 = dsmp.cast %s : (tensor<8xi16>) -> tensor<8xf32>
+  %hs2 = dsmp.cast %ws2 : (tensor<8xf32>) -> tensor<8xf16>
+  return %m, %bs, %bi, %hs2, %ws2 : tensor<8xf16>, tensor<8xbf16>, tensor<8xbf16>, tensor<8xf16>, tensor<8xf32>
+}
