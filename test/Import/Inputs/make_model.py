@@ -101,6 +101,17 @@ def squeeze_all_units():
         [const("w", np.linspace(-1, 1, 4, dtype=np.float32).reshape(4, 1))], opset=11)
 
 
+def uint8_table():
+    # A uint8 initializer read as numbers (an image model's table of pixel
+    # levels, a quantized model's weights): Cast to float, then Add. 128
+    # levels, more than the Cast folds at import (64).
+    return model([
+        helper.make_node("Cast", ["t"], ["tf"], name="levels", to=TensorProto.FLOAT),
+        helper.make_node("Add", ["x", "tf"], ["y"], name="add"),
+    ], [vi("x", [2, 128])], [vi("y", [2, 128])],
+        [const("t", (np.arange(128) * 2 + 1).astype(np.uint8))])
+
+
 def hf_token_types():
     # HuggingFace BERT's token-type lookup: a [1, 8] buffer expanded to
     # (batch, -1) through Where(Equal(s, -1), 1, s), then GatherElements
@@ -218,7 +229,7 @@ def external_data():
 
 BUILDERS = {f.__name__: f for f in [unsorted, unused_opset, opaque_names,
                                     symbolic_dims, refined_dims, stale_output_rank,
-                                    squeeze_all_units,
+                                    squeeze_all_units, uint8_table,
                                     hf_token_types, identity_weight,
                                     if_constants, opset9_forms,
                                     resize11_empty_inputs,
