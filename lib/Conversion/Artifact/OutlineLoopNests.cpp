@@ -14,6 +14,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/raw_ostream.h"
 #include <functional>
 
 namespace mlir::dsmp {
@@ -142,6 +144,46 @@ std::optional<unsigned> splitDim(Operation *nest) {
   return std::nullopt;
 }
 
+/// `argument`'s type with a strided layout's static offset made dynamic,
+/// where the nest only loads and stores through it: nests that differ only
+/// in where their views start (one step of an unrolled recurrence and the
+/// next) then outline into one function. Otherwise its own type.
+Type sharedArgumentType(Value argument, Operation *nest) {
+  auto memref = dyn_cast<MemRefType>(argument.getType());
+  auto strided =
+      memref ? dyn_cast<StridedLayoutAttr>(memref.getLayout()) : nullptr;
+  if (!strided || ShapedType::isDynamic(strided.getOffset()))
+    return argument.getType();
+  for (OpOperand &use : argument.getUses()) {
+    Operation *user = use.getOwner();
+    if (!nest->isAncestor(user))
+      continue;
+    bool accessed = false;
+    if (auto load = dyn_cast<memref::LoadOp>(user))
+      accessed = use.get() == load.getMemRef();
+    else if (auto store = dyn_cast<memref::StoreOp>(user))
+      accessed = use.get() == store.getMemRef();
+    if (!accessed)
+      return argument.getType();
+  }
+  auto layout = StridedLayoutAttr::get(
+      argument.getContext(), ShapedType::kDynamic, strided.getStrides());
+  return MemRefType::get(memref.getShape(), memref.getElementType(), layout,
+                         memref.getMemorySpace());
+}
+
+/// The text of `function` without its name: equal texts compute the same.
+std::string bodyKey(func::FuncOp function) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  // Local scope: otherwise each print numbers the whole module's values.
+  function->print(os, OpPrintingFlags().useLocalScope().assumeVerified());
+  std::string name = "@" + function.getSymName().str() + "(";
+  if (size_t at = text.find(name); at != std::string::npos)
+    text.replace(at, name.size(), "@(");
+  return text;
+}
+
 struct OutlineLoopNestsPass final
     : mlir::dsmp::impl::OutlineLoopNestsPassBase<OutlineLoopNestsPass> {
   using OutlineLoopNestsPassBase::OutlineLoopNestsPassBase;
@@ -169,6 +211,9 @@ struct OutlineLoopNestsPass final
     MLIRContext *context = &getContext();
     SymbolTable symbols(module);
     unsigned counter = 0;
+    // Outlined functions by their text: a nest equal to an earlier one
+    // calls that (an unrolled recurrence repeats each step's nests).
+    llvm::StringMap<func::FuncOp> outlinedByKey;
     for (Operation *nest : nests) {
       // Values from outside: constants are cloned, the rest are arguments.
       llvm::SetVector<Value> captured;
@@ -195,7 +240,8 @@ struct OutlineLoopNestsPass final
       SmallVector<Type> argumentTypes;
       if (split)
         argumentTypes.append(2, b.getIndexType());
-      llvm::append_range(argumentTypes, ValueRange(arguments).getTypes());
+      for (Value argument : arguments)
+        argumentTypes.push_back(sharedArgumentType(argument, nest));
       auto type = FunctionType::get(context, argumentTypes, {});
       auto outlined = func::FuncOp::create(
           b, nest->getLoc(), "main_graph_loop" + std::to_string(counter++),
@@ -242,8 +288,20 @@ struct OutlineLoopNestsPass final
         parallel->setOperand(*split, body->getArgument(0));
         parallel->setOperand(loops + *split, body->getArgument(1));
       }
-      llvm::append_range(operands, arguments);
-      func::CallOp::create(call, nest->getLoc(), outlined, operands);
+      for (auto [argument, type] :
+           llvm::zip(arguments, ArrayRef(argumentTypes).drop_front(first)))
+        operands.push_back(
+            argument.getType() == type
+                ? argument
+                : memref::CastOp::create(call, nest->getLoc(), type, argument)
+                      .getResult());
+      auto [known, added] =
+          outlinedByKey.try_emplace(bodyKey(outlined), outlined);
+      if (!added) {
+        symbols.erase(outlined);
+        --counter;
+      }
+      func::CallOp::create(call, nest->getLoc(), known->second, operands);
       nest->erase();
     }
   }

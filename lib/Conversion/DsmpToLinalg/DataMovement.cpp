@@ -164,6 +164,13 @@ struct DropoutLowering : OpRewritePattern<DropoutOp> {
   }
 };
 
+/// Inputs of a concat lowered as one chain of insert_slices. One-shot
+/// bufferization's conflict analysis walks such a chain back to its start
+/// for every use of every value in it, so its time grows with the cube of
+/// the chain's length: an unrolled recurrence's output of 189 steps took
+/// a minute. Longer concats are concats of concats of this many inputs.
+constexpr size_t kMaxConcatChain = 16;
+
 /// Concat: each input inserted at its offset along the axis. Dims sized at
 /// run time (a dynamic variant) take their sizes and offsets from the
 /// inputs' dims.
@@ -180,6 +187,25 @@ struct ConcatLowering : OpRewritePattern<ConcatOp> {
     if (axis < 0)
       axis += rank;
     Location loc = op.getLoc();
+    if (op.getInputs().size() > kMaxConcatChain && type.hasStaticShape() &&
+        llvm::all_of(op.getInputs(), [](Value input) {
+          return cast<RankedTensorType>(input.getType()).hasStaticShape();
+        })) {
+      SmallVector<Value> chunks;
+      for (ValueRange chunk = op.getInputs(); !chunk.empty();
+           chunk = chunk.drop_front(std::min(chunk.size(), kMaxConcatChain))) {
+        ValueRange inputs = chunk.take_front(kMaxConcatChain);
+        SmallVector<int64_t> shape(type.getShape());
+        shape[axis] = 0;
+        for (Value input : inputs)
+          shape[axis] +=
+              cast<RankedTensorType>(input.getType()).getDimSize(axis);
+        chunks.push_back(ConcatOp::create(rewriter, loc, type.clone(shape),
+                                          inputs, op.getAxisAttr()));
+      }
+      rewriter.replaceOpWithNewOp<ConcatOp>(op, type, chunks, op.getAxisAttr());
+      return success();
+    }
     // The result's dims: the axis the sum of the inputs', the others any
     // input's (they agree), a static one where an input has it static.
     SmallVector<OpFoldResult> sizes;

@@ -246,6 +246,25 @@ func.func @concat_empty_piece(%x: tensor<2x3xf32>, %e: tensor<2x0xf32>) -> tenso
 
 // -----
 
+/// A concat of more than 16 inputs (an unrolled recurrence's output) is a
+/// concat of concats of at most 16: one-shot bufferization's analysis time
+/// grows with the cube of an insert_slice chain's length.
+// CHECK-LABEL: func.func @concat_many(
+// CHECK: %[[FIRST:.+]] = tensor.empty() : tensor<16x4xf32>
+// CHECK-COUNT-16: tensor.insert_slice %{{.+}} into %{{.+}} [1, 4] [1, 1] : tensor<1x4xf32> into tensor<16x4xf32>
+// CHECK: %[[SECOND:.+]] = tensor.empty() : tensor<2x4xf32>
+// CHECK-COUNT-2: tensor.insert_slice %{{.+}} into %{{.+}} [1, 4] [1, 1] : tensor<1x4xf32> into tensor<2x4xf32>
+// CHECK: %[[ALL:.+]] = tensor.empty() : tensor<18x4xf32>
+// CHECK: %[[LO:.+]] = tensor.insert_slice %{{.+}} into %[[ALL]][0, 0] [16, 4] [1, 1]
+// CHECK: tensor.insert_slice %{{.+}} into %[[LO]][16, 0] [2, 4] [1, 1]
+// CHECK-NOT: tensor.insert_slice
+func.func @concat_many(%x0: tensor<1x4xf32>, %x1: tensor<1x4xf32>, %x2: tensor<1x4xf32>, %x3: tensor<1x4xf32>, %x4: tensor<1x4xf32>, %x5: tensor<1x4xf32>, %x6: tensor<1x4xf32>, %x7: tensor<1x4xf32>, %x8: tensor<1x4xf32>, %x9: tensor<1x4xf32>, %x10: tensor<1x4xf32>, %x11: tensor<1x4xf32>, %x12: tensor<1x4xf32>, %x13: tensor<1x4xf32>, %x14: tensor<1x4xf32>, %x15: tensor<1x4xf32>, %x16: tensor<1x4xf32>, %x17: tensor<1x4xf32>) -> tensor<18x4xf32> {
+  %y = dsmp.concat %x0, %x1, %x2, %x3, %x4, %x5, %x6, %x7, %x8, %x9, %x10, %x11, %x12, %x13, %x14, %x15, %x16, %x17 {axis = 0 : i64} : (tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<18x4xf32>
+  return %y : tensor<18x4xf32>
+}
+
+// -----
+
 /// An op whose lowering needs static shapes (a Resize): the error says how
 /// to give them.
 func.func @dynamic(%x: tensor<?x4x8x8xf32>) -> tensor<?x4x16x16xf32> {

@@ -14,12 +14,12 @@ from onnx import TensorProto, helper, numpy_helper
 SEQ, BATCH, INPUT, HIDDEN = 3, 2, 5, 4
 
 
-def write(folder, name, direction, peepholes, op="LSTM", **attrs):
+def write(folder, name, direction, peepholes, op="LSTM", seq=SEQ, **attrs):
     rng = np.random.default_rng(len(name))
     dirs = 2 if direction == "bidirectional" else 1
     gates = {"LSTM": 4, "GRU": 3, "RNN": 1}[op]
     f32 = np.float32
-    x = rng.standard_normal((SEQ, BATCH, INPUT)).astype(f32)
+    x = rng.standard_normal((seq, BATCH, INPUT)).astype(f32)
     h0 = rng.standard_normal((dirs, BATCH, HIDDEN)).astype(f32)
     c0 = rng.standard_normal((dirs, BATCH, HIDDEN)).astype(f32)
     inits = [numpy_helper.from_array((0.5 * rng.standard_normal(s)).astype(f32), n)
@@ -61,3 +61,7 @@ write(sys.argv[1], "gru", "forward", False, op="GRU")
 write(sys.argv[1], "gru_linear_before_reset", "bidirectional", False, op="GRU",
       linear_before_reset=1)
 write(sys.argv[1], "rnn", "reverse", False, op="RNN")
+# 40 steps: the output's concat lowers as concats of 16, 16 and 8 steps,
+# and the steps' loop nests are compiled once (dsmp-outline-loop-nests).
+write(sys.argv[1], "gru_long", "bidirectional", False, op="GRU", seq=40,
+      linear_before_reset=1)
