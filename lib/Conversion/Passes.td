@@ -63,9 +63,11 @@ def ConvertDsmpToLinalgPass
     recurrence's output) becomes Concats of at most 16 joined by another:
     one-shot bufferization's conflict analysis walks an insert_slice chain
     back to its start for each use in it, cubic in the chain's length (77 s
-    for PLCMOS' 189-frame GRUs, 10 s after). Not lowered yet: Loop, If with branches of different
-    shapes, MaxPool indices, Einsum, GatherND, TopK, LRN, the integer
-    convolutions and matmuls, and dynamic shapes.
+    for PLCMOS' 189-frame GRUs, 10 s after). ONNX's integer and QLinear
+    products arrive as f32 MatMul/Conv of centred integers (the importer
+    spells them so). Not lowered yet: Loop (dsmp-unroll-loops unrolls those
+    whose trip count folds), If with branches of different shapes, MaxPool
+    indices, and dynamic shapes.
   }];
   let options = [
     Option<"convAsGemm", "conv-as-gemm", "bool", /*default=*/"false",

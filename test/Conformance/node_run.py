@@ -38,7 +38,9 @@ ReduceL2 ReduceLogSum ReduceLogSumExp ReduceMax ReduceMean ReduceMin
 ReduceProd ReduceSum ReduceSumSquare Relu Reshape Round ScatterElements ScatterND
 Selu Shrink Sigmoid
 Sign Sin Sinh Slice Softmax Softplus Softsign SpaceToDepth Split Sqrt Squeeze
-Sub Sum Tan Tanh ThresholdedRelu Tile TopK Transpose Trilu Unsqueeze Where Xor""".split()
+Sub Sum Tan Tanh ThresholdedRelu Tile TopK Transpose Trilu Unsqueeze Where Xor
+QuantizeLinear DequantizeLinear DynamicQuantizeLinear MatMulInteger ConvInteger
+QLinearConv QLinearMatMul""".split()
 
 
 # What the reference evaluator (--engine=evaluate) adds to those.

@@ -165,6 +165,25 @@ struct DequantizeFromF8 : OpRewritePattern<DequantizeLinearOp> {
     return success();
   }
 };
+/// A float scalar as f32 (a 16-bit one widened exactly).
+Value toF32(OpBuilder &b, Location loc, Value v) {
+  Type f32 = b.getF32Type();
+  if (v.getType() == f32)
+    return v;
+  if (v.getType().getIntOrFloatBitWidth() < 32)
+    return arith::ExtFOp::create(b, loc, f32, v);
+  return arith::TruncFOp::create(b, loc, f32, v);
+}
+
+/// An f32 scalar as `type`, rounded once where that is narrower.
+Value fromF32(OpBuilder &b, Location loc, Value v, Type type) {
+  if (type == v.getType())
+    return v;
+  if (type.getIntOrFloatBitWidth() < 32)
+    return arith::TruncFOp::create(b, loc, type, v);
+  return arith::ExtFOp::create(b, loc, type, v);
+}
+
 /// A scale or zero point shaped to broadcast against `x` (rank `rank`):
 /// per tensor as it is, per axis ([C]) as [1, .., C, .., 1].
 FailureOr<Value> perAxisParameter(PatternRewriter &rewriter, Location loc,
@@ -237,9 +256,11 @@ struct QuantizeToInteger : OpRewritePattern<QuantizeLinearOp> {
         rewriter, op.getLoc(), *params, resultType, op,
         [&](OpBuilder &b, Location l, ValueRange a, Type t, Operation *) {
           Type f64 = b.getF64Type();
-          // x / scale in f32 (as ONNX's reference), then in f64: the
-          // rounding, the zero point and the clamp are exact there.
-          Value ratio = arith::DivFOp::create(b, l, a[0], a[1]);
+          // x / scale in f32 (as ONNX's reference; a 16-bit x or scale
+          // widened to it), then in f64: the rounding, the zero point and
+          // the clamp are exact there.
+          Value ratio =
+              arith::DivFOp::create(b, l, toF32(b, l, a[0]), toF32(b, l, a[1]));
           Value q = arith::ExtFOp::create(b, l, f64, ratio);
           q = math::RoundEvenOp::create(b, l, q);
           if (a.size() > 2) {
@@ -268,7 +289,7 @@ struct DequantizeFromInteger : OpRewritePattern<DequantizeLinearOp> {
         dyn_cast<IntegerType>(getElementTypeOrSelf(op.getX().getType()));
     if (!resultType || !resultType.hasStaticShape() || !isStatic(op.getX()) ||
         !element || element.getWidth() > 32 ||
-        !resultType.getElementType().isF32())
+        !isa<FloatType>(resultType.getElementType()))
       return rewriter.notifyMatchFailure(op, "needs static integer inputs");
     auto params = integerParameters(op, op.getX(), op.getXScale(),
                                     op.getXZeroPoint(), rewriter);
@@ -277,7 +298,7 @@ struct DequantizeFromInteger : OpRewritePattern<DequantizeLinearOp> {
     bool isUnsigned = element.isUnsigned();
     Value result = buildElementwise(
         rewriter, op.getLoc(), *params, resultType, op,
-        [&](OpBuilder &b, Location l, ValueRange a, Type, Operation *) {
+        [&](OpBuilder &b, Location l, ValueRange a, Type t, Operation *) {
           Type i64 = b.getI64Type();
           auto widen = [&](Value v) -> Value {
             return isUnsigned ? Value(arith::ExtUIOp::create(b, l, i64, v))
@@ -286,8 +307,11 @@ struct DequantizeFromInteger : OpRewritePattern<DequantizeLinearOp> {
           Value x = widen(a[0]);
           if (a.size() > 2)
             x = arith::SubIOp::create(b, l, x, widen(a[2]));
+          // In f32, rounded once to a 16-bit result (a format assigned
+          // to the op).
           Value f = arith::SIToFPOp::create(b, l, b.getF32Type(), x);
-          return Value(arith::MulFOp::create(b, l, f, a[1]));
+          Value y = arith::MulFOp::create(b, l, f, toF32(b, l, a[1]));
+          return fromF32(b, l, y, t);
         });
     rewriter.replaceOp(op, result);
     return success();

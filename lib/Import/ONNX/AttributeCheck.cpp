@@ -154,8 +154,6 @@ std::string unsupportedOpMessage(StringRef opType, int64_t opset) {
       {"ParametricSoftplus", "Softplus and Mul"},
       {"DynamicSlice", "Slice"},
       {"GivenTensorFill", "Constant"},
-      {"QLinearConv", "DequantizeLinear, Conv and QuantizeLinear"},
-      {"QLinearMatMul", "DequantizeLinear, MatMul and QuantizeLinear"},
       {"SoftmaxCrossEntropyLoss", "LogSoftmax and a Gather-based loss"},
       {"NegativeLogLikelihoodLoss", "GatherElements and a reduction"},
       {"DFT", "a MatMul by constant cosine and sine tables"},

@@ -1,5 +1,4 @@
-//===- IntegerOps.cpp - Dynamically quantized ops as dsmp ops -- -*- C++
-//-*-===//
+//===- IntegerOps.cpp - Quantized integer ops as dsmp ops ---- -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -68,58 +67,150 @@ bool isInteger8(Value v) {
   return type && type.getElementType().isInteger(8);
 }
 
-/// MatMulInteger / ConvInteger: the float op of the centred operands, cast
-/// to int32.
+/// The shape a per-row (A [..., M, K]: [M, 1]), per-column (B [K, N]: [N],
+/// broadcast as it is) or, with `conv`, per-channel ([M] followed by
+/// `ones` ones: [M, 1, 1, 1] against a kernel [M, C, kh, kw], [M, 1, 1]
+/// against an output [N, M, h, w]) quantization parameter `v` broadcasts
+/// in; empty where `v` is absent or one value. `what` names it in the error.
+Expected<SmallVector<int64_t>> parameterShape(const onnx::NodeProto &node,
+                                              Value v, StringRef what,
+                                              bool conv, bool perRow,
+                                              int64_t ones) {
+  auto type = v ? dyn_cast<RankedTensorType>(v.getType()) : nullptr;
+  if (!v || (type && type.getRank() == 0))
+    return SmallVector<int64_t>{};
+  if (!type || !type.hasStaticShape() || type.getRank() != 1)
+    return invalid(node.op_type() + "'s " + what +
+                   " must be a scalar or a 1-D tensor");
+  if (type.getNumElements() == 1)
+    return SmallVector<int64_t>{};
+  SmallVector<int64_t> shape;
+  if (conv) {
+    shape.assign(ones + 1, 1);
+    shape[0] = type.getNumElements();
+  } else if (perRow) {
+    shape = {type.getNumElements(), 1};
+  }
+  return shape;
+}
+
+/// `v` as f32, reshaped to `shape` where that is given.
+Value broadcastable(GraphBuilder &g, Value v, ArrayRef<int64_t> shape) {
+  Value wide = g.convert(v, Float32Type::get(v.getContext()));
+  return shape.empty() ? wide : g.reshape(wide, shape);
+}
+
+/// The f32 product (MatMul, or Conv with `bias` where given) of the 8-bit
+/// integers `a` and `b` centred on their zero points: the integer product
+/// itself while partial sums stay below 2^24.
+Expected<Value> centredProduct(const onnx::NodeProto &node, bool conv, Value a,
+                               Value aZero, Value b, Value bZero, Value bias,
+                               GraphBuilder &g, FloatOpBuilder floatOp) {
+  if (!isInteger8(a) || !isInteger8(b))
+    return invalid(node.op_type() +
+                   "'s operands must be ranked 8-bit integer tensors");
+  int64_t aRank = cast<RankedTensorType>(a.getType()).getRank();
+  int64_t bRank = cast<RankedTensorType>(b.getType()).getRank();
+  auto aShape = parameterShape(node, aZero, "first zero point", conv,
+                               /*perRow=*/true, aRank - 1);
+  if (!aShape)
+    return aShape.takeError();
+  auto bShape = parameterShape(node, bZero, "second zero point", conv,
+                               /*perRow=*/false, bRank - 1);
+  if (!bShape)
+    return bShape.takeError();
+  if (conv && !aShape->empty())
+    return invalid(node.op_type() + "'s x_zero_point must be a scalar");
+  SmallVector<Value, 3> operands = {centred(g, a, aZero, *aShape),
+                                    centred(g, b, bZero, *bShape)};
+  if (bias)
+    operands.push_back(g.convert(bias, Float32Type::get(a.getContext())));
+  return floatOp(conv ? "Conv" : "MatMul", operands);
+}
+
+/// MatMulInteger / ConvInteger: the centred product, cast to int32.
 Expected<SmallVector<Value>> integerProduct(const onnx::NodeProto &node,
                                             ArrayRef<Value> inputs,
                                             GraphBuilder &g,
                                             FloatOpBuilder floatOp) {
-  bool conv = node.op_type() == "ConvInteger";
-  Value a = inputs.size() > 0 ? inputs[0] : Value();
-  Value b = inputs.size() > 1 ? inputs[1] : Value();
-  Value aZero = inputs.size() > 2 ? inputs[2] : Value();
-  Value bZero = inputs.size() > 3 ? inputs[3] : Value();
-  if (!isInteger8(a) || !isInteger8(b))
-    return invalid(node.op_type() +
-                   "'s operands must be ranked 8-bit integer tensors");
-  auto aType = cast<RankedTensorType>(a.getType());
-  auto bType = cast<RankedTensorType>(b.getType());
-  auto zeroPointShape = [&](Value zp, RankedTensorType of,
-                            bool perRow) -> Expected<SmallVector<int64_t>> {
-    auto type = zp ? dyn_cast<RankedTensorType>(zp.getType()) : nullptr;
-    if (!zp || (type && type.getRank() == 0))
-      return SmallVector<int64_t>{};
-    if (!type || !type.hasStaticShape() || type.getRank() != 1)
-      return invalid(node.op_type() +
-                     "'s zero points must be scalars or 1-D tensors");
-    if (type.getNumElements() == 1)
-      return SmallVector<int64_t>{};
-    // Per output channel of a kernel [M, C, k...]: [M, 1, 1...]; per row
-    // of A [..., M, K]: [M, 1]; per column of B [K, N]: [N] broadcasts.
-    SmallVector<int64_t> shape;
-    if (conv) {
-      shape.assign(of.getRank(), 1);
-      shape[0] = type.getNumElements();
-    } else if (perRow) {
-      shape = {type.getNumElements(), 1};
-    }
-    return shape;
+  auto input = [&](size_t i) {
+    return i < inputs.size() ? inputs[i] : Value();
   };
-  auto aShape = zeroPointShape(aZero, aType, /*perRow=*/true);
-  if (!aShape)
-    return aShape.takeError();
-  auto bShape = zeroPointShape(bZero, bType, /*perRow=*/false);
-  if (!bShape)
-    return bShape.takeError();
-  if (conv && !aShape->empty())
-    return invalid("ConvInteger's x_zero_point must be a scalar");
   Expected<Value> product =
-      floatOp(conv ? "Conv" : "MatMul",
-              {centred(g, a, aZero, *aShape), centred(g, b, bZero, *bShape)});
+      centredProduct(node, node.op_type() == "ConvInteger", input(0), input(2),
+                     input(1), input(3), Value(), g, floatOp);
   if (!product)
     return product.takeError();
   return SmallVector<Value>{
-      g.convert(*product, IntegerType::get(a.getContext(), 32))};
+      g.convert(*product, IntegerType::get(product->getContext(), 32))};
+}
+
+/// QLinearMatMul / QLinearConv (inputs a, a_scale, a_zero_point, b,
+/// b_scale, b_zero_point, y_scale, y_zero_point, and QLinearConv's int32
+/// bias): the centred product plus the bias, times the multiplier a_scale *
+/// b_scale / y_scale in f32 (per row, column or output channel where the
+/// scales are), rounded half to even onto y's zero point and saturated:
+/// QuantizeLinear with scale 1, as onnxruntime requantizes.
+Expected<SmallVector<Value>> requantizedProduct(const onnx::NodeProto &node,
+                                                ArrayRef<Value> inputs,
+                                                GraphBuilder &g,
+                                                FloatOpBuilder floatOp) {
+  bool conv = node.op_type() == "QLinearConv";
+  if (inputs.size() < 8 ||
+      llvm::any_of(inputs.take_front(8), [](Value v) { return !v; }))
+    return invalid(node.op_type() +
+                   " takes a, a_scale, a_zero_point, b, b_scale, "
+                   "b_zero_point, y_scale and y_zero_point");
+  Value a = inputs[0], aScale = inputs[1], aZero = inputs[2], b = inputs[3],
+        bScale = inputs[4], bZero = inputs[5], yScale = inputs[6],
+        yZero = inputs[7];
+  Value bias = conv && inputs.size() > 8 ? inputs[8] : Value();
+  auto yZeroType = dyn_cast<RankedTensorType>(yZero.getType());
+  if (!yZeroType || !isInteger8(yZero) || yZeroType.getNumElements() != 1)
+    return invalid(node.op_type() +
+                   "'s y_zero_point must be one 8-bit integer");
+  for (Value scale : {aScale, bScale, yScale}) {
+    auto type = dyn_cast<RankedTensorType>(scale.getType());
+    if (!type || !type.getElementType().isF32())
+      return invalid(node.op_type() + "'s scales must be f32 tensors");
+  }
+  if (bias) {
+    auto type = dyn_cast<RankedTensorType>(bias.getType());
+    if (!type || type.getRank() != 1 || !type.getElementType().isInteger(32))
+      return invalid("QLinearConv's bias must be a 1-D int32 tensor");
+  }
+  Expected<Value> product =
+      centredProduct(node, conv, a, aZero, b, bZero, bias, g, floatOp);
+  if (!product)
+    return product.takeError();
+  auto productType = dyn_cast<RankedTensorType>(product->getType());
+  if (!productType)
+    return invalid(node.op_type() + "'s product has no rank");
+  int64_t outRank = productType.getRank();
+  // A per-channel w_scale scales the output's channels; a per-row a_scale
+  // (QLinearMatMul) the rows, a per-column b_scale the columns.
+  auto aScaleShape = parameterShape(node, aScale, "a_scale", /*conv=*/false,
+                                    true, outRank - 2);
+  if (!aScaleShape)
+    return aScaleShape.takeError();
+  auto bScaleShape =
+      parameterShape(node, bScale, "b_scale", conv, false, outRank - 2);
+  if (!bScaleShape)
+    return bScaleShape.takeError();
+  if (conv && !aScaleShape->empty())
+    return invalid("QLinearConv's x_scale must be a scalar");
+  auto yScaleType = cast<RankedTensorType>(yScale.getType());
+  if (yScaleType.getNumElements() != 1)
+    return invalid(node.op_type() + "'s y_scale must be one value");
+  Value multiplier = g.div(g.mul(broadcastable(g, aScale, *aScaleShape),
+                                 broadcastable(g, bScale, *bScaleShape)),
+                           g.reshape(yScale, {}));
+  Type f32 = Float32Type::get(a.getContext());
+  Value y = g.typed(
+      "dsmp.quantize_linear",
+      {g.mul(*product, multiplier), g.scalar(1.0, f32), g.reshape(yZero, {})},
+      productType.clone(yZeroType.getElementType()));
+  return SmallVector<Value>{y};
 }
 
 } // namespace
@@ -127,8 +218,10 @@ Expected<SmallVector<Value>> integerProduct(const onnx::NodeProto &node,
 bool mlir::dsmp::onnx_import::isSpelledIntegerOp(const onnx::NodeProto &node) {
   bool standard = node.domain().empty() || node.domain() == "ai.onnx";
   StringRef type = node.op_type();
-  return standard && (type == "DynamicQuantizeLinear" ||
-                      type == "MatMulInteger" || type == "ConvInteger");
+  return standard &&
+         llvm::is_contained({"DynamicQuantizeLinear", "MatMulInteger",
+                             "ConvInteger", "QLinearMatMul", "QLinearConv"},
+                            type);
 }
 
 Expected<SmallVector<Value>> mlir::dsmp::onnx_import::importIntegerOp(
@@ -136,5 +229,7 @@ Expected<SmallVector<Value>> mlir::dsmp::onnx_import::importIntegerOp(
     FloatOpBuilder floatOp) {
   if (node.op_type() == "DynamicQuantizeLinear")
     return dynamicQuantize(inputs, g);
+  if (StringRef(node.op_type()).starts_with("QLinear"))
+    return requantizedProduct(node, inputs, g, floatOp);
   return integerProduct(node, inputs, g, floatOp);
 }

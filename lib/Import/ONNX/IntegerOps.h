@@ -1,4 +1,4 @@
-//===- IntegerOps.h - Dynamically quantized ops as dsmp ops --- -*- C++ -*-===//
+//===- IntegerOps.h - Quantized integer ops as dsmp ops ------ -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -6,11 +6,14 @@
 //
 // onnxruntime's dynamic quantization (quantize_dynamic) writes
 // DynamicQuantizeLinear -> MatMulInteger / ConvInteger -> Cast -> Mul by
-// the scales. dsmp spells them with ops it has: the quantization with
-// ReduceMin/ReduceMax and QuantizeLinear, and the integer products as f32
-// MatMul/Conv of the zero-point-centred operands, cast to int32. The f32
-// products are the integers themselves while every partial sum stays below
-// 2^24 (uint8 operands: 255^2 per term), within an ulp of them beyond.
+// the scales; its static quantization in the operator format (QOperator)
+// writes QLinearMatMul / QLinearConv. dsmp spells them with ops it has: the
+// quantization with ReduceMin/ReduceMax and QuantizeLinear, the integer
+// products as f32 MatMul/Conv of the zero-point-centred operands (cast to
+// int32, or scaled by a_scale * b_scale / y_scale and quantized with scale 1
+// onto y's zero point). The f32 products are the integers themselves while
+// every partial sum stays below 2^24 (uint8 operands: 255^2 per term),
+// within an ulp of them beyond.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,8 +31,9 @@
 
 namespace mlir::dsmp::onnx_import {
 
-/// Whether `node` is DynamicQuantizeLinear, MatMulInteger or ConvInteger
-/// (default domain), which dsmp spells with other ops.
+/// Whether `node` is DynamicQuantizeLinear, MatMulInteger, ConvInteger,
+/// QLinearMatMul or QLinearConv (default domain), which dsmp spells with
+/// other ops.
 bool isSpelledIntegerOp(const onnx::NodeProto &node);
 
 /// Builds the float op `opType` ("MatMul", "Conv") of `operands` with

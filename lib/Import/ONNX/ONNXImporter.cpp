@@ -1886,7 +1886,7 @@ Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
     if (!llvm::is_contained({"Constant", "Upsample", "CastLike", "EyeLike",
                              "AffineGrid", "Attention", "RMSNormalization",
                              "DynamicQuantizeLinear", "MatMulInteger",
-                             "ConvInteger"},
+                             "ConvInteger", "QLinearMatMul", "QLinearConv"},
                             type) &&
         !imageScaler && !lookupOnnxType(type))
       return makeError(path, where, opset,
