@@ -124,6 +124,7 @@ runOnInputSets(ModuleOp module, llvm::ArrayRef<HostInputs> sets,
     return llvm::createStringError("no input sets to run");
   InputShapes shapes = shapesOf(sets.front());
   std::vector<std::vector<HostTensor>> outputs;
+  std::string whyNotEvaluated;
   if (engine != HostEngine::Compile) {
     OwningOpRef<ModuleOp> specialized;
     ModuleOp ready = module;
@@ -148,13 +149,20 @@ runOnInputSets(ModuleOp module, llvm::ArrayRef<HostInputs> sets,
     }
     if (engine == HostEngine::Evaluate)
       return evaluator.takeError();
-    std::string why = llvm::toString(evaluator.takeError());
+    whyNotEvaluated = llvm::toString(evaluator.takeError());
     if (whyCompiled)
-      *whyCompiled = why;
+      *whyCompiled = whyNotEvaluated;
   }
   auto program = HostProgram::compile(module, "", shapes);
-  if (!program)
-    return program.takeError();
+  if (!program) {
+    // Both ways failed: say why the evaluator did not run it either.
+    if (whyNotEvaluated.empty())
+      return program.takeError();
+    return llvm::createStringError(
+        llvm::toString(program.takeError()) +
+        "\n  (compiled because the evaluator cannot run it: " +
+        whyNotEvaluated + ")");
+  }
   for (const HostInputs &set : sets) {
     auto out = (*program)->run(set);
     if (!out)

@@ -204,6 +204,12 @@ llvm::SmallVector<Format> mlir::dsmp::detail::allowedFormats(Operation *op,
   auto type = dyn_cast<ShapedType>(op->getResult(0).getType());
   if (!type || !isa<FloatType>(type.getElementType()))
     return {};
+  // A recurrence in a format computes every part of its unrolled steps in
+  // it: tf32 and f8, which round a contraction's two operands only, would
+  // round X and W but not the recurrent weights and state it mixes them
+  // with (dsmp-decompose-recurrent then left it whole, and nothing runs it).
+  if (isa<LSTMOp, GRUOp, RNNOp>(op))
+    return {Format::f32, Format::f16, Format::bf16};
   switch (cls) {
   case OpClass::matmul:
   case OpClass::conv:

@@ -213,3 +213,21 @@ module {
     return %1, %2 : tensor<16x16xf32>, tensor<16x16xf32>
   }
 }
+
+// -----
+
+/// A recurrence computes every part of its steps in its format, so it
+/// takes 16 bits or f32, never tf32 (which rounds only a contraction's two
+/// operands, and would leave the recurrent weights f32 beside them): too
+/// sensitive for f16, the GRU stays f32 where the MatMul as sensitive takes
+/// tf32.
+// SM80: dsmp.gru {{.*}}dsmp.assigned = #dsmp.format<f32>{{.*}}dsmp.reason = "budget"{{.*}}loc("recurrence")
+// SM80: dsmp.matmul {{.*}}dsmp.assigned = #dsmp.format<tf32>{{.*}}loc("contraction")
+module {
+  func.func @main_graph(%x: tensor<2x1x4xf32>, %w: tensor<1x12x4xf32>, %r: tensor<1x12x4xf32>, %a: tensor<16x16xf32>, %b: tensor<16x16xf32>) -> (tensor<2x1x1x4xf32>, tensor<16x16xf32>) {
+    %none = dsmp.none
+    %y, %yh = dsmp.gru %x, %w, %r, %none, %none, %none {hidden_size = 4 : i64, dsmp.flops = 8192 : i64, dsmp.sensitivity = {adapt = 1.0e+01 : f64, energy = 1.0e+03 : f64, operand_energy = 1.0e+02 : f64}, dsmp.range = {amax = 1.0 : f64}} : (tensor<2x1x4xf32>, tensor<1x12x4xf32>, tensor<1x12x4xf32>, none, none, none) -> (tensor<2x1x1x4xf32>, tensor<1x1x4xf32>) loc("recurrence")
+    %m = dsmp.matmul %a, %b {dsmp.flops = 8192 : i64, dsmp.sensitivity = {adapt = 1.0e+01 : f64, energy = 1.0e+03 : f64, operand_energy = 1.0e+02 : f64}, dsmp.range = {amax = 1.0 : f64}} : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32> loc("contraction")
+    return %y, %m : tensor<2x1x1x4xf32>, tensor<16x16xf32>
+  }
+}
