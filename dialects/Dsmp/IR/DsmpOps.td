@@ -47,6 +47,15 @@ def Dsmp_ReductionClass : Dsmp_OpClassTrait<"reduction">;
 def Dsmp_NormalizationClass : Dsmp_OpClassTrait<"normalization">;
 def Dsmp_DataMovementClass : Dsmp_OpClassTrait<"data_movement">;
 
+/// The named operands and results have shapes that may still be equal:
+/// the same rank, and equal sizes where both are static. ONNX exporters
+/// leave one side dynamic where the other is known (GroupViT's
+/// ScatterElements: indices [?, 1, 64], updates [?, ?, ?]).
+class Dsmp_AllShapesCompatible<list<string> names> : PredOpTrait<
+    "all of {" # !interleave(names, ", ") # "} have compatible shapes",
+    CPred<"::mlir::succeeded(::mlir::verifyCompatibleShapes(::mlir::TypeRange{" #
+          !interleave(!foreach(n, names, "$" # n # ".getType()"), ", ") # "}))">>;
+
 def Dsmp_AccAttr : DefaultValuedAttr<Dsmp_FormatAttr, "::mlir::dsmp::Format::f32">;
 
 class Dsmp_Op<string mnemonic, list<Trait> traits = []>
@@ -965,7 +974,7 @@ def Dsmp_GatherElementsOp : Dsmp_OnnxOp<"gather_elements", Dsmp_DataMovementClas
     (ins Dsmp_Tensor:$data, Dsmp_IndexTensor:$indices,
          DefaultValuedAttr<I64Attr, "0">:$axis),
     (outs Dsmp_Tensor:$output), [Pure, AllElementTypesMatch<["data", "output"]>,
-                                  AllShapesMatch<["indices", "output"]>]> {
+                                  Dsmp_AllShapesCompatible<["indices", "output"]>]> {
   let summary = "ONNX GatherElements";
   let description = [{
     ```mlir
@@ -1012,7 +1021,7 @@ def Dsmp_ScatterElementsOp : Dsmp_OnnxOp<"scatter_elements", Dsmp_DataMovementCl
          DefaultValuedStrAttr<StrAttr, "none">:$reduction),
     (outs Dsmp_Tensor:$output), [Pure, AllTypesMatch<["data", "output"]>,
                                   AllElementTypesMatch<["data", "updates"]>,
-                                  AllShapesMatch<["indices", "updates"]>]> {
+                                  Dsmp_AllShapesCompatible<["indices", "updates"]>]> {
   let summary = "ONNX ScatterElements: y[.., indices[.., i, ..], ..] = updates[.., i, ..]";
   let description = [{
     Along `axis` (negative indices count from the end), combined by

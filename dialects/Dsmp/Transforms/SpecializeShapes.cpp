@@ -135,16 +135,17 @@ struct SpecializeShapesPass final
     return success();
   }
 
-  /// Results with a dynamic dim, plus ops left (folding removes them).
-  static int64_t countUnresolved(ModuleOp module) {
-    int64_t count = 0;
+  /// Results with a dynamic dim, and ops left (folding removes them,
+  /// decomposing a recurrence adds them).
+  static std::pair<int64_t, int64_t> countUnresolved(ModuleOp module) {
+    int64_t dynamic = 0, ops = 0;
     module.walk([&](Operation *op) {
-      ++count;
+      ++ops;
       for (Type type : op->getResultTypes())
         if (auto shaped = dyn_cast<ShapedType>(type))
-          count += !shaped.hasStaticShape();
+          dynamic += !shaped.hasStaticShape();
     });
-    return count;
+    return {dynamic, ops};
   }
 
   void runOnOperation() override {
@@ -176,15 +177,20 @@ struct SpecializeShapesPass final
     // Each round folds one more link of the shape arithmetic that deep
     // graphs chain from block to block (ShuffleNet's 16 channel splits,
     // each sliced at Shape/2 of the block before): repeat to a fixed point.
+    // A round makes progress when it leaves fewer dynamic results or
+    // changes the op count: a round that unrolls a recurrence adds ops
+    // while its shape arithmetic is folded only by the next (EnCodec's
+    // LSTM, then the Shape -> Gather -> Slice of its padding).
     constexpr int kMaxRounds = 32;
-    int64_t unresolved = std::numeric_limits<int64_t>::max();
+    std::pair<int64_t, int64_t> before{std::numeric_limits<int64_t>::max(), -1};
     for (int round = 0; round < kMaxRounds; ++round) {
       if (failed(runPipeline(refine, module)))
         return signalPassFailure();
-      int64_t now = countUnresolved(module);
-      if (now == 0 || now >= unresolved)
+      std::pair<int64_t, int64_t> now = countUnresolved(module);
+      if (now.first == 0 ||
+          (now.first >= before.first && now.second == before.second))
         break;
-      unresolved = now;
+      before = now;
     }
     for (unsigned i = 0; i < graph.getNumResults(); ++i) {
       auto type = dyn_cast<RankedTensorType>(graph.getResultTypes()[i]);

@@ -16,6 +16,7 @@
 
 #include "dsmp/Import/ONNXImporter.h"
 
+#include "Col2Im.h"
 #include "ContribOps.h"
 #include "ImportUtils.h"
 #include "IntegerOps.h"
@@ -739,7 +740,8 @@ Error ModelImporter::importGraphBody(const onnx::GraphProto &graph) {
 }
 
 Error ModelImporter::importNode(const onnx::NodeProto &node) {
-  if (isSpelledContribOp(node) || isSpelledIntegerOp(node))
+  if (isSpelledContribOp(node) || isSpelledIntegerOp(node) ||
+      (node.op_type() == "Col2Im" && isDefaultDomain(node.domain())))
     return importContribNode(node);
   if (!isDefaultDomain(node.domain()))
     return fail(node, "op domain '" + node.domain() + "' is not supported");
@@ -1227,7 +1229,8 @@ Error ModelImporter::importAttention(const onnx::NodeProto &node) {
 }
 
 /// One of onnxruntime's fused contrib ops, as the ops it fuses
-/// (ContribOps.cpp), or a dynamically quantized op (IntegerOps.cpp).
+/// (ContribOps.cpp), a quantized integer op (IntegerOps.cpp), or Col2Im as
+/// a ConvTranspose (Col2Im.cpp).
 Error ModelImporter::importContribNode(const onnx::NodeProto &node) {
   SmallVector<Value> inputs;
   for (const auto &name : node.input()) {
@@ -1254,6 +1257,13 @@ Error ModelImporter::importContribNode(const onnx::NodeProto &node) {
       return std::move(err);
     return lookup(inner.output(0));
   };
+  if (node.op_type() == "Col2Im" && !isSpelledContribOp(node)) {
+    auto image = importCol2Im(node, inputs, g);
+    if (!image)
+      return fail(node, llvm::toString(image.takeError()));
+    scopes.back().values[node.output(0)] = *image;
+    return Error::success();
+  }
   auto outputs = isSpelledIntegerOp(node)
                      ? importIntegerOp(node, inputs, g, floatOp)
                      : importContribOp(node, inputs, g);
@@ -1880,13 +1890,14 @@ Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
     StringRef type = node.op_type();
     // Taken as another op's form (Upsample, CastLike) or spelled with
     // other ops (Constant, EyeLike, AffineGrid, Attention,
-    // RMSNormalization, ImageScaler before opset 10): no dialect op of
-    // their own.
+    // RMSNormalization, Col2Im, ImageScaler before opset 10): no dialect op
+    // of their own.
     bool imageScaler = type == "ImageScaler" && opset < 10;
     if (!llvm::is_contained({"Constant", "Upsample", "CastLike", "EyeLike",
                              "AffineGrid", "Attention", "RMSNormalization",
                              "DynamicQuantizeLinear", "MatMulInteger",
-                             "ConvInteger", "QLinearMatMul", "QLinearConv"},
+                             "ConvInteger", "QLinearMatMul", "QLinearConv",
+                             "Col2Im"},
                             type) &&
         !imageScaler && !lookupOnnxType(type))
       return makeError(path, where, opset,

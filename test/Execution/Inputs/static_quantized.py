@@ -14,26 +14,16 @@ import tempfile
 
 import numpy as np
 import onnx
-from onnx import TensorProto, helper, numpy_helper
 from onnxruntime.quantization import (CalibrationDataReader, QuantFormat,
                                       QuantType, quantize_static)
+
+from small_cnn import float_cnn
 
 out = sys.argv[1]
 per_channel = "per_channel" in sys.argv[2:]
 quant_format = QuantFormat.QDQ if "qdq" in sys.argv[2:] else QuantFormat.QOperator
 rng = np.random.default_rng(7)
-inits = [numpy_helper.from_array(rng.normal(0, 0.3, (8, 3, 3, 3)).astype(np.float32), "w"),
-         numpy_helper.from_array(rng.normal(0, 0.1, 8).astype(np.float32), "b"),
-         numpy_helper.from_array(rng.normal(0, 0.05, (8 * 6 * 6, 10)).astype(np.float32), "m")]
-nodes = [helper.make_node("Conv", ["x", "w", "b"], ["h"], name="conv", kernel_shape=[3, 3]),
-         helper.make_node("Relu", ["h"], ["r"], name="relu"),
-         helper.make_node("Flatten", ["r"], ["f"], name="flatten"),
-         helper.make_node("MatMul", ["f", "m"], ["y"], name="matmul")]
-graph = helper.make_graph(
-    nodes, "cnn", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 3, 8, 8])],
-    [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", 10])], inits)
-model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-model.ir_version = 8
+model = float_cnn(rng, bias_add=False)
 
 
 class Images(CalibrationDataReader):
