@@ -379,3 +379,110 @@ HF_ZOO.update({
                  waveform, AUDIO_AXES, 17),
     "hf_speech2text_encoder": (speech2text_encoder, speech_features, [{"batch": 0, "frames": 1}], 17),
 })
+
+
+# Session 45: detection (DETR), video (VideoMAE), depth (Depth Anything),
+# audio codecs' encoders (EnCodec with its LSTM, DAC's Snake activations),
+# a vocoder (HiFi-GAN), GroupViT's hard assignment (ScatterElements) and
+# MobileViTV2's fold.
+MONO_AXES = [{"batch": 0, "samples": 2}]
+
+
+class First(nn.Module):
+    """The first tensor a model (or a model's part, such as a codec's
+    encoder) returns, its input passed as keyword `kw` where given."""
+
+    def __init__(self, model, kw=None):
+        super().__init__()
+        self.model = model.eval()
+        self.kw = kw
+
+    def forward(self, x):
+        out = self.model(**{self.kw: x}, return_dict=False) if self.kw else self.model(x)
+        return out[0] if isinstance(out, (tuple, list)) else out
+
+
+def detr():
+    backbone = hf.ResNetConfig(embedding_size=16, hidden_sizes=[16, 32, 48, 64], depths=[1, 1, 1, 1],
+                               out_features=["stage4"])
+    config = hf.DetrConfig(use_timm_backbone=False, backbone_config=backbone,
+                           use_pretrained_backbone=False, d_model=64, encoder_layers=2,
+                           decoder_layers=2, encoder_attention_heads=4, decoder_attention_heads=4,
+                           encoder_ffn_dim=128, decoder_ffn_dim=128, num_queries=10, num_labels=5)
+    return First(hf.DetrForObjectDetection(config), "pixel_values")
+
+
+def videomae():
+    config = hf.VideoMAEConfig(image_size=32, patch_size=8, num_frames=4, tubelet_size=2, num_labels=10,
+                               **WIDTH)
+    return First(hf.VideoMAEForVideoClassification(config), "pixel_values")
+
+
+def video(batch, gen, which=0):
+    return (torch.randn(batch, 4, 3, 32, 32, generator=gen),)
+
+
+def encodec():
+    config = hf.EncodecConfig(hidden_size=32, num_filters=8, num_residual_layers=1,
+                              upsampling_ratios=[4, 4], codebook_size=64, codebook_dim=32,
+                              num_lstm_layers=2)
+    return First(hf.EncodecModel(config).encoder)
+
+
+def mono(batch, gen, which=0):
+    """Mono audio [batch, 1, samples]: a tone of 100-400 Hz plus noise."""
+    t = torch.arange(4000 + 800 * which) / 16000.0
+    f = torch.rand(batch, 1, 1, generator=gen) * 300 + 100
+    noise = torch.randn(batch, 1, t.numel(), generator=gen)
+    return (torch.sin(2 * torch.pi * f * t) * 0.5 + 0.05 * noise,)
+
+
+def dac():
+    config = hf.DacConfig(encoder_hidden_size=8, downsampling_ratios=[2, 4], decoder_hidden_size=32,
+                          n_codebooks=2, codebook_size=64, codebook_dim=8, hidden_size=64)
+    return First(hf.DacModel(config).encoder)
+
+
+def hifigan():
+    config = hf.SpeechT5HifiGanConfig(model_in_dim=16, upsample_initial_channel=32,
+                                      upsample_rates=[4, 4], upsample_kernel_sizes=[8, 8],
+                                      resblock_kernel_sizes=[3, 7],
+                                      resblock_dilation_sizes=[[1, 3], [1, 3]])
+    return First(hf.SpeechT5HifiGan(config))
+
+
+def spectrum(batch, gen, which=0):
+    return (torch.randn(batch, 20 + 4 * which, 16, generator=gen) * 0.5,)
+
+
+def depth_anything():
+    backbone = hf.Dinov2Config(image_size=32, patch_size=4, hidden_size=64, num_hidden_layers=4,
+                               num_attention_heads=4, intermediate_size=128,
+                               out_features=["stage1", "stage2", "stage3", "stage4"],
+                               reshape_hidden_states=False)
+    config = hf.DepthAnythingConfig(backbone_config=backbone, reassemble_hidden_size=64,
+                                    neck_hidden_sizes=[16, 32, 48, 64], fusion_hidden_size=32,
+                                    head_hidden_size=16, patch_size=4)
+    return First(hf.DepthAnythingForDepthEstimation(config), "pixel_values")
+
+
+HF_ZOO.update({
+    "hf_detr": (detr, images(64), IMAGE_AXES, 17),
+    "hf_big_bird": (text_model(hf.BigBirdConfig, hf.BigBirdForSequenceClassification,
+                               attention_type="original_full", num_labels=3), text, TEXT_AXES, 17),
+    "hf_videomae": (videomae, video, IMAGE_AXES, 17),
+    "hf_encodec_encoder": (encodec, mono, MONO_AXES, 17),
+    "hf_dac_encoder": (dac, mono, MONO_AXES, 17),
+    "hf_hifigan": (hifigan, spectrum, [{"batch": 0, "frames": 1}], 17),
+    "hf_depth_anything": (depth_anything, images(32), IMAGE_AXES, 17),
+    # F.fold: Col2Im at opset 18, which only the dynamo exporter writes
+    # with a dynamic batch (make-zoo.py --hf --dynamo).
+    "hf_mobilevitv2": (vision_model(hf.MobileViTV2Config, hf.MobileViTV2ForImageClassification,
+                                    image_size=64, width_multiplier=0.5, num_labels=10),
+                       images(64), IMAGE_AXES, 18),
+    "hf_groupvit_vision": (vision_model(hf.GroupViTVisionConfig, hf.GroupViTVisionModel,
+                                        image_size=32, patch_size=4, hidden_size=64, intermediate_size=128,
+                                        depths=[2, 2], num_group_tokens=[8, 0],
+                                        num_output_groups=[8, 8], num_attention_heads=4),
+                           images(32), IMAGE_AXES, 17),
+})

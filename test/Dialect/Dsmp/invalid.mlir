@@ -317,3 +317,29 @@ func.func @scan_gradients_scale(%inv: tensor<2xf32>, %g: tensor<4x3xf32>) {
   %u, %s = dsmp.scan_gradients %inv, %g {format = f16} : (tensor<2xf32>, tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<1x5xf32>)
   return
 }
+
+// -----
+
+/// scatter_elements: indices and updates may leave different dims dynamic
+/// (GroupViT's export: [?, 1, 64] and [?, ?, ?]), but static sizes agree.
+func.func @scatter_elements_compatible(%x: tensor<2x3x4xf32>, %i: tensor<?x1x4xi64>, %u: tensor<?x?x?xf32>) {
+  %y = dsmp.scatter_elements %x, %i, %u {axis = 1 : i64} : (tensor<2x3x4xf32>, tensor<?x1x4xi64>, tensor<?x?x?xf32>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_elements_incompatible(%x: tensor<2x3x4xf32>, %i: tensor<?x1x4xi64>, %u: tensor<?x2x?xf32>) {
+  // expected-error @+1 {{all of {indices, updates} have compatible shapes}}
+  %y = dsmp.scatter_elements %x, %i, %u {axis = 1 : i64} : (tensor<2x3x4xf32>, tensor<?x1x4xi64>, tensor<?x2x?xf32>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+/// gather_elements: the same for indices and the output.
+func.func @gather_elements_incompatible(%x: tensor<2x3xf32>, %i: tensor<2x?xi64>) {
+  // expected-error @+1 {{all of {indices, output} have compatible shapes}}
+  %y = dsmp.gather_elements %x, %i {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x?xi64>) -> tensor<3x2xf32>
+  return
+}
