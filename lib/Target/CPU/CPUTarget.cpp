@@ -264,6 +264,16 @@ Error linkSharedLibrary(llvm::ArrayRef<std::string> objectPaths,
   args.push_back(allocatorObject);
   if (target.deviceLaunches)
     args.push_back(shimObject);
+  // compiler-rt's builtins for the target, where the toolchain has them:
+  // LLVM lowers f32 -> bf16 on x86-64 (without AVX512-BF16) to a call of
+  // __truncsfbf2, which libgcc before GCC 13 does not define. A static
+  // archive: only what the objects call is linked.
+  llvm::SmallString<256> builtins(DSMP_CLANG_RESOURCE_DIR);
+  llvm::sys::path::append(builtins, "lib", "linux",
+                          "libclang_rt.builtins-" +
+                              llvm::Triple(target.triple).getArchName() + ".a");
+  if (!builtins.empty() && llvm::sys::fs::exists(builtins))
+    args.push_back(builtins);
   std::string blas = "-l" + target.blasLibrary;
   if (!target.blasLibrary.empty())
     args.push_back(blas);
