@@ -2,8 +2,9 @@
 # Installs what a fresh machine lacks to build and test dsmp: Debian's
 # LLVM/MLIR 22, ONNX 1.12, protobuf and GoogleTest, and a Python venv (.venv)
 # with onnx and onnxruntime. `--test` adds what only the tests need: torch,
-# torchvision and transformers (PyPI's wheels, run on the CPU) to export the
-# torch-family, zoo and HuggingFace models, and chromium to open the report page. Safe to run again: it only installs what is missing.
+# torchvision, transformers and onnxscript (PyPI's wheels, run on the CPU) to
+# export the torch-family, zoo and HuggingFace models (also through torch's
+# dynamo exporter), and chromium to open the report page. Safe to run again: it only installs what is missing.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 with_test=0
@@ -48,8 +49,8 @@ if ((with_test)) && ! command -v chromium >/dev/null; then
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium >/dev/null
 fi
-if ((with_test)) && ! "$venv/bin/python" -c "import torch, torchvision, transformers" 2>/dev/null; then
-  echo "setup: installing torch, torchvision and transformers (test exports; about 5 GB)"
+if ((with_test)) && ! "$venv/bin/python" -c "import torch, torchvision, transformers, onnxscript" 2>/dev/null; then
+  echo "setup: installing torch, torchvision, transformers and onnxscript (test exports; about 5 GB)"
   "$venv/bin/python" -m pip install -q -r "$root/scripts/requirements-test.txt"
 fi
 echo "setup: done"
