@@ -1257,7 +1257,7 @@ Error ModelImporter::importContribNode(const onnx::NodeProto &node) {
       return std::move(err);
     return lookup(inner.output(0));
   };
-  if (node.op_type() == "Col2Im" && !isSpelledContribOp(node)) {
+  if (node.op_type() == "Col2Im") {
     auto image = importCol2Im(node, inputs, g);
     if (!image)
       return fail(node, llvm::toString(image.takeError()));
