@@ -381,7 +381,7 @@ HF_ZOO.update({
 })
 
 
-# Session 45: detection (DETR), video (VideoMAE), depth (Depth Anything),
+# Session 45: detection (DETR), video (VideoMAE), depth (Depth Anything), CvT,
 # audio codecs' encoders (EnCodec with its LSTM, DAC's Snake activations),
 # a vocoder (HiFi-GAN), GroupViT's hard assignment (ScatterElements) and
 # MobileViTV2's fold.
@@ -468,6 +468,12 @@ def depth_anything():
 
 HF_ZOO.update({
     "hf_detr": (detr, images(64), IMAGE_AXES, 17),
+    # CvT: convolutional token embeddings and Q/K/V projections. A stage's
+    # depth must exceed its index (transformers indexes its drop-path
+    # rates by stage).
+    "hf_cvt": (vision_model(hf.CvtConfig, hf.CvtForImageClassification, embed_dim=[16, 32, 64],
+                            num_heads=[1, 2, 4], depth=[1, 2, 3], num_labels=10),
+               images(64), IMAGE_AXES, 17),
     "hf_big_bird": (text_model(hf.BigBirdConfig, hf.BigBirdForSequenceClassification,
                                attention_type="original_full", num_labels=3), text, TEXT_AXES, 17),
     "hf_videomae": (videomae, video, IMAGE_AXES, 17),
