@@ -27,16 +27,17 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from zoo_models import ZOO  # noqa: E402
 
 
-def registry(hf, timm=False):
-    """The zoo's own architectures, or HuggingFace's (--hf, needs transformers) or
-    timm's (--timm, needs timm)."""
+def registry(hf, timm=False, dynamo=False):
+    """The zoo's own architectures, or HuggingFace's (--hf, needs transformers;
+    with --dynamo also those only the dynamo exporter exports) or timm's
+    (--timm, needs timm)."""
     if timm:
         from timm_zoo_models import TIMM_ZOO
         return TIMM_ZOO
     if not hf:
         return ZOO
-    from hf_zoo_models import HF_ZOO
-    return HF_ZOO
+    from hf_zoo_models import HF_DYNAMO_ZOO, HF_ZOO
+    return {**HF_ZOO, **HF_DYNAMO_ZOO} if dynamo else HF_ZOO
 
 
 def reestimate_batchnorm(model, make_inputs, gen):
@@ -130,7 +131,7 @@ def main():
     p.add_argument("--dynamo", action="store_true",
                    help="export with torch's dynamo exporter (its default since 2.9; needs onnxscript)")
     args = p.parse_args()
-    zoo = registry(args.hf, args.timm)
+    zoo = registry(args.hf, args.timm, args.dynamo)
     args.only = args.only or sorted(zoo)
     if args.list:
         print("\n".join(sorted(zoo)))
