@@ -156,8 +156,6 @@ std::string unsupportedOpMessage(StringRef opType, int64_t opset) {
       {"GivenTensorFill", "Constant"},
       {"SoftmaxCrossEntropyLoss", "LogSoftmax and a Gather-based loss"},
       {"NegativeLogLikelihoodLoss", "GatherElements and a reduction"},
-      {"DFT", "a MatMul by constant cosine and sine tables"},
-      {"STFT", "a Conv by constant windowed cosine and sine kernels"},
   };
   // Ops whose output shape depends on the values: dsmp compiles static
   // shapes, so the model is cut before them and they run after.
@@ -173,7 +171,7 @@ std::string unsupportedOpMessage(StringRef opType, int64_t opset) {
            "compiles static shapes: cut the model before it " +
            "(onnx.utils.extract_model) and run it after";
   // Else the supported op type whose name is closest, where one is close
-  // (fewer edits than half its length: Relux -> Relu, not DFT -> Div).
+  // (fewer edits than half its length: Relux -> Relu, not Det -> Div).
   StringRef best;
   unsigned bestDistance =
       std::min<unsigned>(4, static_cast<unsigned>(opType.size()) / 2 + 1);

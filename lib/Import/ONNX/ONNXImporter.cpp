@@ -20,6 +20,7 @@
 #include "ContribOps.h"
 #include "ImportUtils.h"
 #include "IntegerOps.h"
+#include "Spectral.h"
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/GraphBuilder.h"
 #include "dialects/Dsmp/IR/MainGraph.h"
@@ -741,6 +742,7 @@ Error ModelImporter::importGraphBody(const onnx::GraphProto &graph) {
 
 Error ModelImporter::importNode(const onnx::NodeProto &node) {
   if (isSpelledContribOp(node) || isSpelledIntegerOp(node) ||
+      isSpectralOp(node) ||
       (node.op_type() == "Col2Im" && isDefaultDomain(node.domain())))
     return importContribNode(node);
   if (!isDefaultDomain(node.domain()))
@@ -1229,8 +1231,9 @@ Error ModelImporter::importAttention(const onnx::NodeProto &node) {
 }
 
 /// One of onnxruntime's fused contrib ops, as the ops it fuses
-/// (ContribOps.cpp), a quantized integer op (IntegerOps.cpp), or Col2Im as
-/// a ConvTranspose (Col2Im.cpp).
+/// (ContribOps.cpp), a quantized integer op (IntegerOps.cpp), Col2Im as
+/// a ConvTranspose (Col2Im.cpp), or a signal op as a product by a table
+/// (Spectral.cpp).
 Error ModelImporter::importContribNode(const onnx::NodeProto &node) {
   SmallVector<Value> inputs;
   for (const auto &name : node.input()) {
@@ -1257,11 +1260,13 @@ Error ModelImporter::importContribNode(const onnx::NodeProto &node) {
       return std::move(err);
     return lookup(inner.output(0));
   };
-  if (node.op_type() == "Col2Im") {
-    auto image = importCol2Im(node, inputs, g);
-    if (!image)
-      return fail(node, llvm::toString(image.takeError()));
-    scopes.back().values[node.output(0)] = *image;
+  if (node.op_type() == "Col2Im" || isSpectralOp(node)) {
+    auto output = node.op_type() == "Col2Im"
+                      ? importCol2Im(node, inputs, g)
+                      : importSpectralOp(node, inputs, opset, g);
+    if (!output)
+      return fail(node, llvm::toString(output.takeError()));
+    scopes.back().values[node.output(0)] = *output;
     return Error::success();
   }
   auto outputs = isSpelledIntegerOp(node)
@@ -1890,8 +1895,8 @@ Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
     StringRef type = node.op_type();
     // Taken as another op's form (Upsample, CastLike) or spelled with
     // other ops (Constant, EyeLike, AffineGrid, Attention,
-    // RMSNormalization, Col2Im, ImageScaler before opset 10): no dialect op
-    // of their own.
+    // RMSNormalization, Col2Im, the signal ops, ImageScaler before opset
+    // 10): no dialect op of their own.
     bool imageScaler = type == "ImageScaler" && opset < 10;
     if (!llvm::is_contained({"Constant", "Upsample", "CastLike", "EyeLike",
                              "AffineGrid", "Attention", "RMSNormalization",
@@ -1899,7 +1904,7 @@ Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
                              "ConvInteger", "QLinearMatMul", "QLinearConv",
                              "Col2Im"},
                             type) &&
-        !imageScaler && !lookupOnnxType(type))
+        !isSpectralOp(node) && !imageScaler && !lookupOnnxType(type))
       return makeError(path, where, opset,
                        unsupportedOpMessage(node.op_type(), opset));
     // ONNX dropped ImageScaler's schema with the op; importImageScaler
@@ -1999,6 +2004,32 @@ takeDeclaredOutputShapes(onnx::GraphProto &graph) {
     tensor->clear_shape();
   }
   return declared;
+}
+
+/// Takes off the types ONNX's inference gave the values a signal op
+/// (Spectral.cpp) computes and everything computed from them: Debian's ONNX
+/// 1.12 types a onesided STFT with frame_length bins, not frame_length / 2
+/// + 1, and the ops after it inherit that. dsmp types them from its own
+/// spelling instead. `graph` is sorted.
+void dropTypesAfterSignalOps(onnx::GraphProto &graph) {
+  llvm::StringSet<> after;
+  for (const auto &node : graph.node())
+    if (isSpectralOp(node) ||
+        llvm::any_of(node.input(), [&](const std::string &name) {
+          return after.contains(name);
+        }))
+      for (const auto &output : node.output())
+        after.insert(output);
+  if (after.empty())
+    return;
+  google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> kept;
+  for (auto &info : *graph.mutable_value_info())
+    if (!after.contains(info.name()))
+      *kept.Add() = std::move(info);
+  graph.mutable_value_info()->Swap(&kept);
+  for (auto &output : *graph.mutable_output())
+    if (after.contains(output.name()) && output.type().has_tensor_type())
+      output.mutable_type()->mutable_tensor_type()->clear_shape();
 }
 
 std::string dimsText(const onnx::TensorShapeProto &shape) {
@@ -2174,6 +2205,7 @@ mlir::dsmp::importONNXModelFromBuffer(StringRef bytes, StringRef path,
     if (inferShapes())
       return makeError(path, {}, opset, "shape inference failed: " + *failure);
   }
+  dropTypesAfterSignalOps(*model.mutable_graph());
   llvm::StringSet<> unconfirmedOutputShapes = restoreDeclaredOutputShapes(
       *model.mutable_graph(), declaredOutputShapes, options.warnings);
 
