@@ -40,7 +40,8 @@ Selu Shrink Sigmoid
 Sign Sin Sinh Slice Softmax Softplus Softsign SpaceToDepth Split Sqrt Squeeze
 Sub Sum Tan Tanh ThresholdedRelu Tile TopK Transpose Trilu Unsqueeze Where Xor
 QuantizeLinear DequantizeLinear DynamicQuantizeLinear MatMulInteger ConvInteger
-QLinearConv QLinearMatMul""".split()
+QLinearConv QLinearMatMul DFT STFT HannWindow HammingWindow BlackmanWindow
+MelWeightMatrix""".split()
 
 
 # What the reference evaluator (--engine=evaluate) adds to those.
@@ -123,10 +124,12 @@ def run_one(args, folder):
             f"--engine={args.engine}"]
     attempts = [[]]
     if args.fix_shape_inputs:
-        # A Loop's trip count and condition come first (test_loop11).
+        # A Loop's trip count and condition come first (test_loop11), as
+        # does a window's size.
         model = onnx.load(os.path.join(folder, "model.onnx"))
-        loop = any(n.op_type == "Loop" for n in model.graph.node)
-        fixes = shape_inputs(data, first=0 if loop else 1)
+        first = any(n.op_type in ("Loop", "HannWindow", "HammingWindow", "BlackmanWindow")
+                    for n in model.graph.node)
+        fixes = shape_inputs(data, first=0 if first else 1)
         if fixes:
             attempts.append(fixes)
     for fixes in attempts:
