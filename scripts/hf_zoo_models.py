@@ -489,6 +489,9 @@ HF_ZOO.update({
 # F.fold is ONNX's Col2Im (opset 18), which the TorchScript exporter fails
 # to write with a dynamic batch; make-zoo.py --hf --dynamo adds these.
 HF_DYNAMO_ZOO = {
+    # torch.fft.fftn exports (through dynamo only) as ONNX DFT.
+    "hf_fnet": (text_model(hf.FNetConfig, hf.FNetForSequenceClassification, num_labels=3,
+                           use_tpu_fourier_optimizations=False), text, TEXT_AXES, 18),
     "hf_mobilevitv2": (vision_model(hf.MobileViTV2Config, hf.MobileViTV2ForImageClassification,
                                     image_size=64, width_multiplier=0.5, num_labels=10),
                        images(64), IMAGE_AXES, 18),

@@ -785,6 +785,31 @@ def Dsmp_ScanGradientsOp : Dsmp_Op<"scan_gradients", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Dsmp_DftTableOp : Dsmp_Op<"dft_table", [Pure]> {
+  let summary = "A DFT's cosine and sine table for a length known at run "
+                "time (no ONNX counterpart)";
+  let description = [{
+    ONNX's DFT imports as a MatMul by a table (lib/Import/ONNX/Spectral.cpp,
+    dialects/Dsmp/IR/DftTable.h): row `n * parts + q` (q: the real or
+    imaginary part of sample n), column `2k + p` (p: the part of bin k).
+    Where the transformed dim is static, the table is a constant; where it
+    is a run-time dim (FNet's mixing over a dynamic sequence), this op
+    stands for it and folds to that constant once shape specialization
+    makes `length` a constant. `parts` is 1 (a real signal) or 2;
+    `onesided` keeps bins 0..length/2 of a real forward transform;
+    `inverse` transforms back and divides by the length.
+
+    ```mlir
+    %t = dsmp.dft_table %n {inverse = false, onesided = false, parts = 2 : i64} : (tensor<1xi64>) -> tensor<?x?xf32>
+    ```
+  }];
+  let arguments = (ins Dsmp_I64Tensor:$length, I64Attr:$parts,
+                       BoolAttr:$inverse, BoolAttr:$onesided);
+  let results = (outs TensorOf<[AnyFloat]>:$table);
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+}
+
 class Dsmp_GlobalPoolOp<string mnemonic, string onnxName, string what>
     : Dsmp_OnnxOp<mnemonic, Dsmp_ReductionClass, (ins Dsmp_FloatTensor:$X),
                   (outs Dsmp_FloatTensor:$Y), [Pure, SameOperandsAndResultElementType]> {

@@ -6,6 +6,7 @@
 
 #include "Spectral.h"
 
+#include "dialects/Dsmp/IR/DftTable.h"
 #include "dialects/Dsmp/IR/OnnxTypes.h"
 #include "dialects/Dsmp/IR/ShapeInference.h"
 
@@ -13,9 +14,10 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cmath>
-#include "llvm/Support/MathExtras.h"
 #include <string>
 #include <vector>
 
@@ -24,10 +26,6 @@ using llvm::Expected;
 
 namespace mlir::dsmp::onnx_import {
 namespace {
-
-// Tables are built at import time and live in the model: bound them.
-constexpr int64_t kMaxLength = int64_t(1) << 20;
-constexpr int64_t kMaxTableElements = int64_t(1) << 24;
 
 llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -68,12 +66,12 @@ Expected<double> scalarNumber(Value value, const llvm::Twine &what) {
   return static_cast<double>((*attr.getValues<APInt>().begin()).getSExtValue());
 }
 
-/// A positive length no larger than kMaxLength.
+/// A positive length no larger than kMaxDftLength.
 Expected<int64_t> checkedLength(Expected<int64_t> length,
                                 const llvm::Twine &what) {
   if (!length)
     return length.takeError();
-  if (*length <= 0 || *length > kMaxLength)
+  if (*length <= 0 || *length > kMaxDftLength)
     return error(what + " is " + llvm::Twine(*length) +
                  "; it must lie in [1, 2^20]");
   return *length;
@@ -91,13 +89,6 @@ Expected<Type> outputType(const onnx::NodeProto &node, MLIRContext &ctx) {
                  " is not a float type; dsmp builds float windows and "
                  "filters");
   return type;
-}
-
-/// exp(-i 2 pi k n / N) split as (cos, -sin), with k n reduced mod N first
-/// so that long transforms keep their accuracy.
-double angle(int64_t k, int64_t n, int64_t length) {
-  return 2.0 * llvm::numbers::pi * static_cast<double>((k * n) % length) /
-         static_cast<double>(length);
 }
 
 /// The window functions' cosine sums (ONNX's reference: the periodic form
@@ -172,7 +163,7 @@ Expected<Value> importMelWeightMatrix(const onnx::NodeProto &node,
   if (!element)
     return element.takeError();
   int64_t spectrumBins = *length / 2 + 1;
-  if (spectrumBins * *bins > kMaxTableElements)
+  if (spectrumBins * *bins > kMaxDftTableElements)
     return error("MelWeightMatrix's [" + llvm::Twine(spectrumBins) + ", " +
                  llvm::Twine(*bins) + "] table is beyond 2^24 elements");
   auto toMel = [](double hz) {
@@ -249,23 +240,27 @@ Expected<Value> importDFT(const onnx::NodeProto &node, ArrayRef<Value> inputs,
   if (onesided && (inverse || parts == 2))
     return error("DFT's onesided output needs a forward transform of a real "
                  "input");
+  Type element = type.getElementType();
   int64_t given = type.getDimSize(axis);
-  if (ShapedType::isDynamic(given))
-    return error("DFT's axis " + llvm::Twine(axis) + " is dynamic; dsmp " +
-                 "builds its table and cuts or pads the signal at a static "
-                 "length");
-  auto length = checkedLength(
-      inputs.size() > 1 && inputs[1]
-          ? scalarInt(inputs[1], "DFT's dft_length")
-          : Expected<int64_t>(given),
-      inputs.size() > 1 && inputs[1] ? "DFT's dft_length"
-                                     : "DFT's signal length");
-  if (!length)
-    return length.takeError();
-  int64_t bins = onesided ? *length / 2 + 1 : *length;
-  if (*length * parts * bins * 2 > kMaxTableElements)
-    return error("DFT's [" + llvm::Twine(*length * parts) + ", " +
-                 llvm::Twine(bins * 2) + "] table is beyond 2^24 elements");
+  Value lengthInput = inputs.size() > 1 ? inputs[1] : Value();
+  if (ShapedType::isDynamic(given) && lengthInput)
+    return error("DFT's axis " + llvm::Twine(axis) + " is dynamic and " +
+                 "dft_length is given; dsmp cuts or pads the signal to it "
+                 "only at a static length");
+  std::optional<int64_t> length;
+  if (!ShapedType::isDynamic(given)) {
+    auto checked = checkedLength(
+        lengthInput ? scalarInt(lengthInput, "DFT's dft_length")
+                    : Expected<int64_t>(given),
+        lengthInput ? "DFT's dft_length" : "DFT's signal length");
+    if (!checked)
+      return checked.takeError();
+    length = *checked;
+    if (!dftTableFits(*length, parts, onesided))
+      return error("DFT's [" + llvm::Twine(*length * parts) + ", " +
+                   llvm::Twine(dftBins(*length, onesided) * 2) +
+                   "] table is beyond 2^24 elements");
+  }
 
   // Move the axis next to the parts.
   SmallVector<int64_t> perm;
@@ -278,47 +273,43 @@ Expected<Value> importDFT(const onnx::NodeProto &node, ArrayRef<Value> inputs,
   Value x = moved ? g.transpose(inputs[0], perm) : inputs[0];
   if (!x)
     return error("DFT's input could not be transposed");
-  if (given > *length) {
+  if (length && given > *length) {
     x = g.value("dsmp.slice", {x, g.i64s({0}), g.i64s({*length}),
                                g.i64s({rank - 2}), g.none()});
-  } else if (given < *length) {
+  } else if (length && given < *length) {
     SmallVector<int64_t> pads(2 * rank, 0);
     pads[rank + rank - 2] = *length - given;
     x = g.value("dsmp.pad", {x, g.i64s(pads), g.none(), g.none()});
   }
   if (!x)
     return error("DFT's input could not be cut or padded to dft_length");
-  SmallVector<int64_t> flat(rank - 2, 0);
-  flat.push_back(*length * parts);
+  // [..., N, c] -> [..., N * c] -> MatMul -> [..., K * 2] -> [..., K, 2].
+  SmallVector<int64_t> flat(rank - 2, 0), split(rank - 2, 0);
+  flat.push_back(length ? *length * parts : -1);
+  split.append({length ? dftBins(*length, onesided) : -1, 2});
   x = g.reshape(x, flat);
-
-  Type element = type.getElementType();
-  double sign = inverse ? -1.0 : 1.0;
-  double scale = inverse ? 1.0 / static_cast<double>(*length) : 1.0;
-  std::vector<float> table(static_cast<size_t>(*length * parts * bins * 2));
-  for (int64_t n = 0; n < *length; ++n)
-    for (int64_t k = 0; k < bins; ++k) {
-      double c = std::cos(angle(k, n, *length)) * scale;
-      double s = std::sin(angle(k, n, *length)) * scale * sign;
-      // (xr + i xi)(cos -+ i sin): real part xr cos +- xi sin, imaginary
-      // part xi cos -+ xr sin.
-      size_t row = static_cast<size_t>(n * parts * bins * 2);
-      size_t column = static_cast<size_t>(k * 2);
-      table[row + column] = static_cast<float>(c);
-      table[row + column + 1] = static_cast<float>(-s);
-      if (parts == 2) {
-        row += static_cast<size_t>(bins * 2);
-        table[row + column] = static_cast<float>(s);
-        table[row + column + 1] = static_cast<float>(c);
-      }
-    }
-  Value weights = g.floats(
-      RankedTensorType::get({*length * parts, bins * 2}, element), table);
-  Value y = g.value("dsmp.matmul", {x, weights});
-  SmallVector<int64_t> split(rank - 2, 0);
-  split.append({bins, 2});
-  y = g.reshape(y, split);
-  if (moved) {
+  Value table;
+  if (length) {
+    table = g.floats(RankedTensorType::get({*length * parts,
+                                            dftBins(*length, onesided) * 2},
+                                           element),
+                     buildDftTable(*length, parts, inverse, onesided));
+  } else {
+    // A run-time length (a dynamic sequence): the table for the length
+    // the shapes give, a constant once they are specialized.
+    MLIRContext *ctx = g.builder().getContext();
+    Value n = g.value("dsmp.shape", {inputs[0]},
+                      {g.i64("start", axis), g.i64("end", axis + 1)});
+    table = g.typed(
+        "dsmp.dft_table", {n},
+        RankedTensorType::get({ShapedType::kDynamic, ShapedType::kDynamic},
+                              element),
+        {g.i64("parts", parts), g.attr("inverse", BoolAttr::get(ctx, inverse)),
+         g.attr("onesided", BoolAttr::get(ctx, onesided))});
+  }
+  Value y = g.value("dsmp.matmul", {x, table});
+  y = y ? g.reshape(y, split) : Value();
+  if (y && moved) {
     SmallVector<int64_t> back(rank);
     for (auto [i, d] : llvm::enumerate(perm))
       back[d] = static_cast<int64_t>(i);
@@ -382,8 +373,8 @@ Expected<Value> importSTFT(const onnx::NodeProto &node, ArrayRef<Value> inputs,
   if (!ShapedType::isDynamic(signalLength) && signalLength < *frame)
     return error("STFT's signal has " + llvm::Twine(signalLength) +
                  " samples, fewer than one frame of " + llvm::Twine(*frame));
-  int64_t bins = onesided ? *frame / 2 + 1 : *frame;
-  if (bins * 2 * parts * *frame > kMaxTableElements)
+  int64_t bins = dftBins(*frame, onesided);
+  if (!dftTableFits(*frame, parts, onesided))
     return error("STFT's [" + llvm::Twine(bins * 2) + ", " +
                  llvm::Twine(parts) + ", " + llvm::Twine(*frame) +
                  "] kernels are beyond 2^24 elements");
@@ -399,24 +390,20 @@ Expected<Value> importSTFT(const onnx::NodeProto &node, ArrayRef<Value> inputs,
     for (const APFloat &v : attr.getValues<APFloat>())
       windowValues->push_back(v.convertToDouble());
   }
-  std::vector<float> kernels(static_cast<size_t>(bins * 2 * parts * *frame));
-  for (int64_t k = 0; k < bins; ++k)
-    for (int64_t n = 0; n < *frame; ++n) {
-      double w = windowValues ? (*windowValues)[n] : 1.0;
-      double c = std::cos(angle(k, n, *frame)) * w;
-      double s = std::sin(angle(k, n, *frame)) * w;
-      auto at = [&](int64_t channel, int64_t part) -> float & {
-        return kernels[static_cast<size_t>(((channel * parts) + part) *
-                                               *frame +
-                                           n)];
-      };
-      at(2 * k, 0) = static_cast<float>(c);
-      at(2 * k + 1, 0) = static_cast<float>(-s);
-      if (parts == 2) {
-        at(2 * k, 1) = static_cast<float>(s);
-        at(2 * k + 1, 1) = static_cast<float>(c);
+  // Kernel [2k + p][q][n] is the DFT table's [n * parts + q][2k + p],
+  // times the window's sample n.
+  std::vector<float> table = buildDftTable(*frame, parts, false, onesided);
+  std::vector<float> kernels(table.size());
+  for (int64_t n = 0; n < *frame; ++n)
+    for (int64_t q = 0; q < parts; ++q)
+      for (int64_t column = 0; column < bins * 2; ++column) {
+        double w = windowValues ? (*windowValues)[n] : 1.0;
+        kernels[static_cast<size_t>((column * parts + q) * *frame + n)] =
+            static_cast<float>(
+                table[static_cast<size_t>((n * parts + q) * bins * 2 +
+                                          column)] *
+                w);
       }
-    }
   Value weights = g.floats(
       RankedTensorType::get({bins * 2, parts, *frame}, element), kernels);
   if (!windowValues)

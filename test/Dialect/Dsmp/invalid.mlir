@@ -343,3 +343,20 @@ func.func @gather_elements_incompatible(%x: tensor<2x3xf32>, %i: tensor<2x?xi64>
   %y = dsmp.gather_elements %x, %i {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x?xi64>) -> tensor<3x2xf32>
   return
 }
+
+// -----
+
+/// dft_table: a onesided table is a real forward transform's.
+func.func @dft_table_onesided_complex(%n: tensor<1xi64>) {
+  // expected-error @+1 {{a onesided table needs a forward transform of a real signal}}
+  %t = dsmp.dft_table %n {inverse = false, onesided = true, parts = 2 : i64} : (tensor<1xi64>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @dft_table_parts(%n: tensor<1xi64>) {
+  // expected-error @+1 {{parts must be 1 (real) or 2 (complex), not 3}}
+  %t = dsmp.dft_table %n {inverse = false, onesided = false, parts = 3 : i64} : (tensor<1xi64>) -> tensor<?x?xf32>
+  return
+}

@@ -210,6 +210,14 @@ func.func @dequantize_linear(%a0: tensor<4xi8>, %a1: tensor<f32>, %a2: none, %a3
 
 // -----
 
+func.func @dft_table(%a0: tensor<1xi64>, %a1: tensor<2xf32>) {
+  // expected-error @+1 {{'dsmp.dft_table' op requires a single operand}}
+  %r = "dsmp.dft_table"(%a0, %a1) <{inverse = false, onesided = false, parts = 2 : i64}> : (tensor<1xi64>, tensor<2xf32>) -> (tensor<?x?xf32>)
+  return
+}
+
+// -----
+
 func.func @div(%a0: tensor<2x3xf32>, %a1: tensor<3xf32>, %a2: tensor<2xf32>) {
   // expected-error @+1 {{'dsmp.div' op expected 2 operands, but found 3}}
   %r = "dsmp.div"(%a0, %a1, %a2) : (tensor<2x3xf32>, tensor<3xf32>, tensor<2xf32>) -> (tensor<2x3xf32>)

@@ -65,6 +65,8 @@
 // CHECK-LABEL: func.func @dequantize_linear(
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.none
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.dequantize_linear %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}} : (tensor<4xi8>, tensor<f32>, none) -> tensor<4xf32>
+// CHECK-LABEL: func.func @dft_table(
+// CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.dft_table %{{[^ ,:()]+}} {inverse = false, onesided = false, parts = 2 : i64} : (tensor<1xi64>) -> tensor<?x?xf32>
 // CHECK-LABEL: func.func @div(
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.div %{{[^ ,:()]+}}, %{{[^ ,:()]+}} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
 // CHECK-LABEL: func.func @dropout(
@@ -450,6 +452,11 @@ func.func @depth_to_space(%x: tensor<1x8x2x2xf32>) {
 func.func @dequantize_linear(%q: tensor<4xi8>, %s: tensor<f32>) {
   %n = dsmp.none
   %y = dsmp.dequantize_linear %q, %s, %n : (tensor<4xi8>, tensor<f32>, none) -> tensor<4xf32>
+  return
+}
+
+func.func @dft_table(%n: tensor<1xi64>) {
+  %t = dsmp.dft_table %n {inverse = false, onesided = false, parts = 2 : i64} : (tensor<1xi64>) -> tensor<?x?xf32>
   return
 }
 

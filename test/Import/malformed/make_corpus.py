@@ -142,11 +142,12 @@ add("old_image_scaler.onnx", "node 'scale' (ImageScaler, opset 10): op type Imag
 add("misspelt_op.onnx", "node 'relu' (Relux, opset 13): op type Relux (opset 13) is not "
     "supported; the nearest supported op type is Relu",
     model([helper.make_node("Relux", ["x"], ["y"], name="relu")]))
-# A DFT over a dynamic axis: dsmp builds its cosine and sine table at a
-# static length. NonZero's output shape depends on the data.
-add("dft_op.onnx", "node 'fft' (DFT, opset 17): DFT's axis 1 is dynamic; dsmp builds its table",
-    model([helper.make_node("DFT", ["x"], ["y"], name="fft")],
-          inputs=[vi("x", [1, "n", 1])], outputs=[vi("y", [1, "n", 2])], opset=17))
+# A DFT cut or padded to dft_length along a dynamic axis: dsmp does that
+# only at a static length. NonZero's output shape depends on the data.
+add("dft_op.onnx", "node 'fft' (DFT, opset 17): DFT's axis 1 is dynamic and dft_length is given",
+    model([helper.make_node("DFT", ["x", "n"], ["y"], name="fft")],
+          inputs=[vi("x", [1, "n", 1])], outputs=[vi("y", [1, 8, 2])],
+          inits=[numpy_helper.from_array(np.array(8, np.int64), "n")], opset=17))
 add("nonzero_op.onnx", "node 'where' (NonZero, opset 13): op type NonZero (opset 13) is not "
     "supported; its output's shape depends on the data and dsmp compiles static shapes",
     model([helper.make_node("NonZero", ["x"], ["y"], name="where")],
