@@ -152,3 +152,22 @@ func.func @anchor_grid(%x: tensor<1x8x4x5xf32>) -> tensor<?xf32> {
   %c = dsmp.add %r, %half : (tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
   return %c : tensor<?xf32>
 }
+
+// -----
+
+/// A DFT over a run-time length (FNet's sequence, imported as
+/// dsmp.dft_table): once the length is known the table gets its static
+/// type, then folds to the constant; the MatMul and the cast to f16 the
+/// precision flow put between them follow.
+// GRID-LABEL: func.func @dft_table(
+// GRID-NOT: dsmp.dft_table
+// GRID: %[[T:.+]] = dsmp.constant dense<{{.*}}> : tensor<6x8xf32>
+// GRID-NEXT: %[[H:.+]] = dsmp.cast %[[T]] : (tensor<6x8xf32>) -> tensor<6x8xf16>
+// GRID-NEXT: dsmp.matmul %{{.*}}, %[[H]] : (tensor<2x6xf16>, tensor<6x8xf16>) -> tensor<2x8xf16>
+func.func @dft_table(%x: tensor<2x6xf16>) -> tensor<?x?xf16> {
+  %n = dsmp.shape %x {start = 1 : i64, end = 2 : i64} : (tensor<2x6xf16>) -> tensor<1xi64>
+  %t = dsmp.dft_table %n {inverse = false, onesided = true, parts = 1 : i64} : (tensor<1xi64>) -> tensor<?x?xf32>
+  %h = dsmp.cast %t : (tensor<?x?xf32>) -> tensor<?x?xf16>
+  %y = dsmp.matmul %x, %h : (tensor<2x6xf16>, tensor<?x?xf16>) -> tensor<?x?xf16>
+  return %y : tensor<?x?xf16>
+}

@@ -14,6 +14,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::dsmp;
@@ -65,33 +66,42 @@ LogicalResult DftTableOp::verify() {
   return success();
 }
 
+/// The constant `length` holds, where it is one within the bounds.
+static std::optional<int64_t> knownLength(DftTableOp op) {
+  DenseIntElementsAttr attr;
+  if (!matchPattern(op.getLength(), m_Constant(&attr)) ||
+      attr.getNumElements() != 1)
+    return std::nullopt;
+  int64_t length = (*attr.getValues<APInt>().begin()).getSExtValue();
+  // Out of bounds: left for the lowering to refuse.
+  if (!dftTableFits(length, op.getParts(), op.getOnesided()))
+    return std::nullopt;
+  return length;
+}
+
+RankedTensorType DftTableOp::knownType() {
+  std::optional<int64_t> length = knownLength(*this);
+  if (!length)
+    return {};
+  return RankedTensorType::get(
+      {*length * static_cast<int64_t>(getParts()), dftBins(*length, getOnesided()) * 2},
+      cast<RankedTensorType>(getTable().getType()).getElementType());
+}
+
 namespace {
-/// The table as a constant once its length is one. The constant's type is
-/// static where the op's was not: only MatMuls (the importer's) may read
-/// it, whose types dsmp-refine-shapes then refines.
+/// The table as a constant once dsmp-refine-shapes has given it its static
+/// type (so that every user sees the type it saw).
 struct FoldKnownLength : OpRewritePattern<DftTableOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(DftTableOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!llvm::all_of(op->getUsers(),
-                      [](Operation *user) { return isa<MatMulOp>(user); }))
+    RankedTensorType type = op.knownType();
+    if (!type || type != op.getTable().getType())
       return failure();
-    DenseIntElementsAttr lengthAttr;
-    if (!matchPattern(op.getLength(), m_Constant(&lengthAttr)) ||
-        lengthAttr.getNumElements() != 1)
-      return failure();
-    int64_t length = (*lengthAttr.getValues<APInt>().begin()).getSExtValue();
-    int64_t parts = op.getParts();
-    bool onesided = op.getOnesided();
-    // Out of bounds: left for the lowering to refuse.
-    if (!dftTableFits(length, parts, onesided))
-      return failure();
-    auto element = cast<FloatType>(
-        cast<RankedTensorType>(op.getTable().getType()).getElementType());
-    auto type = RankedTensorType::get(
-        {length * parts, dftBins(length, onesided) * 2}, element);
+    auto element = cast<FloatType>(type.getElementType());
     SmallVector<APFloat> values;
-    for (float v : buildDftTable(length, parts, op.getInverse(), onesided)) {
+    for (float v : buildDftTable(*knownLength(op), op.getParts(),
+                                 op.getInverse(), op.getOnesided())) {
       APFloat f(v);
       bool lost;
       f.convert(element.getFloatSemantics(), APFloat::rmNearestTiesToEven,

@@ -794,8 +794,9 @@ def Dsmp_DftTableOp : Dsmp_Op<"dft_table", [Pure]> {
     imaginary part of sample n), column `2k + p` (p: the part of bin k).
     Where the transformed dim is static, the table is a constant; where it
     is a run-time dim (FNet's mixing over a dynamic sequence), this op
-    stands for it and folds to that constant once shape specialization
-    makes `length` a constant. `parts` is 1 (a real signal) or 2;
+    stands for it: once shape specialization makes `length` a constant,
+    dsmp-refine-shapes gives it the table's static type and it folds to
+    that constant. `parts` is 1 (a real signal) or 2;
     `onesided` keeps bins 0..length/2 of a real forward transform;
     `inverse` transforms back and divides by the length.
 
@@ -806,6 +807,11 @@ def Dsmp_DftTableOp : Dsmp_Op<"dft_table", [Pure]> {
   let arguments = (ins Dsmp_I64Tensor:$length, I64Attr:$parts,
                        BoolAttr:$inverse, BoolAttr:$onesided);
   let results = (outs TensorOf<[AnyFloat]>:$table);
+  let extraClassDeclaration = [{
+    /// The table's static type where `length` is a constant (for
+    /// dsmp-refine-shapes), else null.
+    RankedTensorType knownType();
+  }];
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
 }

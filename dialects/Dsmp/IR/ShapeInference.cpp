@@ -356,10 +356,14 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
     auto shape = operand(1);
     if (!shape || shape.getRank() != 1 || shape.isDynamicDim(0))
       return {};
+    // The elements known at compile time: constants, and Shape of a
+    // partly static tensor (torch's dynamo exports zeros_like so).
     SmallVector<int64_t> target(shape.getDimSize(0), ShapedType::kDynamic);
-    if (auto values = getConstantInts(operands[1]))
+    if (auto values = getPartialInts(operands[1]);
+        values && values->size() == target.size())
       for (auto [i, v] : llvm::enumerate(*values))
-        target[i] = v;
+        if (v)
+          target[i] = *v;
     SmallVector<int64_t> out;
     if (!::mlir::OpTrait::util::getBroadcastedShape(dims, target, out))
       return {};

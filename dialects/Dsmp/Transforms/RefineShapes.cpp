@@ -116,6 +116,14 @@ struct RefineShapesPass final
           }
         return;
       }
+      if (auto table = dyn_cast<DftTableOp>(op)) {
+        if (RankedTensorType refined =
+                refine(table.getType(), table.knownType())) {
+          table.getResult().setType(refined);
+          ++numRefined;
+        }
+        return;
+      }
       const OnnxOpInfo *info = lookupDsmpOp(op->getName().getStringRef());
       if (!info || op->getNumRegions() > 0)
         return;

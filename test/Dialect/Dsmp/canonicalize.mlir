@@ -423,27 +423,28 @@ func.func @loop_condition(%x: tensor<f32>) -> (tensor<i1>, tensor<2xi1>, tensor<
 
 // -----
 
-/// dft_table folds to the constant table once its length is known (for
-/// the MatMul that reads it): length 2, a real signal, two-sided: rows
-/// [1, -0, 1, -0] and [1, -0, -1, ~0].
+/// dft_table folds to the constant table once its length is known and
+/// its type static (dsmp-refine-shapes gives it that type): length 2, a
+/// real signal, two-sided: rows [1, -0, 1, -0] and [1, -0, -1, ~0].
 // CHECK-LABEL: func.func @dft_table_known(
 // CHECK-NEXT: %[[T:.+]] = dsmp.constant dense<{{\[\[}}1.000000e+00, -0.000000e+00, 1.000000e+00, -0.000000e+00], [1.000000e+00, -0.000000e+00, -1.000000e+00, {{.*}}]]> : tensor<2x4xf32>
-// CHECK-NEXT: %[[Y:.+]] = dsmp.matmul %{{.*}}, %[[T]] : (tensor<3x2xf32>, tensor<2x4xf32>) -> tensor<3x?xf32>
-// CHECK-NEXT: return %[[Y]]
-func.func @dft_table_known(%x: tensor<3x2xf32>) -> tensor<3x?xf32> {
+// CHECK-NEXT: return %[[T]]
+func.func @dft_table_known() -> tensor<2x4xf32> {
   %n = dsmp.constant dense<2> : tensor<1xi64>
-  %t = dsmp.dft_table %n {inverse = false, onesided = false, parts = 1 : i64} : (tensor<1xi64>) -> tensor<?x?xf32>
-  %y = dsmp.matmul %x, %t : (tensor<3x2xf32>, tensor<?x?xf32>) -> tensor<3x?xf32>
-  return %y : tensor<3x?xf32>
+  %t = dsmp.dft_table %n {inverse = false, onesided = false, parts = 1 : i64} : (tensor<1xi64>) -> tensor<2x4xf32>
+  return %t : tensor<2x4xf32>
 }
 
 // -----
 
-/// A run-time length stays.
+/// A run-time length, or a type not yet refined, stays.
 // CHECK-LABEL: func.func @dft_table_dynamic(
 // CHECK: dsmp.dft_table
-func.func @dft_table_dynamic(%x: tensor<?x4xf32>) -> tensor<?x?xf32> {
+// CHECK: dsmp.dft_table
+func.func @dft_table_dynamic(%x: tensor<?x4xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
   %n = dsmp.shape %x {start = 0 : i64, end = 1 : i64} : (tensor<?x4xf32>) -> tensor<1xi64>
   %t = dsmp.dft_table %n {inverse = false, onesided = false, parts = 1 : i64} : (tensor<1xi64>) -> tensor<?x?xf32>
-  return %t : tensor<?x?xf32>
+  %m = dsmp.constant dense<2> : tensor<1xi64>
+  %u = dsmp.dft_table %m {inverse = false, onesided = false, parts = 1 : i64} : (tensor<1xi64>) -> tensor<?x?xf32>
+  return %t, %u : tensor<?x?xf32>, tensor<?x?xf32>
 }
