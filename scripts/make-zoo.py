@@ -24,18 +24,18 @@ import torch
 from onnx import numpy_helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from zoo_models import ZOO  # noqa: E402
+from zoo_models import DYNAMO_ZOO, ZOO  # noqa: E402
 
 
 def registry(hf, timm=False, dynamo=False):
-    """The zoo's own architectures, or HuggingFace's (--hf, needs transformers;
-    with --dynamo also those only the dynamo exporter exports) or timm's
-    (--timm, needs timm)."""
+    """The zoo's own architectures, or HuggingFace's (--hf, needs
+    transformers) or timm's (--timm, needs timm); with --dynamo also those
+    only the dynamo exporter exports."""
     if timm:
         from timm_zoo_models import TIMM_ZOO
         return TIMM_ZOO
     if not hf:
-        return ZOO
+        return {**ZOO, **DYNAMO_ZOO} if dynamo else ZOO
     from hf_zoo_models import HF_DYNAMO_ZOO, HF_ZOO
     return {**HF_ZOO, **HF_DYNAMO_ZOO} if dynamo else HF_ZOO
 

@@ -1430,6 +1430,63 @@ class PixelCNN(nn.Module):
         return self.out(h).log_softmax(1)
 
 
+class LogMelKWS(nn.Module):
+    """A keyword spotter with its front end in the graph: torch.stft (ONNX
+    STFT) with a Hann window, power, a mel filter bank (a MatMul by a
+    buffer), log, then a small CNN. Exports through dynamo only (the
+    TorchScript exporter has no complex STFT)."""
+
+    def __init__(self, n_fft=256, hop=128, n_mels=32, classes=12, rate=16000):
+        super().__init__()
+        self.n_fft, self.hop = n_fft, hop
+        self.register_buffer("window", torch.hann_window(n_fft))
+        bins = n_fft // 2 + 1
+        mel = torch.linspace(0, 2595 * math.log10(1 + rate / 2 / 700), n_mels + 2)
+        hz = 700 * (10 ** (mel / 2595) - 1)
+        freqs = torch.linspace(0, rate / 2, bins)[:, None]
+        lo, mid, hi = hz[:-2], hz[1:-1], hz[2:]
+        self.register_buffer("filters", torch.clamp(
+            torch.minimum((freqs - lo) / (mid - lo), (hi - freqs) / (hi - mid)), min=0))
+        self.net = nn.Sequential(
+            nn.Conv2d(1, 16, 3, padding=1), nn.BatchNorm2d(16), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Conv2d(16, 32, 3, padding=1), nn.BatchNorm2d(32), nn.ReLU(),
+            nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(32, classes))
+
+    def forward(self, wav):
+        spec = torch.stft(wav, self.n_fft, self.hop, window=self.window, return_complex=True)
+        power = spec.real ** 2 + spec.imag ** 2
+        mel = torch.log(power.transpose(1, 2) @ self.filters + 1e-6)
+        return self.net(mel.unsqueeze(1))
+
+
+class GlobalFilterNet(nn.Module):
+    """GFNet's token mixing: rfft2 over the patch grid (ONNX DFT, onesided),
+    a learned complex filter, irfft2 (inverse onesided DFT), a residual and
+    an MLP. Dynamo only (the TorchScript exporter has no fft)."""
+
+    def __init__(self, grid=8, dim=32, classes=10):
+        super().__init__()
+        self.stem = nn.Conv2d(3, dim, 4, 4)
+        self.filter = nn.Parameter(torch.randn(grid, grid // 2 + 1, dim, 2) * 0.02)
+        self.norm1, self.norm2 = nn.LayerNorm(dim), nn.LayerNorm(dim)
+        self.mlp = nn.Sequential(nn.Linear(dim, 2 * dim), nn.GELU(), nn.Linear(2 * dim, dim))
+        self.head = nn.Linear(dim, classes)
+
+    def forward(self, x):
+        x = self.stem(x).permute(0, 2, 3, 1)
+        y = torch.fft.rfft2(self.norm1(x), dim=(1, 2), norm="ortho")
+        y = y * torch.view_as_complex(self.filter)
+        x = x + torch.fft.irfft2(y, s=x.shape[1:3], dim=(1, 2), norm="ortho")
+        x = x + self.mlp(self.norm2(x))
+        return self.head(x.mean((1, 2)))
+
+
+def waveform(length):
+    def make(batch, gen, which=0):
+        return (torch.randn(batch, length + 800 * which, generator=gen),)
+    return make
+
+
 BATCH_SEQ = {"batch": 0}
 TOKENS = {"batch": 0, "length": 1}
 
@@ -1528,4 +1585,11 @@ ZOO = {
     "perceiver_like": (PerceiverLike, point_features, [BATCH_SEQ], 14),
     "stn": (STN, images(28, channels=1), [BATCH_SEQ], 20),
     "pixelcnn": (PixelCNN, lambda b, g, w=0: (torch.rand(b, 1, 16, 16, generator=g),), [BATCH_SEQ], 13),
+}
+
+# Models only torch's dynamo exporter exports (make-zoo.py --dynamo): the
+# signal ops (ONNX DFT and STFT, opset 17).
+DYNAMO_ZOO = {
+    "logmel_kws": (LogMelKWS, waveform(4000), [{"batch": 0, "samples": 1}], 18),
+    "gfnet_like": (GlobalFilterNet, images(32), [BATCH_SEQ], 18),
 }

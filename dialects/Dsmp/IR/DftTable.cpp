@@ -49,6 +49,29 @@ std::vector<float> mlir::dsmp::buildDftTable(int64_t length, int64_t parts,
   return table;
 }
 
+std::vector<float> mlir::dsmp::buildInverseRealDftTable(int64_t length,
+                                                        int64_t parts) {
+  int64_t bins = dftBins(length, /*onesided=*/true);
+  std::vector<float> table(static_cast<size_t>(bins * parts * length));
+  for (int64_t k = 0; k < bins; ++k) {
+    // Bins other than 0 and Nyquist stand for their conjugates too.
+    bool single = k == 0 || 2 * k == length;
+    double weight = (single ? 1.0 : 2.0) / static_cast<double>(length);
+    for (int64_t n = 0; n < length; ++n) {
+      double angle = 2.0 * llvm::numbers::pi *
+                     static_cast<double>((k * n) % length) /
+                     static_cast<double>(length);
+      // Re(X e^{i angle}) = Re X cos - Im X sin.
+      size_t row = static_cast<size_t>(k * parts);
+      table[row * length + n] = static_cast<float>(weight * std::cos(angle));
+      if (parts == 2)
+        table[(row + 1) * length + n] =
+            single ? 0.0f : static_cast<float>(-weight * std::sin(angle));
+    }
+  }
+  return table;
+}
+
 LogicalResult DftTableOp::verify() {
   int64_t parts = getParts();
   if (parts != 1 && parts != 2)

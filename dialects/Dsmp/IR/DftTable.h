@@ -45,6 +45,14 @@ inline bool dftTableFits(int64_t length, int64_t parts, bool onesided) {
 std::vector<float> buildDftTable(int64_t length, int64_t parts, bool inverse,
                                  bool onesided);
 
+/// The row-major [bins * parts, length] table T with X T = irfft(X): a
+/// onesided spectrum X [bins * parts] (bins = length / 2 + 1, parts as
+/// above) back to the `length` real samples whose spectrum it is half of
+/// (numpy's irfft: bin 0's imaginary part, and the Nyquist bin's for an even
+/// length, do not count; the other bins count twice, for their conjugates).
+/// ONNX's DFT with inverse and onesided.
+std::vector<float> buildInverseRealDftTable(int64_t length, int64_t parts);
+
 } // namespace mlir::dsmp
 
 #endif // DSMP_DIALECTS_DSMP_IR_DFTTABLE_H

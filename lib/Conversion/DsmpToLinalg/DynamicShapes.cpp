@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::dsmp;
@@ -445,6 +446,102 @@ struct DynamicRangeLowering : OpRewritePattern<RangeOp> {
   }
 };
 
+/// A DFT's table for a length known at run time only (FNet's sequence in a
+/// dynamic variant): element [n * parts + q][2k + p] is cos or -+sin of
+/// 2 pi ((k n) mod N) / N (times 1 / N for the inverse), computed in f64 as
+/// buildDftTable computes the constant (dialects/Dsmp/IR/DftTable.h).
+struct DynamicDftTableLowering : OpRewritePattern<DftTableOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(DftTableOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !isa<Float32Type, Float16Type, BFloat16Type, Float64Type>(
+                     type.getElementType()))
+      return rewriter.notifyMatchFailure(op,
+                                         "tables of f64, f32, f16 or bf16");
+    Location loc = op.getLoc();
+    auto lengthType = cast<RankedTensorType>(op.getLength().getType());
+    SmallVector<Value> zeros(lengthType.getRank(),
+                             indexConst(rewriter, loc, 0));
+    Value length = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getIndexType(),
+        tensor::ExtractOp::create(rewriter, loc, op.getLength(), zeros));
+    int64_t parts = static_cast<int64_t>(op.getParts());
+    Value rows = arith::MulIOp::create(rewriter, loc, length,
+                                       indexConst(rewriter, loc, parts));
+    // Bins 0..N/2 of a onesided table, else N; two parts each.
+    Value bins =
+        op.getOnesided()
+            ? arith::AddIOp::create(
+                  rewriter, loc,
+                  arith::DivUIOp::create(rewriter, loc, length,
+                                         indexConst(rewriter, loc, 2)),
+                  indexConst(rewriter, loc, 1))
+            : length;
+    Value columns = arith::MulIOp::create(rewriter, loc, bins,
+                                          indexConst(rewriter, loc, 2));
+    SmallVector<Value> sizes;
+    if (type.isDynamicDim(0))
+      sizes.push_back(rows);
+    if (type.isDynamicDim(1))
+      sizes.push_back(columns);
+    Type element = type.getElementType();
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         element, sizes);
+    bool inverse = op.getInverse();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+        SmallVector<AffineMap>{
+            AffineMap::getMultiDimIdentityMap(2, getContext())},
+        SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange) {
+          auto index = [&](int64_t v) { return indexConst(b, l, v); };
+          Value i = linalg::IndexOp::create(b, l, 0);
+          Value j = linalg::IndexOp::create(b, l, 1);
+          Value n = arith::DivUIOp::create(b, l, i, index(parts));
+          Value q = arith::RemUIOp::create(b, l, i, index(parts));
+          Value k = arith::DivUIOp::create(b, l, j, index(2));
+          Value p = arith::RemUIOp::create(b, l, j, index(2));
+          Value m = arith::RemUIOp::create(
+              b, l, arith::MulIOp::create(b, l, k, n), length);
+          auto toF64 = [&](Value v) {
+            return arith::UIToFPOp::create(
+                b, l, b.getF64Type(),
+                arith::IndexCastUIOp::create(b, l, b.getI64Type(), v));
+          };
+          Value size = toF64(length);
+          Value angle = arith::DivFOp::create(
+              b, l,
+              arith::MulFOp::create(
+                  b, l, toF64(m),
+                  arith::ConstantOp::create(
+                      b, l, b.getF64FloatAttr(2.0 * llvm::numbers::pi))),
+              size);
+          Value c = math::CosOp::create(b, l, angle);
+          Value s = math::SinOp::create(b, l, angle);
+          if (inverse) {
+            c = arith::DivFOp::create(b, l, c, size);
+            s = arith::NegFOp::create(b, l,
+                                      arith::DivFOp::create(b, l, s, size));
+          }
+          // q == p: cos; q = 0, p = 1: -sin; q = 1, p = 0: sin.
+          Value same = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                             q, p);
+          Value realIn = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::eq, q, index(0));
+          Value sine = arith::SelectOp::create(
+              b, l, realIn, arith::NegFOp::create(b, l, s), s);
+          Value v = arith::SelectOp::create(b, l, same, c, sine);
+          if (!element.isF64())
+            v = arith::TruncFOp::create(b, l, element, v);
+          linalg::YieldOp::create(b, l, v);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::dsmp::lowering::populateDynamicShapePatterns(
@@ -452,7 +549,8 @@ void mlir::dsmp::lowering::populateDynamicShapePatterns(
   MLIRContext *ctx = patterns.getContext();
   patterns.add<DynamicShapeLowering, DynamicReshapeLowering,
                DynamicSliceLowering, DynamicExpandLowering,
-               DynamicConstantOfShapeLowering, DynamicRangeLowering>(ctx);
+               DynamicConstantOfShapeLowering, DynamicRangeLowering,
+               DynamicDftTableLowering>(ctx);
   for (StringRef name : {"dsmp.flatten", "dsmp.squeeze", "dsmp.unsqueeze"})
     patterns.add<DynamicRegroupLowering>(name, ctx);
 }

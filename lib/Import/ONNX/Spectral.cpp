@@ -202,7 +202,9 @@ Expected<Value> importMelWeightMatrix(const onnx::NodeProto &node,
 /// DFT along `axis` as one MatMul: the signal moved to [..., n, 1 | 2],
 /// cut or zero-padded to dft_length N, flattened to [..., N * c] and
 /// multiplied by a [N * c, K * 2] table whose column 2k + p gives part p of
-/// bin k (K = N, or N / 2 + 1 when onesided), then moved back.
+/// bin k (K = N, or N / 2 + 1 when onesided), then moved back. Inverse and
+/// onesided is irfft (torch.fft.irfft through dynamo): the spectrum's bins
+/// cut or padded to N / 2 + 1, times a [bins * c, N] table, N real samples.
 Expected<Value> importDFT(const onnx::NodeProto &node, ArrayRef<Value> inputs,
                           int64_t opset, GraphBuilder &g) {
   if (inputs.empty() || !inputs[0] || inputs.size() > 3 ||
@@ -237,30 +239,39 @@ Expected<Value> importDFT(const onnx::NodeProto &node, ArrayRef<Value> inputs,
   int64_t onesided = intAttr(node, "onesided", 0);
   if ((inverse != 0 && inverse != 1) || (onesided != 0 && onesided != 1))
     return error("DFT's inverse and onesided must be 0 or 1");
-  if (onesided && (inverse || parts == 2))
-    return error("DFT's onesided output needs a forward transform of a real "
-                 "input");
+  if (onesided && !inverse && parts == 2)
+    return error("DFT's onesided output needs a real input (or, with "
+                 "inverse, gives a real output)");
+  // inverse with onesided is irfft: bins 0..N/2 in, N real samples out.
+  bool realOutput = inverse && onesided;
   Type element = type.getElementType();
   int64_t given = type.getDimSize(axis);
   Value lengthInput = inputs.size() > 1 ? inputs[1] : Value();
-  if (ShapedType::isDynamic(given) && lengthInput)
+  if (ShapedType::isDynamic(given) && (lengthInput || realOutput))
     return error("DFT's axis " + llvm::Twine(axis) + " is dynamic and " +
-                 "dft_length is given; dsmp cuts or pads the signal to it "
-                 "only at a static length");
-  std::optional<int64_t> length;
+                 (lengthInput ? "dft_length is given" : "onesided inverse") +
+                 "; dsmp cuts or pads the signal only at a static length");
+  // The transform's length, and how many samples (bins for irfft) of the
+  // input along the axis the table reads.
+  std::optional<int64_t> length, rows;
   if (!ShapedType::isDynamic(given)) {
     auto checked = checkedLength(
         lengthInput ? scalarInt(lengthInput, "DFT's dft_length")
-                    : Expected<int64_t>(given),
+                    : Expected<int64_t>(realOutput ? 2 * (given - 1) : given),
         lengthInput ? "DFT's dft_length" : "DFT's signal length");
     if (!checked)
       return checked.takeError();
     length = *checked;
+    rows = realOutput ? dftBins(*length, true) : *length;
     if (!dftTableFits(*length, parts, onesided))
-      return error("DFT's [" + llvm::Twine(*length * parts) + ", " +
-                   llvm::Twine(dftBins(*length, onesided) * 2) +
-                   "] table is beyond 2^24 elements");
+      return error("DFT's table for length " + llvm::Twine(*length) +
+                   " is beyond 2^24 elements");
   }
+  // The result along the axis: bins of two parts, or irfft's real samples.
+  int64_t outCount = !length      ? -1
+                     : realOutput ? *length
+                                  : dftBins(*length, onesided);
+  int64_t outParts = realOutput ? 1 : 2;
 
   // Move the axis next to the parts.
   SmallVector<int64_t> perm;
@@ -273,27 +284,30 @@ Expected<Value> importDFT(const onnx::NodeProto &node, ArrayRef<Value> inputs,
   Value x = moved ? g.transpose(inputs[0], perm) : inputs[0];
   if (!x)
     return error("DFT's input could not be transposed");
-  if (length && given > *length) {
-    x = g.value("dsmp.slice", {x, g.i64s({0}), g.i64s({*length}),
+  if (rows && given > *rows) {
+    x = g.value("dsmp.slice", {x, g.i64s({0}), g.i64s({*rows}),
                                g.i64s({rank - 2}), g.none()});
-  } else if (length && given < *length) {
+  } else if (rows && given < *rows) {
     SmallVector<int64_t> pads(2 * rank, 0);
-    pads[rank + rank - 2] = *length - given;
+    pads[rank + rank - 2] = *rows - given;
     x = g.value("dsmp.pad", {x, g.i64s(pads), g.none(), g.none()});
   }
   if (!x)
     return error("DFT's input could not be cut or padded to dft_length");
-  // [..., N, c] -> [..., N * c] -> MatMul -> [..., K * 2] -> [..., K, 2].
+  // [..., rows, c] -> [..., rows * c] -> MatMul -> [..., out * p] ->
+  // [..., out, p].
   SmallVector<int64_t> flat(rank - 2, 0), split(rank - 2, 0);
-  flat.push_back(length ? *length * parts : -1);
-  split.append({length ? dftBins(*length, onesided) : -1, 2});
+  flat.push_back(rows ? *rows * parts : -1);
+  split.append({outCount, outParts});
   x = g.reshape(x, flat);
   Value table;
   if (length) {
-    table = g.floats(RankedTensorType::get({*length * parts,
-                                            dftBins(*length, onesided) * 2},
-                                           element),
-                     buildDftTable(*length, parts, inverse, onesided));
+    auto tableType =
+        RankedTensorType::get({*rows * parts, outCount * outParts}, element);
+    table = g.floats(tableType,
+                     realOutput
+                         ? buildInverseRealDftTable(*length, parts)
+                         : buildDftTable(*length, parts, inverse, onesided));
   } else {
     // A run-time length (a dynamic sequence): the table for the length
     // the shapes give, a constant once they are specialized.
