@@ -15,6 +15,8 @@
 
 #include "dsmp/Export/ONNXExporter.h"
 
+#include "DftTableExport.h"
+
 #include "dialects/Dsmp/IR/DsmpOps.h"
 #include "dialects/Dsmp/IR/OnnxOpRegistry.h"
 #include "dialects/Dsmp/IR/OnnxTypes.h"
@@ -246,6 +248,14 @@ Error Exporter::exportOp(Operation *op, onnx::GraphProto &graph,
     attr->set_name("value");
     attr->set_type(onnx::AttributeProto::TENSOR);
     return fillTensor(constant, *attr->mutable_t());
+  }
+  if (auto table = dyn_cast<DftTableOp>(op)) {
+    std::string length = nameOf(table.getLength());
+    if (Error err = exportDftTable(
+            table, graph, options.opset, length, nameOf(table.getTable()),
+            [&](StringRef base) { return unique(base); }))
+      return exportError(op, llvm::toString(std::move(err)));
+    return Error::success();
   }
   const OnnxOpInfo *info = lookupDsmpOp(op->getName().getStringRef());
   if (!info)
