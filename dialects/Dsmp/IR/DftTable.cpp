@@ -75,8 +75,7 @@ std::vector<float> mlir::dsmp::buildInverseRealDftTable(int64_t length,
 LogicalResult DftTableOp::verify() {
   int64_t parts = getParts();
   if (parts != 1 && parts != 2)
-    return emitOpError("parts must be 1 (real) or 2 (complex), not ")
-           << parts;
+    return emitOpError("parts must be 1 (real) or 2 (complex), not ") << parts;
   if (getOnesided() && (getInverse() || parts != 1))
     return emitOpError("a onesided table needs a forward transform of a real "
                        "signal");
@@ -107,7 +106,8 @@ RankedTensorType DftTableOp::knownType() {
   if (!length)
     return {};
   return RankedTensorType::get(
-      {*length * static_cast<int64_t>(getParts()), dftBins(*length, getOnesided()) * 2},
+      {*length * static_cast<int64_t>(getParts()),
+       dftBins(*length, getOnesided()) * 2},
       cast<RankedTensorType>(getTable().getType()).getElementType());
 }
 

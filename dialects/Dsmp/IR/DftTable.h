@@ -32,8 +32,7 @@ inline int64_t dftBins(int64_t length, bool onesided) {
 /// Whether the table for `length` and `parts` is within the bounds.
 inline bool dftTableFits(int64_t length, int64_t parts, bool onesided) {
   return length > 0 && length <= kMaxDftLength &&
-         length * parts * dftBins(length, onesided) * 2 <=
-             kMaxDftTableElements;
+         length * parts * dftBins(length, onesided) * 2 <= kMaxDftTableElements;
 }
 
 /// The row-major [length * parts, bins * 2] table T with x T = DFT(x) for a

@@ -458,8 +458,7 @@ struct DynamicDftTableLowering : OpRewritePattern<DftTableOp> {
     auto type = dyn_cast<RankedTensorType>(op.getType());
     if (!type || !isa<Float32Type, Float16Type, BFloat16Type, Float64Type>(
                      type.getElementType()))
-      return rewriter.notifyMatchFailure(op,
-                                         "tables of f64, f32, f16 or bf16");
+      return rewriter.notifyMatchFailure(op, "tables of f64, f32, f16 or bf16");
     Location loc = op.getLoc();
     auto lengthType = cast<RankedTensorType>(op.getLength().getType());
     SmallVector<Value> zeros(lengthType.getRank(),
@@ -471,14 +470,13 @@ struct DynamicDftTableLowering : OpRewritePattern<DftTableOp> {
     Value rows = arith::MulIOp::create(rewriter, loc, length,
                                        indexConst(rewriter, loc, parts));
     // Bins 0..N/2 of a onesided table, else N; two parts each.
-    Value bins =
-        op.getOnesided()
-            ? arith::AddIOp::create(
-                  rewriter, loc,
-                  arith::DivUIOp::create(rewriter, loc, length,
-                                         indexConst(rewriter, loc, 2)),
-                  indexConst(rewriter, loc, 1))
-            : length;
+    Value bins = op.getOnesided()
+                     ? arith::AddIOp::create(
+                           rewriter, loc,
+                           arith::DivUIOp::create(rewriter, loc, length,
+                                                  indexConst(rewriter, loc, 2)),
+                           indexConst(rewriter, loc, 1))
+                     : length;
     Value columns = arith::MulIOp::create(rewriter, loc, bins,
                                           indexConst(rewriter, loc, 2));
     SmallVector<Value> sizes;
@@ -487,8 +485,8 @@ struct DynamicDftTableLowering : OpRewritePattern<DftTableOp> {
     if (type.isDynamicDim(1))
       sizes.push_back(columns);
     Type element = type.getElementType();
-    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                         element, sizes);
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, type.getShape(), element, sizes);
     bool inverse = op.getInverse();
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
@@ -526,10 +524,10 @@ struct DynamicDftTableLowering : OpRewritePattern<DftTableOp> {
                                       arith::DivFOp::create(b, l, s, size));
           }
           // q == p: cos; q = 0, p = 1: -sin; q = 1, p = 0: sin.
-          Value same = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                             q, p);
-          Value realIn = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::eq, q, index(0));
+          Value same =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, q, p);
+          Value realIn = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                               q, index(0));
           Value sine = arith::SelectOp::create(
               b, l, realIn, arith::NegFOp::create(b, l, s), s);
           Value v = arith::SelectOp::create(b, l, same, c, sine);
@@ -547,10 +545,10 @@ struct DynamicDftTableLowering : OpRewritePattern<DftTableOp> {
 void mlir::dsmp::lowering::populateDynamicShapePatterns(
     RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<DynamicShapeLowering, DynamicReshapeLowering,
-               DynamicSliceLowering, DynamicExpandLowering,
-               DynamicConstantOfShapeLowering, DynamicRangeLowering,
-               DynamicDftTableLowering>(ctx);
+  patterns
+      .add<DynamicShapeLowering, DynamicReshapeLowering, DynamicSliceLowering,
+           DynamicExpandLowering, DynamicConstantOfShapeLowering,
+           DynamicRangeLowering, DynamicDftTableLowering>(ctx);
   for (StringRef name : {"dsmp.flatten", "dsmp.squeeze", "dsmp.unsqueeze"})
     patterns.add<DynamicRegroupLowering>(name, ctx);
 }

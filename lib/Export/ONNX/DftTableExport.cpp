@@ -31,8 +31,8 @@ llvm::Error mlir::dsmp::exportDftTable(
     n->set_name(unique(base + "/" + type.str()));
     for (const std::string &input : inputs)
       n->add_input(input);
-    std::string name = output.empty() ? unique(base + "/" + type.str())
-                                      : output.str();
+    std::string name =
+        output.empty() ? unique(base + "/" + type.str()) : output.str();
     n->add_output(name);
     return std::make_pair(n, name);
   };
@@ -66,7 +66,8 @@ llvm::Error mlir::dsmp::exportDftTable(
   value->mutable_t()->add_float_data(0.0f);
   std::string eye = node("EyeLike", {zerosName}).second;
   // Each row a signal [N, parts]; its DFT is that row of the table.
-  std::string signalShape = node("Concat", {ints({-1}), n, ints({parts})}).second;
+  std::string signalShape =
+      node("Concat", {ints({-1}), n, ints({parts})}).second;
   intAttr(graph.mutable_node(graph.node_size() - 1), "axis", 0);
   std::string signals = node("Reshape", {eye, signalShape}).second;
   // The axis: an attribute up to opset 19, a scalar input from 20.

@@ -30,11 +30,10 @@ namespace mlir::dsmp {
 /// Appends to `graph` the nodes that compute `op`'s table from the value
 /// named `length` into the value named `result`, at export opset `opset`.
 /// `unique` makes a fresh value or node name from a base.
-llvm::Error exportDftTable(DftTableOp op, onnx::GraphProto &graph,
-                           int64_t opset, llvm::StringRef length,
-                           llvm::StringRef result,
-                           llvm::function_ref<std::string(llvm::StringRef)>
-                               unique);
+llvm::Error
+exportDftTable(DftTableOp op, onnx::GraphProto &graph, int64_t opset,
+               llvm::StringRef length, llvm::StringRef result,
+               llvm::function_ref<std::string(llvm::StringRef)> unique);
 
 } // namespace mlir::dsmp
 

@@ -138,12 +138,11 @@ Expected<Value> importMelWeightMatrix(const onnx::NodeProto &node,
   if (inputs.size() != 5 || llvm::any_of(inputs, [](Value v) { return !v; }))
     return error("MelWeightMatrix takes num_mel_bins, dft_length, "
                  "sample_rate, lower_edge_hertz and upper_edge_hertz");
-  auto bins = checkedLength(scalarInt(inputs[0], "num_mel_bins"),
-                            "num_mel_bins");
+  auto bins =
+      checkedLength(scalarInt(inputs[0], "num_mel_bins"), "num_mel_bins");
   if (!bins)
     return bins.takeError();
-  auto length = checkedLength(scalarInt(inputs[1], "dft_length"),
-                              "dft_length");
+  auto length = checkedLength(scalarInt(inputs[1], "dft_length"), "dft_length");
   if (!length)
     return length.takeError();
   auto rate = scalarNumber(inputs[2], "sample_rate");
@@ -178,8 +177,8 @@ Expected<Value> importMelWeightMatrix(const onnx::NodeProto &node,
     double hz = 700.0 * std::expm1((static_cast<double>(i) * step + low) /
                                    2595.0 * std::log(10.0));
     double bin = std::floor(static_cast<double>(*length + 1) * hz / *rate);
-    edges.push_back(static_cast<int64_t>(std::clamp(
-        bin, 0.0, static_cast<double>(spectrumBins - 1))));
+    edges.push_back(static_cast<int64_t>(
+        std::clamp(bin, 0.0, static_cast<double>(spectrumBins - 1))));
   }
   std::vector<float> table(static_cast<size_t>(spectrumBins * *bins), 0.0f);
   auto at = [&](int64_t row, int64_t column) -> float & {
@@ -191,9 +190,11 @@ Expected<Value> importMelWeightMatrix(const onnx::NodeProto &node,
       at(center, i) = 1.0f;
     else
       for (int64_t j = left; j <= center; ++j)
-        at(j, i) = static_cast<float>(j - left) / static_cast<float>(center - left);
+        at(j, i) =
+            static_cast<float>(j - left) / static_cast<float>(center - left);
     for (int64_t j = center; j < right; ++j)
-      at(j, i) = static_cast<float>(right - j) / static_cast<float>(right - center);
+      at(j, i) =
+          static_cast<float>(right - j) / static_cast<float>(right - center);
   }
   return g.floats(RankedTensorType::get({spectrumBins, *bins}, *element),
                   table);
@@ -304,10 +305,10 @@ Expected<Value> importDFT(const onnx::NodeProto &node, ArrayRef<Value> inputs,
   if (length) {
     auto tableType =
         RankedTensorType::get({*rows * parts, outCount * outParts}, element);
-    table = g.floats(tableType,
-                     realOutput
-                         ? buildInverseRealDftTable(*length, parts)
-                         : buildDftTable(*length, parts, inverse, onesided));
+    table =
+        g.floats(tableType,
+                 realOutput ? buildInverseRealDftTable(*length, parts)
+                            : buildDftTable(*length, parts, inverse, onesided));
   } else {
     // A run-time length (a dynamic sequence): the table for the length
     // the shapes give, a constant once they are specialized.
@@ -413,22 +414,21 @@ Expected<Value> importSTFT(const onnx::NodeProto &node, ArrayRef<Value> inputs,
       for (int64_t column = 0; column < bins * 2; ++column) {
         double w = windowValues ? (*windowValues)[n] : 1.0;
         kernels[static_cast<size_t>((column * parts + q) * *frame + n)] =
-            static_cast<float>(
-                table[static_cast<size_t>((n * parts + q) * bins * 2 +
-                                          column)] *
-                w);
+            static_cast<float>(table[static_cast<size_t>(
+                                   (n * parts + q) * bins * 2 + column)] *
+                               w);
       }
   Value weights = g.floats(
       RankedTensorType::get({bins * 2, parts, *frame}, element), kernels);
   if (!windowValues)
-    weights = g.mul(weights, g.reshape(g.convert(window, element),
-                                       {1, 1, *frame}));
+    weights =
+        g.mul(weights, g.reshape(g.convert(window, element), {1, 1, *frame}));
   Value channels = g.transpose(inputs[0], {0, 2, 1});
-  Value frames = g.value(
-      "dsmp.conv", {channels, weights, g.none()},
-      {g.array("dilations", {1}), g.i64("group", 1),
-       g.array("kernel_shape", {*frame}), g.array("pads", {0, 0}),
-       g.array("strides", {*step})});
+  Value frames =
+      g.value("dsmp.conv", {channels, weights, g.none()},
+              {g.array("dilations", {1}), g.i64("group", 1),
+               g.array("kernel_shape", {*frame}), g.array("pads", {0, 0}),
+               g.array("strides", {*step})});
   if (!frames)
     return error("STFT's frames could not be inferred");
   auto framesType = cast<RankedTensorType>(frames.getType());
