@@ -13,7 +13,6 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
-
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
