@@ -96,6 +96,11 @@ if subprocess.run([config.python_executable, "-c", "import transformers"],
                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
     config.available_features.add("transformers")
 
+# onnxscript: torch's dynamo exporter (make-zoo.py --dynamo).
+if subprocess.run([config.python_executable, "-c", "import onnxscript"],
+                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("onnxscript")
+
 # Headless Chromium opens the report page (test/Precision/report-page.test).
 if shutil.which("chromium"):
     config.available_features.add("chromium")
