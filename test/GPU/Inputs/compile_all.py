@@ -1,7 +1,7 @@
 """Compiles every shared model for one GPU into a device artifact and
 prints, per model, what device_code.py finds in it (one line each).
 
-  compile_all.py --target sm_80 --models DIR --out DIR --bin DIR --scripts DIR
+  compile_all.py --target sm_80 --models DIR --out DIR --bin DIR --scripts DIR [--only NAME ...]
 """
 import argparse
 import os
@@ -16,11 +16,12 @@ def main():
     parser = argparse.ArgumentParser()
     for flag in ("--target", "--models", "--out", "--bin", "--scripts"):
         parser.add_argument(flag, required=True)
+    parser.add_argument("--only", nargs="+", help="these models (default: every one)")
     args = parser.parse_args()
     failed = 0
     for name in sorted(os.listdir(args.models)):
         model = os.path.join(args.models, name, "model.onnx")
-        if not os.path.isfile(model):
+        if not os.path.isfile(model) or (args.only and name not in args.only):
             continue
         out = os.path.join(args.out, name)
         compile = subprocess.run(

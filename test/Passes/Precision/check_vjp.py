@@ -5,7 +5,8 @@ For each single-op graph: dsmp-opt --dsmp-test-adjoint makes it return the
 gradient g of <s, f(x)> for a random seed s (and, for a contraction with
 constant weights W, its gradient with respect to W, checked by perturbing
 the constant). The graph is written in f64 and compiled by dsmp-run; the
-forward graph runs at x +- h d for a random direction d. The check is
+forward graph runs at x +- h d for a random direction d (both points in one
+graph, one compile). The check is
 <g, d> == (<s, f(x + h d)> - <s, f(x - h d)>) / 2h within --rtol of
 max(|lhs|, |rhs|, scale). The same gradient graph in f32, compiled and in
 the reference evaluator (which the analyses run adjoints in), must agree
@@ -283,6 +284,31 @@ def graph(c, body, work, tag, element):
     return path
 
 
+def graph_twice(c, bodies, work, tag):
+    """One f64 graph that computes the forward once per body (the +h and
+    -h points of a finite difference): copy k reads %x0_k.. and returns
+    y_k, so one compile serves both."""
+    params, results, text = [], [], []
+    for k, body in enumerate(bodies):
+        params += [f"%x{i}_{k}: {ty(s)} {{dsmp.name = \"x{i}_{k}\"}}" for i, s in enumerate(c["inputs"])]
+        results.append(f"{ty(c['out'])} {{dsmp.name = \"y_{k}\"}}")
+        text.append(re.sub(r"%(\w+)", rf"%\1_{k}", body))
+    src = (f"func.func @main_graph({', '.join(params)}) -> ({', '.join(results)}) {{\n"
+           + "\n".join(text) + "\nreturn " + ", ".join(f"%y_{k}" for k in range(len(bodies)))
+           + " : " + ", ".join(ty(c["out"]) for _ in bodies) + "\n}\n")
+    path = os.path.join(work, f"{tag}.twice.f64.mlir")
+    with open(path, "w") as f:
+        f.write(retype(src, "f64"))
+    return path
+
+
+def finite_difference(args, c, bodies, points, seed, h, work, tag):
+    """(<s, f(x + h d)> - <s, f(x - h d)>) / 2h from one run of both points."""
+    feed = [(f"{n}_{k}", x) for k, point in enumerate(points) for n, x in point]
+    ys = run_model(args.bin, graph_twice(c, bodies, work, tag), feed, work, tag + ".fd", np.float64)
+    return float(((ys["y_0"] - ys["y_1"]) * seed).sum()) / (2 * h)
+
+
 def adjoint(args, fwd):
     out = fwd.replace(".mlir", ".adjoint.mlir")
     r = subprocess.run([os.path.join(args.bin, "dsmp-opt"), fwd, "--dsmp-test-adjoint", "-o", out],
@@ -324,11 +350,8 @@ def check_weights(c, args, work):
                     np.float64)
     lhs = float((got["wgrad_0"] * d).sum())
     h = args.step
-    ys = [run_model(args.bin, graph(c, c["body"].replace("{w}", dense(c["w"] + sign * h * d)), work,
-                                    tag + str(sign), "f64"), [("x0", x)], work, tag + str(sign) + ".r",
-                    np.float64)["y"]
-          for sign in (1, -1)]
-    rhs = float(((ys[0] - ys[1]) * seed).sum()) / (2 * h)
+    bodies = [c["body"].replace("{w}", dense(c["w"] + sign * h * d)) for sign in (1, -1)]
+    rhs = finite_difference(args, c, bodies, [[("x0", x)]] * 2, seed, h, work, tag)
     return verdict(args, c["name"], "<dW, d>", lhs, rhs)
 
 
@@ -358,11 +381,8 @@ def check(c, args, work):
     got = run_model(args.bin, adjoint(args, fwd), feed, work, tag + ".g", np.float64)
     lhs = sum(float((got[g] * d).sum()) for g, d in zip(grads, dirs))
     h = c["step"] or args.step
-    plus = run_model(args.bin, fwd, [(n, x + h * d) for n, x, d in zip(names, xs, dirs)], work, tag + ".p",
-                     np.float64)["y"]
-    minus = run_model(args.bin, fwd, [(n, x - h * d) for n, x, d in zip(names, xs, dirs)], work, tag + ".m",
-                      np.float64)["y"]
-    rhs = float(((plus - minus) * seed).sum()) / (2 * h)
+    points = [[(n, x + sign * h * d) for n, x, d in zip(names, xs, dirs)] for sign in (1, -1)]
+    rhs = finite_difference(args, c, [c["body"]] * 2, points, seed, h, work, tag)
     return verdict(args, c["name"], "<grad, d>", lhs, rhs, 1e-5 if c["step"] else args.rtol)
 
 
