@@ -19,10 +19,6 @@ using llvm::Expected;
 namespace mlir::dsmp::onnx_import {
 namespace {
 
-llvm::Error error(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 std::string list(ArrayRef<int64_t> values) {
   std::string s = "[";
   for (auto [i, v] : llvm::enumerate(values))
@@ -36,25 +32,30 @@ Expected<Value> importCol2Im(const onnx::NodeProto &node,
                              ArrayRef<Value> inputs, GraphBuilder &g) {
   if (inputs.size() != 3 || node.output_size() != 1 ||
       llvm::any_of(inputs, [](Value v) { return !v; }))
-    return error("Col2Im takes input, image_shape and block_shape and gives "
-                 "one output");
+    return llvm::createStringError(
+        "Col2Im takes input, image_shape and block_shape and gives "
+        "one output");
   auto type = dyn_cast<RankedTensorType>(inputs[0].getType());
   if (!type || type.getRank() != 3 || !isa<FloatType>(type.getElementType()))
-    return error("Col2Im's input must be a float tensor [N, C * "
-                 "prod(block_shape), L]");
+    return llvm::createStringError(
+        "Col2Im's input must be a float tensor [N, C * "
+        "prod(block_shape), L]");
   auto image = getConstantInts(inputs[1]);
   auto block = getConstantInts(inputs[2]);
   if (!image || !block)
-    return error("Col2Im's image_shape and block_shape must be constants "
-                 "(initializers or Constant nodes)");
+    return llvm::createStringError(
+        "Col2Im's image_shape and block_shape must be constants "
+        "(initializers or Constant nodes)");
   size_t rank = block->size();
   if (rank == 0 || image->size() != rank)
-    return error("Col2Im's image_shape " + list(*image) + " and block_shape " +
-                 list(*block) + " must have the same, non-zero length");
+    return llvm::createStringError("Col2Im's image_shape " + list(*image) +
+                                   " and block_shape " + list(*block) +
+                                   " must have the same, non-zero length");
   if (llvm::any_of(*image, [](int64_t v) { return v <= 0; }) ||
       llvm::any_of(*block, [](int64_t v) { return v <= 0; }))
-    return error("Col2Im's image_shape " + list(*image) + " and block_shape " +
-                 list(*block) + " must be positive");
+    return llvm::createStringError("Col2Im's image_shape " + list(*image) +
+                                   " and block_shape " + list(*block) +
+                                   " must be positive");
   SmallVector<int64_t> dilations(rank, 1), strides(rank, 1), pads(2 * rank, 0);
   for (const auto &attr : node.attribute()) {
     SmallVector<int64_t> *target = attr.name() == "dilations" ? &dilations
@@ -62,21 +63,24 @@ Expected<Value> importCol2Im(const onnx::NodeProto &node,
                                    : attr.name() == "pads"    ? &pads
                                                               : nullptr;
     if (!target || attr.type() != onnx::AttributeProto::INTS)
-      return error("attribute '" + attr.name() +
-                   "' is not an ONNX attribute of Col2Im (dilations, pads "
-                   "and strides are, INTS)");
+      return llvm::createStringError(
+          "attribute '" + attr.name() +
+          "' is not an ONNX attribute of Col2Im (dilations, pads "
+          "and strides are, INTS)");
     if (static_cast<size_t>(attr.ints_size()) != target->size())
-      return error("Col2Im's " + attr.name() + " has " +
-                   std::to_string(attr.ints_size()) + " values; " +
-                   std::to_string(rank) + " spatial dims need " +
-                   std::to_string(target->size()));
+      return llvm::createStringError("Col2Im's " + attr.name() + " has " +
+                                     std::to_string(attr.ints_size()) +
+                                     " values; " + std::to_string(rank) +
+                                     " spatial dims need " +
+                                     std::to_string(target->size()));
     target->assign(attr.ints().begin(), attr.ints().end());
   }
   if (llvm::any_of(dilations, [](int64_t v) { return v <= 0; }) ||
       llvm::any_of(strides, [](int64_t v) { return v <= 0; }) ||
       llvm::any_of(pads, [](int64_t v) { return v < 0; }))
-    return error("Col2Im's dilations and strides must be positive, its pads "
-                 "not negative");
+    return llvm::createStringError(
+        "Col2Im's dilations and strides must be positive, its pads "
+        "not negative");
   // Sizes come from the model: bound them before multiplying.
   constexpr int64_t kLimit = int64_t(1) << 31;
   int64_t kernel = 1, positions = 1;
@@ -86,11 +90,12 @@ Expected<Value> importCol2Im(const onnx::NodeProto &node,
     int64_t size = (*image)[i], lo = pads[i], hi = pads[i + rank];
     if (k > kLimit || d > kLimit || s > kLimit || size > kLimit ||
         lo > kLimit || hi > kLimit)
-      return error("Col2Im's sizes are beyond 2^31");
+      return llvm::createStringError("Col2Im's sizes are beyond 2^31");
     int64_t span = d * (k - 1) + 1;
     if (size + lo + hi < span)
-      return error("Col2Im's block " + list(*block) + " (dilated) does not " +
-                   "fit in the padded image " + list(*image));
+      return llvm::createStringError("Col2Im's block " + list(*block) +
+                                     " (dilated) does not " +
+                                     "fit in the padded image " + list(*image));
     int64_t count = (size + lo + hi - span) / s + 1;
     counts.push_back(count);
     // What the stride leaves over at the far end: ConvTranspose's
@@ -99,24 +104,28 @@ Expected<Value> importCol2Im(const onnx::NodeProto &node,
     kernel *= k;
     positions *= count;
     if (kernel > kLimit || positions > kLimit)
-      return error("Col2Im's block or block count is beyond 2^31");
+      return llvm::createStringError(
+          "Col2Im's block or block count is beyond 2^31");
   }
   int64_t channels = type.getDimSize(1);
   if (ShapedType::isDynamic(channels) || channels % kernel != 0)
-    return error("Col2Im's input has " +
-                 (ShapedType::isDynamic(channels)
-                      ? std::string("a dynamic channel dim")
-                      : std::to_string(channels) + " channels") +
-                 "; it needs a static multiple of prod(block_shape) = " +
-                 std::to_string(kernel));
+    return llvm::createStringError(
+        "Col2Im's input has " +
+        (ShapedType::isDynamic(channels)
+             ? std::string("a dynamic channel dim")
+             : std::to_string(channels) + " channels") +
+        "; it needs a static multiple of prod(block_shape) = " +
+        std::to_string(kernel));
   int64_t length = type.getDimSize(2);
   if (!ShapedType::isDynamic(length) && length != positions)
-    return error("Col2Im's input has " + std::to_string(length) +
-                 " blocks; image_shape " + list(*image) + ", block_shape " +
-                 list(*block) + ", dilations, pads and strides give " +
-                 std::to_string(positions));
+    return llvm::createStringError(
+        "Col2Im's input has " + std::to_string(length) +
+        " blocks; image_shape " + list(*image) + ", block_shape " +
+        list(*block) + ", dilations, pads and strides give " +
+        std::to_string(positions));
   if (channels > kLimit / kernel)
-    return error("Col2Im's one-hot kernel is beyond 2^31 elements");
+    return llvm::createStringError(
+        "Col2Im's one-hot kernel is beyond 2^31 elements");
 
   Type element = type.getElementType();
   int64_t batch = type.getDimSize(0);

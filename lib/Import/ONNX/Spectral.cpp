@@ -26,10 +26,6 @@ using llvm::Expected;
 namespace mlir::dsmp::onnx_import {
 namespace {
 
-llvm::Error error(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 /// The INT attribute `name` of `node`, or `fallback`.
 int64_t intAttr(const onnx::NodeProto &node, llvm::StringRef name,
                 int64_t fallback) {
@@ -43,11 +39,12 @@ int64_t intAttr(const onnx::NodeProto &node, llvm::StringRef name,
 Expected<int64_t> scalarInt(Value value, const llvm::Twine &what) {
   auto ints = getConstantInts(value);
   if (!ints)
-    return error(what + " must be a constant (an initializer or a Constant "
-                        "node)");
+    return llvm::createStringError(
+        what + " must be a constant (an initializer or a Constant "
+               "node)");
   if (ints->size() != 1)
-    return error(what + " must hold one value; it holds " +
-                 llvm::Twine(ints->size()));
+    return llvm::createStringError(what + " must hold one value; it holds " +
+                                   llvm::Twine(ints->size()));
   return ints->front();
 }
 
@@ -55,11 +52,12 @@ Expected<int64_t> scalarInt(Value value, const llvm::Twine &what) {
 Expected<double> scalarNumber(Value value, const llvm::Twine &what) {
   DenseElementsAttr attr;
   if (!value || !matchPattern(value, m_Constant(&attr)))
-    return error(what + " must be a constant (an initializer or a Constant "
-                        "node)");
+    return llvm::createStringError(
+        what + " must be a constant (an initializer or a Constant "
+               "node)");
   if (attr.getNumElements() != 1)
-    return error(what + " must hold one value; it holds " +
-                 llvm::Twine(attr.getNumElements()));
+    return llvm::createStringError(what + " must hold one value; it holds " +
+                                   llvm::Twine(attr.getNumElements()));
   if (auto floats = dyn_cast<DenseFPElementsAttr>(attr))
     return (*floats.getValues<APFloat>().begin()).convertToDouble();
   return static_cast<double>((*attr.getValues<APInt>().begin()).getSExtValue());
@@ -71,8 +69,8 @@ Expected<int64_t> checkedLength(Expected<int64_t> length,
   if (!length)
     return length.takeError();
   if (*length <= 0 || *length > kMaxDftLength)
-    return error(what + " is " + llvm::Twine(*length) +
-                 "; it must lie in [1, 2^20]");
+    return llvm::createStringError(what + " is " + llvm::Twine(*length) +
+                                   "; it must lie in [1, 2^20]");
   return *length;
 }
 
@@ -83,10 +81,10 @@ Expected<Type> outputType(const onnx::NodeProto &node, MLIRContext &ctx) {
                   ? getElementTypeOfOnnx(ctx, static_cast<int32_t>(onnxType))
                   : Type();
   if (!type || !isa<FloatType>(type))
-    return error(node.op_type() + "'s output_datatype " +
-                 llvm::Twine(onnxType) +
-                 " is not a float type; dsmp builds float windows and "
-                 "filters");
+    return llvm::createStringError(
+        node.op_type() + "'s output_datatype " + llvm::Twine(onnxType) +
+        " is not a float type; dsmp builds float windows and "
+        "filters");
   return type;
 }
 
@@ -95,7 +93,8 @@ Expected<Type> outputType(const onnx::NodeProto &node, MLIRContext &ctx) {
 Expected<Value> importWindow(const onnx::NodeProto &node,
                              ArrayRef<Value> inputs, GraphBuilder &g) {
   if (inputs.size() != 1 || !inputs[0])
-    return error(node.op_type() + " takes one input, its size");
+    return llvm::createStringError(node.op_type() +
+                                   " takes one input, its size");
   auto size = checkedLength(scalarInt(inputs[0], node.op_type() + "'s size"),
                             node.op_type() + "'s size");
   if (!size)
@@ -105,7 +104,8 @@ Expected<Value> importWindow(const onnx::NodeProto &node,
     return element.takeError();
   int64_t periodic = intAttr(node, "periodic", 1);
   if (periodic != 0 && periodic != 1)
-    return error(node.op_type() + "'s periodic must be 0 or 1");
+    return llvm::createStringError(node.op_type() +
+                                   "'s periodic must be 0 or 1");
   double a0 = 0.5, a1 = 0.5, a2 = 0.0;
   if (node.op_type() == "HammingWindow") {
     a0 = 25.0 / 46.0;
@@ -135,8 +135,9 @@ Expected<Value> importWindow(const onnx::NodeProto &node,
 Expected<Value> importMelWeightMatrix(const onnx::NodeProto &node,
                                       ArrayRef<Value> inputs, GraphBuilder &g) {
   if (inputs.size() != 5 || llvm::any_of(inputs, [](Value v) { return !v; }))
-    return error("MelWeightMatrix takes num_mel_bins, dft_length, "
-                 "sample_rate, lower_edge_hertz and upper_edge_hertz");
+    return llvm::createStringError(
+        "MelWeightMatrix takes num_mel_bins, dft_length, "
+        "sample_rate, lower_edge_hertz and upper_edge_hertz");
   auto bins =
       checkedLength(scalarInt(inputs[0], "num_mel_bins"), "num_mel_bins");
   if (!bins)
@@ -155,15 +156,17 @@ Expected<Value> importMelWeightMatrix(const onnx::NodeProto &node,
     return upper.takeError();
   if (!(*rate > 0) || !(*lower >= 0) || !(*upper > *lower) ||
       !std::isfinite(*rate) || !std::isfinite(*upper))
-    return error("MelWeightMatrix needs sample_rate > 0 and 0 <= "
-                 "lower_edge_hertz < upper_edge_hertz, all finite");
+    return llvm::createStringError(
+        "MelWeightMatrix needs sample_rate > 0 and 0 <= "
+        "lower_edge_hertz < upper_edge_hertz, all finite");
   auto element = outputType(node, *g.builder().getContext());
   if (!element)
     return element.takeError();
   int64_t spectrumBins = *length / 2 + 1;
   if (spectrumBins * *bins > kMaxDftTableElements)
-    return error("MelWeightMatrix's [" + llvm::Twine(spectrumBins) + ", " +
-                 llvm::Twine(*bins) + "] table is beyond 2^24 elements");
+    return llvm::createStringError(
+        "MelWeightMatrix's [" + llvm::Twine(spectrumBins) + ", " +
+        llvm::Twine(*bins) + "] table is beyond 2^24 elements");
   auto toMel = [](double hz) {
     return 2595.0 * std::log1p(hz / 700.0) / std::log(10.0);
   };
@@ -209,19 +212,22 @@ Expected<Value> importDFT(const onnx::NodeProto &node, ArrayRef<Value> inputs,
                           int64_t opset, GraphBuilder &g) {
   if (inputs.empty() || !inputs[0] || inputs.size() > 3 ||
       (opset < 20 && inputs.size() > 2))
-    return error("DFT takes input, an optional dft_length and (from opset "
-                 "20) an optional axis");
+    return llvm::createStringError(
+        "DFT takes input, an optional dft_length and (from opset "
+        "20) an optional axis");
   auto type = dyn_cast<RankedTensorType>(inputs[0].getType());
   if (!type || type.getRank() < 2 || !isa<FloatType>(type.getElementType()))
-    return error("DFT's input must be a float tensor of rank >= 2 whose last "
-                 "dim holds the real (1) or real and imaginary (2) parts");
+    return llvm::createStringError(
+        "DFT's input must be a float tensor of rank >= 2 whose last "
+        "dim holds the real (1) or real and imaginary (2) parts");
   int64_t rank = type.getRank();
   int64_t parts = type.getDimSize(rank - 1);
   if (parts != 1 && parts != 2)
-    return error("DFT's input's last dim must be 1 (real) or 2 (complex); "
-                 "it is " +
-                 (ShapedType::isDynamic(parts) ? std::string("dynamic")
-                                               : std::to_string(parts)));
+    return llvm::createStringError(
+        "DFT's input's last dim must be 1 (real) or 2 (complex); "
+        "it is " +
+        (ShapedType::isDynamic(parts) ? std::string("dynamic")
+                                      : std::to_string(parts)));
   int64_t axis = opset >= 20 ? -2 : intAttr(node, "axis", 1);
   if (opset >= 20 && inputs.size() > 2 && inputs[2]) {
     auto fromInput = scalarInt(inputs[2], "DFT's axis");
@@ -230,27 +236,29 @@ Expected<Value> importDFT(const onnx::NodeProto &node, ArrayRef<Value> inputs,
     axis = *fromInput;
   }
   if (axis < -rank || axis > rank - 2 || axis == -1)
-    return error("DFT's axis " + llvm::Twine(axis) + " is out of range for " +
-                 "rank " + llvm::Twine(rank) +
-                 " (the last dim holds the parts)");
+    return llvm::createStringError(
+        "DFT's axis " + llvm::Twine(axis) + " is out of range for " + "rank " +
+        llvm::Twine(rank) + " (the last dim holds the parts)");
   if (axis < 0)
     axis += rank;
   int64_t inverse = intAttr(node, "inverse", 0);
   int64_t onesided = intAttr(node, "onesided", 0);
   if ((inverse != 0 && inverse != 1) || (onesided != 0 && onesided != 1))
-    return error("DFT's inverse and onesided must be 0 or 1");
+    return llvm::createStringError("DFT's inverse and onesided must be 0 or 1");
   if (onesided && !inverse && parts == 2)
-    return error("DFT's onesided output needs a real input (or, with "
-                 "inverse, gives a real output)");
+    return llvm::createStringError(
+        "DFT's onesided output needs a real input (or, with "
+        "inverse, gives a real output)");
   // inverse with onesided is irfft: bins 0..N/2 in, N real samples out.
   bool realOutput = inverse && onesided;
   Type element = type.getElementType();
   int64_t given = type.getDimSize(axis);
   Value lengthInput = inputs.size() > 1 ? inputs[1] : Value();
   if (ShapedType::isDynamic(given) && (lengthInput || realOutput))
-    return error("DFT's axis " + llvm::Twine(axis) + " is dynamic and " +
-                 (lengthInput ? "dft_length is given" : "onesided inverse") +
-                 "; dsmp cuts or pads the signal only at a static length");
+    return llvm::createStringError(
+        "DFT's axis " + llvm::Twine(axis) + " is dynamic and " +
+        (lengthInput ? "dft_length is given" : "onesided inverse") +
+        "; dsmp cuts or pads the signal only at a static length");
   // The transform's length, and how many samples (bins for irfft) of the
   // input along the axis the table reads.
   std::optional<int64_t> length, rows;
@@ -264,8 +272,9 @@ Expected<Value> importDFT(const onnx::NodeProto &node, ArrayRef<Value> inputs,
     length = *checked;
     rows = realOutput ? dftBins(*length, true) : *length;
     if (!dftTableFits(*length, parts, onesided))
-      return error("DFT's table for length " + llvm::Twine(*length) +
-                   " is beyond 2^24 elements");
+      return llvm::createStringError("DFT's table for length " +
+                                     llvm::Twine(*length) +
+                                     " is beyond 2^24 elements");
   }
   // The result along the axis: bins of two parts, or irfft's real samples.
   int64_t outCount = !length      ? -1
@@ -283,7 +292,7 @@ Expected<Value> importDFT(const onnx::NodeProto &node, ArrayRef<Value> inputs,
   bool moved = axis != rank - 2;
   Value x = moved ? g.transpose(inputs[0], perm) : inputs[0];
   if (!x)
-    return error("DFT's input could not be transposed");
+    return llvm::createStringError("DFT's input could not be transposed");
   if (rows && given > *rows) {
     x = g.value("dsmp.slice", {x, g.i64s({0}), g.i64s({*rows}),
                                g.i64s({rank - 2}), g.none()});
@@ -293,7 +302,8 @@ Expected<Value> importDFT(const onnx::NodeProto &node, ArrayRef<Value> inputs,
     x = g.value("dsmp.pad", {x, g.i64s(pads), g.none(), g.none()});
   }
   if (!x)
-    return error("DFT's input could not be cut or padded to dft_length");
+    return llvm::createStringError(
+        "DFT's input could not be cut or padded to dft_length");
   // [..., rows, c] -> [..., rows * c] -> MatMul -> [..., out * p] ->
   // [..., out, p].
   SmallVector<int64_t> flat(rank - 2, 0), split(rank - 2, 0);
@@ -330,7 +340,7 @@ Expected<Value> importDFT(const onnx::NodeProto &node, ArrayRef<Value> inputs,
     y = g.transpose(y, back);
   }
   if (!y)
-    return error("DFT's result type could not be inferred");
+    return llvm::createStringError("DFT's result type could not be inferred");
   return y;
 }
 
@@ -341,14 +351,17 @@ Expected<Value> importDFT(const onnx::NodeProto &node, ArrayRef<Value> inputs,
 Expected<Value> importSTFT(const onnx::NodeProto &node, ArrayRef<Value> inputs,
                            GraphBuilder &g) {
   if (inputs.size() < 2 || inputs.size() > 4 || !inputs[0] || !inputs[1])
-    return error("STFT takes signal, frame_step and optional window and "
-                 "frame_length");
+    return llvm::createStringError(
+        "STFT takes signal, frame_step and optional window and "
+        "frame_length");
   auto type = dyn_cast<RankedTensorType>(inputs[0].getType());
   if (!type || type.getRank() != 3 || !isa<FloatType>(type.getElementType()))
-    return error("STFT's signal must be a float tensor [batch, length, 1 | 2]");
+    return llvm::createStringError(
+        "STFT's signal must be a float tensor [batch, length, 1 | 2]");
   int64_t parts = type.getDimSize(2);
   if (parts != 1 && parts != 2)
-    return error("STFT's signal's last dim must be 1 (real) or 2 (complex)");
+    return llvm::createStringError(
+        "STFT's signal's last dim must be 1 (real) or 2 (complex)");
   auto step = checkedLength(scalarInt(inputs[1], "STFT's frame_step"),
                             "STFT's frame_step");
   if (!step)
@@ -360,7 +373,8 @@ Expected<Value> importSTFT(const onnx::NodeProto &node, ArrayRef<Value> inputs,
     if (!windowType || windowType.getRank() != 1 ||
         windowType.isDynamicDim(0) ||
         !isa<FloatType>(windowType.getElementType()))
-      return error("STFT's window must be a float vector of static length");
+      return llvm::createStringError(
+          "STFT's window must be a float vector of static length");
     frame = windowType.getDimSize(0);
   }
   if (inputs.size() > 3 && inputs[3]) {
@@ -368,30 +382,33 @@ Expected<Value> importSTFT(const onnx::NodeProto &node, ArrayRef<Value> inputs,
     if (!length)
       return length.takeError();
     if (frame && *frame != *length)
-      return error("STFT's frame_length " + llvm::Twine(*length) +
-                   " differs from its window's length " + llvm::Twine(*frame));
+      return llvm::createStringError(
+          "STFT's frame_length " + llvm::Twine(*length) +
+          " differs from its window's length " + llvm::Twine(*frame));
     frame = *length;
   }
   if (!frame)
-    return error("STFT needs a window or a frame_length");
+    return llvm::createStringError("STFT needs a window or a frame_length");
   auto checkedFrame = checkedLength(*frame, "STFT's frame length");
   if (!checkedFrame)
     return checkedFrame.takeError();
   int64_t onesided = intAttr(node, "onesided", 1);
   if (onesided != 0 && onesided != 1)
-    return error("STFT's onesided must be 0 or 1");
+    return llvm::createStringError("STFT's onesided must be 0 or 1");
   if (onesided && parts == 2)
-    return error("STFT's onesided output needs a real signal; set onesided "
-                 "to 0 for a complex one");
+    return llvm::createStringError(
+        "STFT's onesided output needs a real signal; set onesided "
+        "to 0 for a complex one");
   int64_t signalLength = type.getDimSize(1);
   if (!ShapedType::isDynamic(signalLength) && signalLength < *frame)
-    return error("STFT's signal has " + llvm::Twine(signalLength) +
-                 " samples, fewer than one frame of " + llvm::Twine(*frame));
+    return llvm::createStringError(
+        "STFT's signal has " + llvm::Twine(signalLength) +
+        " samples, fewer than one frame of " + llvm::Twine(*frame));
   int64_t bins = dftBins(*frame, onesided);
   if (!dftTableFits(*frame, parts, onesided))
-    return error("STFT's [" + llvm::Twine(bins * 2) + ", " +
-                 llvm::Twine(parts) + ", " + llvm::Twine(*frame) +
-                 "] kernels are beyond 2^24 elements");
+    return llvm::createStringError(
+        "STFT's [" + llvm::Twine(bins * 2) + ", " + llvm::Twine(parts) + ", " +
+        llvm::Twine(*frame) + "] kernels are beyond 2^24 elements");
 
   Type element = type.getElementType();
   // A constant window goes into the kernels; another multiplies them.
@@ -429,14 +446,14 @@ Expected<Value> importSTFT(const onnx::NodeProto &node, ArrayRef<Value> inputs,
                g.array("kernel_shape", {*frame}), g.array("pads", {0, 0}),
                g.array("strides", {*step})});
   if (!frames)
-    return error("STFT's frames could not be inferred");
+    return llvm::createStringError("STFT's frames could not be inferred");
   auto framesType = cast<RankedTensorType>(frames.getType());
   int64_t count = framesType.getDimSize(2);
   Value split = g.reshape(
       frames, {0, bins, 2, ShapedType::isDynamic(count) ? -1 : count});
   Value y = split ? g.transpose(split, {0, 3, 1, 2}) : Value();
   if (!y)
-    return error("STFT's result type could not be inferred");
+    return llvm::createStringError("STFT's result type could not be inferred");
   return y;
 }
 
@@ -453,7 +470,7 @@ Expected<Value> importSpectralOp(const onnx::NodeProto &node,
                                  ArrayRef<Value> inputs, int64_t opset,
                                  GraphBuilder &g) {
   if (node.output_size() != 1)
-    return error(node.op_type() + " gives one output");
+    return llvm::createStringError(node.op_type() + " gives one output");
   if (node.op_type() == "DFT")
     return importDFT(node, inputs, opset, g);
   if (node.op_type() == "STFT")
