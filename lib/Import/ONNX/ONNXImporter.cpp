@@ -781,7 +781,10 @@ Error ModelImporter::importNode(const onnx::NodeProto &node) {
   }
 
   std::string opType = node.op_type();
+  // Upsample is Resize's old form, Scatter (opsets 9 and 10)
+  // ScatterElements' old name; CastLike casts to its second input's type.
   StringRef canonicalType = opType == "Upsample"   ? "Resize"
+                            : opType == "Scatter"  ? "ScatterElements"
                             : opType == "CastLike" ? "Cast"
                                                    : StringRef(opType);
   const OnnxOpInfo *info = lookupOnnxType(canonicalType);
@@ -1893,16 +1896,16 @@ Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
       return makeError(path, where, opset,
                        "op domain '" + node.domain() + "' is not supported");
     StringRef type = node.op_type();
-    // Taken as another op's form (Upsample, CastLike) or spelled with
+    // Taken as another op's form (Upsample, Scatter, CastLike) or spelled with
     // other ops (Constant, EyeLike, AffineGrid, Attention,
     // RMSNormalization, Col2Im, the signal ops, ImageScaler before opset
     // 10): no dialect op of their own.
     bool imageScaler = type == "ImageScaler" && opset < 10;
-    if (!llvm::is_contained({"Constant", "Upsample", "CastLike", "EyeLike",
-                             "AffineGrid", "Attention", "RMSNormalization",
-                             "DynamicQuantizeLinear", "MatMulInteger",
-                             "ConvInteger", "QLinearMatMul", "QLinearConv",
-                             "Col2Im"},
+    if (!llvm::is_contained({"Constant", "Upsample", "Scatter", "CastLike",
+                             "EyeLike", "AffineGrid", "Attention",
+                             "RMSNormalization", "DynamicQuantizeLinear",
+                             "MatMulInteger", "ConvInteger", "QLinearMatMul",
+                             "QLinearConv", "Col2Im"},
                             type) &&
         !isSpectralOp(node) && !imageScaler && !lookupOnnxType(type))
       return makeError(path, where, opset,

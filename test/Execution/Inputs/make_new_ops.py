@@ -28,6 +28,8 @@ DIR/<case>/test_data_set_0/.
   opset7        the classic model zoo's opset-7 forms: BatchNormalization-7
                 (spatial), Upsample-7 (scales attribute), MaxPool-1,
                 PRelu-7, Sum-6, Dropout-7, Flatten-1, Gemm-7, Cast-6, Less-7
+  scatter10     Scatter (opset 10, torch's scatter_ below opset 11): the
+                old name of ScatterElements, along axes 1 and 2
   image_scaler  tiny-YOLOv2's first op (opset 8): ImageScaler, scale times x
                 plus a bias per channel
   opset23       ops whose opset-22 and -23 versions only added types (bf16,
@@ -228,6 +230,20 @@ write("opset7",
        numpy_helper.from_array(rng.standard_normal((5, 72)).astype(f32), "w"),
        numpy_helper.from_array(rng.standard_normal(5).astype(f32), "b"),
        numpy_helper.from_array(np.array([0.0], f32), "zero")], opset=7)
+
+# Scatter (opsets 9 and 10; torch writes it for scatter_ and one-hot
+# patterns below opset 11): ScatterElements under its old name, along
+# axes 1 and 2.
+write("scatter10",
+      [helper.make_node("Scatter", ["x", "idx", "upd"], ["s"], axis=1, name="scatter"),
+       helper.make_node("Scatter", ["s", "idx2", "upd2"], ["y"], axis=2, name="scatter_last"),
+       helper.make_node("Relu", ["y"], ["r"], name="relu")],
+      [vi("x", [3, 5, 4]), vi("upd", [3, 2, 4])], [vi("r", None)],
+      {"x": rng.standard_normal((3, 5, 4)).astype(f32),
+       "upd": rng.standard_normal((3, 2, 4)).astype(f32)},
+      [numpy_helper.from_array(np.array([[[0, 4, 1, 3], [2, 0, 4, 1]]] * 3, np.int64), "idx"),
+       numpy_helper.from_array(np.array([[[3]] * 5] * 3, np.int64), "idx2"),
+       numpy_helper.from_array(np.full((3, 5, 1), 7.0, f32), "upd2")], opset=10)
 
 write("image_scaler",
       [helper.make_node("ImageScaler", ["x"], ["scaled"], scale=1 / 255.0,
