@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Export dsmp's model zoo: standard architectures with random weights.
 
-    scripts/make-zoo.py OUT [--only NAME ...] [--list] [--hf | --timm] [--dynamo] [--opset N]
+    scripts/make-zoo.py OUT [--only NAME ...] [--list] [--dry-run] [--hf | --timm] [--dynamo] [--opset N]
 
 Writes OUT/<name>/model.onnx and test_data_set_0 (batch 2) and
 test_data_set_1 (batch 1; the sequence models also 4-25 % longer), each with
@@ -114,6 +114,31 @@ def export(zoo, name, out_root, dynamo=False, opset_override=None):
           flush=True)
 
 
+def dry_run(zoo, names):
+    """Each entry's constructor and input maker, run as export() runs them:
+    a registry mistake (a renamed helper, a config transformers no longer
+    takes) shows in seconds instead of in a long export."""
+    torch.set_num_threads(2)
+    failed = 0
+    for name in names:
+        build, make_inputs, axes, _ = zoo[name]
+        try:
+            torch.manual_seed(0)
+            gen = torch.Generator().manual_seed(1)
+            model = build().eval()
+            with torch.no_grad():
+                for which, batch in enumerate((2, 1)):
+                    inputs = make_inputs(batch, gen, which)
+                    if len(axes) < len(inputs):
+                        raise RuntimeError(f"{len(inputs)} inputs, dynamic axes for {len(axes)}")
+                    model(*inputs)
+        except Exception as e:  # noqa: BLE001 - report every model, then fail
+            failed += 1
+            print(f"{name:20} FAILED: {str(e).splitlines()[0][:200] if str(e) else repr(e)}", flush=True)
+    print(f"dry run: {len(names) - failed} of {len(names)} models build and run both input sets")
+    return 1 if failed else 0
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("out", nargs="?")
@@ -125,6 +150,8 @@ def main():
                    help="timm (PyTorch Image Models) architectures instead "
                         "(scripts/timm_zoo_models.py; pip install timm)")
     p.add_argument("--list", action="store_true", help="print the zoo's names and stop")
+    p.add_argument("--dry-run", action="store_true",
+                   help="build each model and run its two input sets in torch; export nothing")
     p.add_argument("--opset", type=int,
                    help="export every model at this opset (23: the dynamo exporter writes "
                         "Attention for scaled_dot_product_attention)")
@@ -136,6 +163,8 @@ def main():
     if args.list:
         print("\n".join(sorted(zoo)))
         return 0
+    if args.dry_run:
+        return dry_run(zoo, args.only)
     if not args.out:
         p.error("OUT is required")
     unknown = [n for n in args.only if n not in zoo]

@@ -1481,7 +1481,9 @@ class GlobalFilterNet(nn.Module):
         return self.head(x.mean((1, 2)))
 
 
-def waveform(length):
+def waveforms_of(length):
+    """Waveforms of `length` samples (set 1: 800 more). Not `waveform`,
+    which wav2vec_like's entry names."""
     def make(batch, gen, which=0):
         return (torch.randn(batch, length + 800 * which, generator=gen),)
     return make
@@ -1590,6 +1592,6 @@ ZOO = {
 # Models only torch's dynamo exporter exports (make-zoo.py --dynamo): the
 # signal ops (ONNX DFT and STFT, opset 17).
 DYNAMO_ZOO = {
-    "logmel_kws": (LogMelKWS, waveform(4000), [{"batch": 0, "samples": 1}], 18),
+    "logmel_kws": (LogMelKWS, waveforms_of(4000), [{"batch": 0, "samples": 1}], 18),
     "gfnet_like": (GlobalFilterNet, images(32), [BATCH_SEQ], 18),
 }
