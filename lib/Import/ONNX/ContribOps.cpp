@@ -7,8 +7,9 @@
 //
 // Models saved by onnxruntime's transformer optimizer
 // (onnxruntime.transformers.optimizer, the `model_optimized.onnx` files of
-// model hubs) carry its fused contrib ops. Each imports as the standard ops
-// it fuses, following onnxruntime's ContribOperators.md:
+// model hubs) or by its graph optimizer carry its fused contrib ops. Each
+// imports as the standard ops it fuses, following onnxruntime's
+// ContribOperators.md:
 //   Gelu(x)                  = 0.5 x (1 + erf(x / sqrt 2))
 //   BiasGelu(a, b)           = Gelu(a + b)
 //   FastGelu(x, bias?)       = Gelu's tanh form of x + bias
@@ -25,6 +26,10 @@
 //   EmbedLayerNormalization: word + position + segment embeddings, LayerNorm
 //   Attention(input, packed QKV weights, bias, mask_index, ...): attention()
 //     below; no past state
+//   FusedConv(X, W, B?, Z?)  = activation(Conv(X, W, B) + Z), and
+//   FusedGemm(A, B, C?)      = activation(Gemm(A, B, C)): the Conv and Gemm
+//     activation fusions of onnxruntime's graph optimizer (a model saved
+//     with optimized_model_filepath)
 // so that every later layer (precision analyses, lowering, export) sees
 // only ops it knows, and each part gets its own format.
 //
@@ -37,6 +42,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <cmath>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::dsmp;
@@ -83,13 +89,33 @@ public:
     auto it = byName.find(name);
     return it == byName.end() ? otherwise : it->second->f();
   }
+  std::optional<double> f(StringRef name) const {
+    auto it = byName.find(name);
+    return it == byName.end() ? std::nullopt
+                              : std::optional<double>(it->second->f());
+  }
+  std::string s(StringRef name) const {
+    auto it = byName.find(name);
+    return it == byName.end() ? std::string() : it->second->s();
+  }
+  SmallVector<double> floats(StringRef name) const {
+    auto it = byName.find(name);
+    if (it == byName.end())
+      return {};
+    return SmallVector<double>(it->second->floats().begin(),
+                               it->second->floats().end());
+  }
+  bool has(StringRef name) const { return byName.contains(name); }
 
 private:
   llvm::StringMap<const onnx::AttributeProto *> byName;
 };
 
 constexpr auto kInt = onnx::AttributeProto::INT;
+constexpr auto kInts = onnx::AttributeProto::INTS;
 constexpr auto kFloat = onnx::AttributeProto::FLOAT;
+constexpr auto kFloats = onnx::AttributeProto::FLOATS;
+constexpr auto kString = onnx::AttributeProto::STRING;
 
 Error importError(const llvm::Twine &message) {
   return llvm::createStringError(message.str());
@@ -385,7 +411,8 @@ bool mlir::dsmp::onnx_import::isSpelledContribOp(const onnx::NodeProto &node) {
   return llvm::is_contained(
       {"Gelu", "FastGelu", "BiasGelu", "QuickGelu", "BiasAdd", "FusedMatMul",
        "SkipLayerNormalization", "SkipSimplifiedLayerNormalization",
-       "SimplifiedLayerNormalization", "Attention", "EmbedLayerNormalization"},
+       "SimplifiedLayerNormalization", "Attention", "EmbedLayerNormalization",
+       "FusedConv", "FusedGemm"},
       type);
 }
 
@@ -395,10 +422,141 @@ mlir::dsmp::onnx_import::unsupportedContribOpMessage(StringRef opType) {
          " is not supported (dsmp spells Gelu, FastGelu, BiasGelu, "
          "QuickGelu, BiasAdd, FusedMatMul, SkipLayerNormalization, "
          "SkipSimplifiedLayerNormalization, SimplifiedLayerNormalization, "
-         "Attention and EmbedLayerNormalization); "
-         "import the model as exported, before onnxruntime's transformer "
-         "optimizer fused it";
+         "Attention, EmbedLayerNormalization, FusedConv and FusedGemm); "
+         "import the model as exported, before onnxruntime's optimizers "
+         "fused it";
 }
+
+namespace {
+
+/// The parameters of a fused activation, by the names of the ONNX op it
+/// stands for (LeakyRelu's alpha, HardSigmoid's alpha and beta, Selu's
+/// alpha and gamma, Clip's min and max); unset ones take that op's default.
+struct ActivationParams {
+  std::optional<double> alpha, beta, gamma, min, max;
+};
+
+/// `x` through the activation onnxruntime fused into a FusedConv or
+/// FusedGemm (`kind` empty: none), as the ONNX op of that name computes it.
+Expected<Value> activate(GraphBuilder &g, Value x, StringRef kind,
+                         const ActivationParams &p) {
+  Type element = elementOf(x);
+  auto f32 = [&](StringRef name, std::optional<double> v, double otherwise) {
+    return g.f32(name, static_cast<float>(v.value_or(otherwise)));
+  };
+  if (kind.empty())
+    return x;
+  if (kind == "Relu" || kind == "Tanh" || kind == "Sigmoid" ||
+      kind == "Softplus" || kind == "Softsign")
+    return g.value("dsmp." + kind.lower(), {x});
+  if (kind == "Silu") // x * sigmoid(x), onnxruntime's MlasSiluActivation
+    return g.mul(x, g.value("dsmp.sigmoid", {x}));
+  if (kind == "LeakyRelu")
+    return g.value("dsmp.leaky_relu", {x}, {f32("alpha", p.alpha, 0.01)});
+  if (kind == "HardSigmoid")
+    return g.value("dsmp.hard_sigmoid", {x},
+                   {f32("alpha", p.alpha, 0.2), f32("beta", p.beta, 0.5)});
+  if (kind == "Elu")
+    return g.value("dsmp.elu", {x}, {f32("alpha", p.alpha, 1.0)});
+  if (kind == "ThresholdedRelu")
+    return g.value("dsmp.thresholded_relu", {x}, {f32("alpha", p.alpha, 1.0)});
+  if (kind == "Selu")
+    return g.value("dsmp.selu", {x},
+                   {f32("alpha", p.alpha, 1.6732631921768188),
+                    f32("gamma", p.gamma, 1.0507010221481323)});
+  if (kind == "Clip")
+    return g.value("dsmp.clip",
+                   {x, p.min ? g.scalar(*p.min, element) : g.none(),
+                    p.max ? g.scalar(*p.max, element) : g.none()});
+  return importError("fused activation '" + kind + "' is not supported");
+}
+
+/// FusedConv(X, W, B?, Z?; Conv's attributes, activation,
+/// activation_params) = activation(Conv(X, W, B) + Z): onnxruntime's
+/// Conv-activation (and Conv-Add-activation) fusion. activation_params are
+/// LeakyRelu's [alpha], Clip's [min, max] and HardSigmoid's [alpha, beta].
+Expected<Value> fusedConv(const onnx::NodeProto &node, ArrayRef<Value> inputs,
+                          GraphBuilder &g) {
+  auto attrs = Attributes::of(node, {{"auto_pad", kString},
+                                     {"dilations", kInts},
+                                     {"group", kInt},
+                                     {"kernel_shape", kInts},
+                                     {"pads", kInts},
+                                     {"strides", kInts},
+                                     {"activation", kString},
+                                     {"activation_params", kFloats}});
+  if (!attrs)
+    return attrs.takeError();
+  SmallVector<NamedAttribute> conv;
+  if (attrs->has("auto_pad"))
+    conv.push_back(
+        g.attr("auto_pad", g.builder().getStringAttr(attrs->s("auto_pad"))));
+  for (StringRef name : {"dilations", "kernel_shape", "pads", "strides"})
+    if (attrs->has(name))
+      conv.push_back(g.array(name, attrs->ints(name)));
+  if (attrs->has("group"))
+    conv.push_back(g.i64("group", attrs->i("group", 1)));
+  Value b = inputs.size() > 2 && inputs[2] ? inputs[2] : g.none();
+  Value y = g.value("dsmp.conv", {inputs[0], inputs[1], b}, conv);
+  if (!y)
+    return importError("FusedConv's X, W and B do not convolve");
+  if (inputs.size() > 3 && inputs[3]) {
+    y = g.add(y, inputs[3]);
+    if (!y)
+      return importError("FusedConv's Z does not add to its convolution");
+  }
+  std::string kind = attrs->s("activation");
+  SmallVector<double> params = attrs->floats("activation_params");
+  size_t count = kind == "LeakyRelu"                       ? 1
+                 : kind == "Clip" || kind == "HardSigmoid" ? 2
+                                                           : 0;
+  if (params.size() != count)
+    return importError("FusedConv's activation " + kind + " takes " +
+                       llvm::Twine(count) + " activation_params; it has " +
+                       llvm::Twine(params.size()));
+  ActivationParams p;
+  if (kind == "Clip") {
+    p.min = params[0];
+    p.max = params[1];
+  } else if (count) {
+    p.alpha = params[0];
+    if (count > 1)
+      p.beta = params[1];
+  }
+  return activate(g, y, kind, p);
+}
+
+/// FusedGemm(A, B, C?; Gemm's attributes, activation, activation_alpha,
+/// activation_beta, activation_gamma) = activation(Gemm(A, B, C)): the
+/// activation's parameters by its own attribute names.
+Expected<Value> fusedGemm(const onnx::NodeProto &node, ArrayRef<Value> inputs,
+                          GraphBuilder &g) {
+  auto attrs = Attributes::of(node, {{"alpha", kFloat},
+                                     {"beta", kFloat},
+                                     {"transA", kInt},
+                                     {"transB", kInt},
+                                     {"activation", kString},
+                                     {"activation_alpha", kFloat},
+                                     {"activation_beta", kFloat},
+                                     {"activation_gamma", kFloat}});
+  if (!attrs)
+    return attrs.takeError();
+  Value c = inputs.size() > 2 && inputs[2] ? inputs[2] : g.none();
+  Value y = g.value("dsmp.gemm", {inputs[0], inputs[1], c},
+                    {g.f32("alpha", attrs->f("alpha", 1.0)),
+                     g.f32("beta", attrs->f("beta", 1.0)),
+                     g.i64("transA", attrs->i("transA", 0)),
+                     g.i64("transB", attrs->i("transB", 0))});
+  if (!y)
+    return importError("FusedGemm's A, B and C do not multiply");
+  ActivationParams p;
+  p.alpha = attrs->f("activation_alpha");
+  p.beta = attrs->f("activation_beta");
+  p.gamma = attrs->f("activation_gamma");
+  return activate(g, y, attrs->s("activation"), p);
+}
+
+} // namespace
 
 Expected<SmallVector<Value>> mlir::dsmp::onnx_import::importContribOp(
     const onnx::NodeProto &node, ArrayRef<Value> inputs, GraphBuilder &g) {
@@ -533,6 +691,16 @@ Expected<SmallVector<Value>> mlir::dsmp::onnx_import::importContribOp(
     if (!embedded)
       return embedded.takeError();
     outputs = *embedded;
+  } else if (type == "FusedConv" || type == "FusedGemm") {
+    bool conv = type == "FusedConv";
+    if (Error err = needInputs(2, conv ? 4 : 3))
+      return std::move(err);
+    if (Error err = only(1))
+      return std::move(err);
+    auto y = conv ? fusedConv(node, inputs, g) : fusedGemm(node, inputs, g);
+    if (!y)
+      return y.takeError();
+    outputs[0] = *y;
   } else if (type == "SimplifiedLayerNormalization") {
     auto attrs = Attributes::of(
         node, {{"axis", kInt}, {"epsilon", kFloat}, {"stash_type", kInt}});
