@@ -152,6 +152,14 @@ add("nonzero_op.onnx", "node 'where' (NonZero, opset 13): op type NonZero (opset
     "supported; its output's shape depends on the data and dsmp compiles static shapes",
     model([helper.make_node("NonZero", ["x"], ["y"], name="where")],
           outputs=[vi("y", None, TensorProto.INT64)]))
+# onnxruntime's FusedConv with a LeakyRelu but no activation_params.
+add("fused_conv_params.onnx", "node 'fused' (FusedConv, opset 13): FusedConv's activation "
+    "LeakyRelu takes 1 activation_params; it has 0",
+    model([helper.make_node("FusedConv", ["img", "w"], ["y"], name="fused", domain="com.microsoft",
+                            activation="LeakyRelu")],
+          inputs=[vi("img", [1, 2, 4, 4])], outputs=[vi("y", [1, 3, 2, 2])],
+          inits=[numpy_helper.from_array(np.ones((3, 2, 3, 3), np.float32), "w")],
+          opsets=[helper.make_opsetid("", 13), helper.make_opsetid("com.microsoft", 1)]))
 add("unknown_domain.onnx", "node 'custom' (Relu, opset 13): op domain 'com.example'",
     model([helper.make_node("Relu", ["x"], ["y"], name="custom", domain="com.example")],
           opsets=[helper.make_opsetid("", 13), helper.make_opsetid("com.example", 1)]))
