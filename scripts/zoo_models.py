@@ -14,6 +14,7 @@ import torch.nn.functional as F
 import torchvision.models as tvm
 import torchvision.models.segmentation as seg
 import torchvision.models.video as video
+from torchvision.models import optical_flow
 from torchvision.models.convnext import CNBlockConfig, ConvNeXt
 
 
@@ -1481,6 +1482,26 @@ class GlobalFilterNet(nn.Module):
         return self.head(x.mean((1, 2)))
 
 
+class RaftSmall(nn.Module):
+    """RAFT's small optical-flow model: feature and context encoders, a
+    correlation pyramid read back with grid_sample, and three recurrent
+    (ConvGRU) updates; the last flow estimate."""
+
+    def __init__(self):
+        super().__init__()
+        self.model = optical_flow.raft_small(weights=None)
+
+    def forward(self, a, b):
+        return self.model(a, b, num_flow_updates=3)[-1]
+
+
+def flow_pair(batch, gen, which=0):
+    # RAFT needs feature maps of at least 16 x 16: images of 128 and more.
+    size = (128, 144)[which]
+    return (torch.randn(batch, 3, size, size, generator=gen),
+            torch.randn(batch, 3, size, size, generator=gen))
+
+
 def waveforms_of(length):
     """Waveforms of `length` samples (set 1: 800 more). Not `waveform`,
     which wav2vec_like's entry names."""
@@ -1587,6 +1608,10 @@ ZOO = {
     "perceiver_like": (PerceiverLike, point_features, [BATCH_SEQ], 14),
     "stn": (STN, images(28, channels=1), [BATCH_SEQ], 20),
     "pixelcnn": (PixelCNN, lambda b, g, w=0: (torch.rand(b, 1, 16, 16, generator=g),), [BATCH_SEQ], 13),
+    # Added in session 47 (docs/precision.md, "Six more HuggingFace families").
+    "maxvit_t": (lambda: tvm.maxvit_t(num_classes=10), images(224), [BATCH_SEQ], 17),
+    "r2plus1d_18": (lambda: video.r2plus1d_18(num_classes=10), clip, [BATCH_SEQ], 17),
+    "raft_small": (RaftSmall, flow_pair, [{"batch": 0, "h": 2, "w": 3}] * 2, 17),
 }
 
 # Models only torch's dynamo exporter exports (make-zoo.py --dynamo): the
