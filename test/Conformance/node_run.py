@@ -33,12 +33,12 @@ ConvTranspose Cos Cosh CumSum DepthToSpace Div Dropout Einsum Elu Equal Erf Exp
 EyeLike Expand Flatten Floor GRU Gather GatherND Gelu Gemm GlobalAveragePool GlobalMaxPool
 Greater GreaterOrEqual GridSample GroupNormalization HardSigmoid HardSwish Hardmax Identity IsInf IsNaN LSTM
 LRN LayerNormalization LeakyRelu Less LessOrEqual Log LogSoftmax Loop MatMul Max
-MaxPool Mean Min Mish Mod Mul Neg Not OneHot Or PRelu Pad Pow RNN Reciprocal ReduceL1
+MaxPool MaxUnpool Mean Min Mish Mod Mul Neg Not OneHot Or PRelu Pad Pow RNN Reciprocal ReduceL1
 ReduceL2 ReduceLogSum ReduceLogSumExp ReduceMax ReduceMean ReduceMin
 ReduceProd ReduceSum ReduceSumSquare Relu Reshape Round ScatterElements ScatterND
 Selu Shrink Sigmoid
 Sign Sin Sinh Slice Softmax Softplus Softsign SpaceToDepth Split Sqrt Squeeze
-Sub Sum Tan Tanh ThresholdedRelu Tile TopK Transpose Trilu Unsqueeze Where Xor
+ReverseSequence Sub Sum Tan Tanh ThresholdedRelu Tile TopK Transpose Trilu Unsqueeze Where Xor
 QuantizeLinear DequantizeLinear DynamicQuantizeLinear MatMulInteger ConvInteger
 QLinearConv QLinearMatMul DFT STFT HannWindow HammingWindow BlackmanWindow
 MelWeightMatrix""".split()

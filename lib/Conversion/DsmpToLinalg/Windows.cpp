@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool and Resize
-// (nearest, linear, cubic).
+// MaxPool (with or without its Indices), AveragePool, GlobalAveragePool,
+// GlobalMaxPool and Resize (nearest, linear, cubic).
 //
 //===----------------------------------------------------------------------===//
 
@@ -489,6 +489,139 @@ struct PoolLowering : OpRewritePattern<PoolOp> {
   }
 };
 
+/// MaxPool with its Indices result, static shapes: one reduction that
+/// carries the maximum and where it is, X flattened whole (N and C
+/// included), row-major over the spatial dims or, with storage_order 1,
+/// column-major; the first of tied maxima in window order wins, as
+/// onnxruntime's kernel and the reference evaluator pick.
+struct MaxPoolWithIndicesLowering : OpRewritePattern<MaxPoolOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MaxPoolOp op,
+                                PatternRewriter &rewriter) const override {
+    if (isa<NoneType>(op.getIndices().getType()))
+      return rewriter.notifyMatchFailure(op, "no indices (PoolLowering)");
+    auto resultType = dyn_cast<RankedTensorType>(op.getY().getType());
+    auto indexType = dyn_cast<RankedTensorType>(op.getIndices().getType());
+    auto xType = dyn_cast<RankedTensorType>(op.getX().getType());
+    if (!resultType || !indexType || !xType || !isFloat(resultType) ||
+        !resultType.hasStaticShape() || !xType.hasStaticShape() ||
+        !indexType.getElementType().isInteger(64))
+      return rewriter.notifyMatchFailure(op, "MaxPool indices of run-time "
+                                             "sizes");
+    int64_t spatial = resultType.getRank() - 2;
+    auto window = windowOf(op, spatial, {}, xType.getShape().drop_front(2),
+                           resultType.getShape().drop_front(2));
+    if (failed(window))
+      return rewriter.notifyMatchFailure(op, "unknown auto_pad");
+    // Pad so that every window, ceil_mode's last ones included, lies inside.
+    SmallVector<int64_t> inputPads = window->pads;
+    for (int64_t i = 0; i < spatial; ++i) {
+      int64_t reach = (resultType.getDimSize(2 + i) - 1) * window->strides[i] +
+                      (window->kernel[i] - 1) * window->dilations[i] + 1;
+      int64_t have =
+          xType.getDimSize(2 + i) + inputPads[i] + inputPads[spatial + i];
+      if (reach > have)
+        inputPads[spatial + i] += reach - have;
+    }
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    Type element = resultType.getElementType();
+    double lowest = -std::numeric_limits<double>::infinity();
+    Value input = padSpatial(rewriter, loc, op.getX(), inputPads, lowest);
+    unsigned loops = 2 + 2 * spatial;
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> inExprs{d(0), d(1)}, outExprs{d(0), d(1)},
+        kernelExprs;
+    for (int64_t i = 0; i < spatial; ++i) {
+      AffineExpr o = d(2 + i), k = d(2 + spatial + i);
+      inExprs.push_back(o * window->strides[i] + k * window->dilations[i]);
+      outExprs.push_back(o);
+      kernelExprs.push_back(k);
+    }
+    Value kernel =
+        tensor::EmptyOp::create(rewriter, loc, window->kernel, element);
+    AffineMap outMap = AffineMap::get(loops, 0, outExprs, ctx);
+    SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, inExprs, ctx),
+                                   AffineMap::get(loops, 0, kernelExprs, ctx),
+                                   outMap, outMap};
+    SmallVector<utils::IteratorType> iterators(loops,
+                                               utils::IteratorType::reduction);
+    for (unsigned i = 0; i < 2 + spatial; ++i)
+      iterators[i] = utils::IteratorType::parallel;
+    Value values = linalg::FillOp::create(
+                       rewriter, loc,
+                       ValueRange{floatConst(rewriter, loc, element, lowest)},
+                       ValueRange{tensor::EmptyOp::create(
+                           rewriter, loc, resultType.getShape(), element)})
+                       .getResult(0);
+    Type i64 = indexType.getElementType();
+    Value positions = linalg::FillOp::create(
+                          rewriter, loc,
+                          ValueRange{arith::ConstantOp::create(
+                              rewriter, loc, rewriter.getIntegerAttr(i64, -1))},
+                          ValueRange{tensor::EmptyOp::create(
+                              rewriter, loc, indexType.getShape(), i64)})
+                          .getResult(0);
+    // Position strides of X's dims, the plane's in storage order.
+    ArrayRef<int64_t> xShape = xType.getShape();
+    bool columnMajor = op.getStorageOrder() != 0;
+    SmallVector<int64_t> stride(2 + spatial, 1);
+    for (int64_t i = spatial - 1, run = 1; i >= 0; --i) {
+      int64_t at = columnMajor ? 2 + (spatial - 1 - i) : 2 + i;
+      stride[at] = run;
+      run *= xShape[at];
+    }
+    int64_t plane = 1;
+    for (int64_t i = 0; i < spatial; ++i)
+      plane *= xShape[2 + i];
+    stride[1] = plane;
+    stride[0] = plane * xShape[1];
+    SmallVector<int64_t> padBegin(window->pads.begin(),
+                                  window->pads.begin() + spatial);
+    SmallVector<int64_t> strides = window->strides,
+                         dilations = window->dilations;
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType, indexType},
+        ValueRange{input, kernel}, ValueRange{values, positions}, maps,
+        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          auto index = [&](int64_t dim) -> Value {
+            return arith::IndexCastOp::create(
+                b, l, i64, linalg::IndexOp::create(b, l, dim));
+          };
+          auto constant = [&](int64_t v) -> Value {
+            return arith::ConstantOp::create(b, l, b.getIntegerAttr(i64, v));
+          };
+          // The tap's place in X: o * stride + k * dilation - pad per dim.
+          Value flat = arith::AddIOp::create(
+              b, l, arith::MulIOp::create(b, l, index(0), constant(stride[0])),
+              arith::MulIOp::create(b, l, index(1), constant(stride[1])));
+          for (int64_t i = 0; i < spatial; ++i) {
+            Value coord = arith::AddIOp::create(
+                b, l,
+                arith::MulIOp::create(b, l, index(2 + i), constant(strides[i])),
+                arith::MulIOp::create(b, l, index(2 + spatial + i),
+                                      constant(dilations[i])));
+            coord = arith::SubIOp::create(b, l, coord, constant(padBegin[i]));
+            flat = arith::AddIOp::create(
+                b, l, flat,
+                arith::MulIOp::create(b, l, coord, constant(stride[2 + i])));
+          }
+          Value first = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                              args[3], constant(0));
+          Value larger = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT,
+                                               args[0], args[2]);
+          Value take = arith::OrIOp::create(b, l, first, larger);
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::SelectOp::create(b, l, take, args[0], args[2]),
+                         arith::SelectOp::create(b, l, take, flat, args[3])});
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
 struct GlobalAveragePoolLowering : OpRewritePattern<GlobalAveragePoolOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -740,9 +873,9 @@ struct GlobalMaxPoolLowering : OpRewritePattern<GlobalMaxPoolOp> {
 } // namespace
 
 void mlir::dsmp::lowering::populateWindowPatterns(RewritePatternSet &patterns) {
-  patterns
-      .add<PoolLowering<MaxPoolOp, true>, PoolLowering<AveragePoolOp, false>,
-           GlobalAveragePoolLowering, GlobalMaxPoolLowering, ResizeLowering,
-           DynamicNearestResizeLowering, ResizeInterpolateLowering>(
-          patterns.getContext());
+  patterns.add<PoolLowering<MaxPoolOp, true>,
+               PoolLowering<AveragePoolOp, false>, MaxPoolWithIndicesLowering,
+               GlobalAveragePoolLowering, GlobalMaxPoolLowering, ResizeLowering,
+               DynamicNearestResizeLowering, ResizeInterpolateLowering>(
+      patterns.getContext());
 }

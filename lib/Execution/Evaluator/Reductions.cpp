@@ -444,9 +444,13 @@ Error evalPool(Operation *op, ArrayRef<const Array *> in,
   Array &y = out[0];
   if (!x.isFloat)
     return unsupported(op, "integer input");
-  if (out.size() > 1 && !out[1].i.empty())
-    return unsupported(op, "MaxPool indices");
   bool isMax = op->getName().stripDialect() == "max_pool";
+  // MaxPool's optional Indices: each maximum's position in X flattened
+  // whole (N and C included), row-major, or with storage_order 1 column-
+  // major within the plane; the first of tied maxima in window order.
+  int64_t *indices =
+      out.size() > 1 && !out[1].i.empty() ? out[1].i.data() : nullptr;
+  bool columnMajor = intAttr(op, "storage_order", 0) != 0;
   bool includePad = intAttr(op, "count_include_pad", 0);
   auto walk = PoolWalk::of(op, x, y);
   if (!walk)
@@ -455,6 +459,26 @@ Error evalPool(Operation *op, ArrayRef<const Array *> in,
                           const PoolTaps &t) {
     const float *xp = x.f.data() + p * walk->inPlane;
     float &dst = y.f[p * walk->outPlane + o];
+    if (isMax && indices) {
+      float best = -INFINITY;
+      int64_t at = -1;
+      t.each([&](int64_t k) {
+        if (at < 0 || xp[k] > best) {
+          best = xp[k];
+          at = k;
+        }
+      });
+      dst = best;
+      const Window &w = walk->w;
+      int64_t position = at;
+      if (columnMajor && at >= 0) {
+        int64_t col = at % w.in[2], row = at / w.in[2] % w.in[1],
+                depth = at / (w.in[2] * w.in[1]);
+        position = (col * w.in[1] + row) * w.in[0] + depth;
+      }
+      indices[p * walk->outPlane + o] = p * walk->inPlane + position;
+      return;
+    }
     if (isMax) {
       float acc = -INFINITY;
       t.each([&](int64_t k) { acc = std::max(acc, xp[k]); });

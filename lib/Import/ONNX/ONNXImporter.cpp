@@ -19,6 +19,7 @@
 #include "Col2Im.h"
 #include "ContribOps.h"
 #include "ImportUtils.h"
+#include "IndexedForms.h"
 #include "IntegerOps.h"
 #include "Spectral.h"
 #include "dialects/Dsmp/IR/DsmpOps.h"
@@ -742,7 +743,7 @@ Error ModelImporter::importGraphBody(const onnx::GraphProto &graph) {
 
 Error ModelImporter::importNode(const onnx::NodeProto &node) {
   if (isSpelledContribOp(node) || isSpelledIntegerOp(node) ||
-      isSpectralOp(node) ||
+      isSpectralOp(node) || isIndexedFormOp(node) ||
       (node.op_type() == "Col2Im" && isDefaultDomain(node.domain())))
     return importContribNode(node);
   if (!isDefaultDomain(node.domain()))
@@ -1235,8 +1236,9 @@ Error ModelImporter::importAttention(const onnx::NodeProto &node) {
 
 /// One of onnxruntime's fused contrib ops, as the ops it fuses
 /// (ContribOps.cpp), a quantized integer op (IntegerOps.cpp), Col2Im as
-/// a ConvTranspose (Col2Im.cpp), or a signal op as a product by a table
-/// (Spectral.cpp).
+/// a ConvTranspose (Col2Im.cpp), a signal op as a product by a table
+/// (Spectral.cpp), or MaxUnpool/ReverseSequence as a scatter/gather
+/// (IndexedForms.cpp).
 Error ModelImporter::importContribNode(const onnx::NodeProto &node) {
   SmallVector<Value> inputs;
   for (const auto &name : node.input()) {
@@ -1263,9 +1265,11 @@ Error ModelImporter::importContribNode(const onnx::NodeProto &node) {
       return std::move(err);
     return lookup(inner.output(0));
   };
-  if (node.op_type() == "Col2Im" || isSpectralOp(node)) {
-    auto output = node.op_type() == "Col2Im"
-                      ? importCol2Im(node, inputs, g)
+  if (node.op_type() == "Col2Im" || isSpectralOp(node) ||
+      isIndexedFormOp(node)) {
+    auto output = node.op_type() == "Col2Im" ? importCol2Im(node, inputs, g)
+                  : isIndexedFormOp(node)
+                      ? importIndexedForm(node, inputs, g)
                       : importSpectralOp(node, inputs, opset, g);
     if (!output)
       return fail(node, llvm::toString(output.takeError()));
@@ -1898,8 +1902,8 @@ Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
     StringRef type = node.op_type();
     // Taken as another op's form (Upsample, Scatter, CastLike) or spelled with
     // other ops (Constant, EyeLike, AffineGrid, Attention,
-    // RMSNormalization, Col2Im, the signal ops, ImageScaler before opset
-    // 10): no dialect op of their own.
+    // RMSNormalization, Col2Im, the signal ops, MaxUnpool, ReverseSequence,
+    // ImageScaler before opset 10): no dialect op of their own.
     bool imageScaler = type == "ImageScaler" && opset < 10;
     if (!llvm::is_contained({"Constant", "Upsample", "Scatter", "CastLike",
                              "EyeLike", "AffineGrid", "Attention",
@@ -1907,7 +1911,8 @@ Error checkNodes(const onnx::GraphProto &graph, StringRef path, int64_t opset) {
                              "MatMulInteger", "ConvInteger", "QLinearMatMul",
                              "QLinearConv", "Col2Im"},
                             type) &&
-        !isSpectralOp(node) && !imageScaler && !lookupOnnxType(type))
+        !isSpectralOp(node) && !isIndexedFormOp(node) && !imageScaler &&
+        !lookupOnnxType(type))
       return makeError(path, where, opset,
                        unsupportedOpMessage(node.op_type(), opset));
     // ONNX dropped ImageScaler's schema with the op; importImageScaler

@@ -368,3 +368,27 @@ func.func @tf32_casts(%x: tensor<2x4xf32>, %w: tensor<4x3xf32>) -> tensor<2x3xf3
   %y = dsmp.cast %yt : (tensor<2x3xtf32>) -> tensor<2x3xf32>
   return %y : tensor<2x3xf32>
 }
+
+// -----
+
+/// MaxPool with its Indices: one reduction over the window carries the
+/// maximum and its position in X flattened whole (here 1 * 2 * 6 * 6 with
+/// row-major planes of 36 and rows of 6); the first of tied maxima stays
+/// (a strict ogt), the first tap always taken (index -1 at the start).
+// CHECK-LABEL: func.func @max_pool_indices
+// CHECK-DAG: %[[ROW:.+]] = arith.constant 6 : i64
+// CHECK-DAG: %[[PLANE:.+]] = arith.constant 36 : i64
+// CHECK-DAG: %[[SAMPLE:.+]] = arith.constant 72 : i64
+// CHECK: %[[P:.+]] = tensor.pad
+// CHECK: %[[V:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x2x3x3xf32>)
+// CHECK: %[[I:.+]] = linalg.fill ins(%c-1_i64 : i64) outs(%{{.+}} : tensor<1x2x3x3xi64>)
+// CHECK: %{{.+}}:2 = linalg.generic {{.+}} ins(%[[P]], %{{.+}} : tensor<1x2x7x7xf32>, tensor<3x3xf32>) outs(%[[V]], %[[I]] : tensor<1x2x3x3xf32>, tensor<1x2x3x3xi64>)
+// CHECK: arith.muli %{{.+}}, %[[SAMPLE]]
+// CHECK: arith.muli %{{.+}}, %[[PLANE]]
+// CHECK: arith.muli %{{.+}}, %[[ROW]]
+// CHECK: arith.cmpf ogt
+// CHECK: linalg.yield %{{.+}}, %{{.+}} : f32, i64
+func.func @max_pool_indices(%x: tensor<1x2x6x6xf32>) -> (tensor<1x2x3x3xf32>, tensor<1x2x3x3xi64>) {
+  %y, %i = dsmp.max_pool %x {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x2x6x6xf32>) -> (tensor<1x2x3x3xf32>, tensor<1x2x3x3xi64>)
+  return %y, %i : tensor<1x2x3x3xf32>, tensor<1x2x3x3xi64>
+}
