@@ -4,8 +4,8 @@
 
 Keras applications (MobileNet V1-V3, DenseNet, NASNet, Xception, Inception
 V3 and ResNet-v2, ResNet50, VGG16) and small text/audio/segmentation models
-(Keras LSTM, GRU and Bidirectional layers, MultiHeadAttention, Conv1D,
-Conv2DTranspose), random weights with BatchNorm statistics re-estimated,
+(Keras LSTM, GRU and Bidirectional layers, masked ones with zero-padded
+token ids, MultiHeadAttention, Conv1D, Conv2DTranspose), random weights with BatchNorm statistics re-estimated,
 exported by tf2onnx at opsets 13 and 17 alternately, in the zoo's layout:
 OUT/<name>/model.onnx, test_data_set_0 (batch 2) and test_data_set_1
 (batch 1), each output TF's, checked against onnxruntime (3e-4). tf2onnx
@@ -44,6 +44,15 @@ def bilstm_text():
     x = L.Embedding(3000, 48)(i)
     x = L.Bidirectional(L.LSTM(32))(x)
     return keras.Model(i, L.Dense(4)(x))
+
+def masked_bilstm_text():
+    # mask_zero: tf2onnx writes the backward layers' reversal of each
+    # sequence's own length as ReverseSequence.
+    i = keras.Input((20,), dtype="int32")
+    x = L.Embedding(3000, 32, mask_zero=True)(i)
+    x = L.Bidirectional(L.LSTM(24, return_sequences=True))(x)
+    x = L.Bidirectional(L.GRU(16))(x)
+    return keras.Model(i, L.Dense(5)(x))
 
 def transformer_text():
     i = keras.Input((24,), dtype="int32")
@@ -100,6 +109,7 @@ ZOO = {
     "k_vgg16": app(A.VGG16, 64),
     "k_lstm_text": (lstm_text, (20,), "int"),
     "k_bilstm_text": (bilstm_text, (20,), "int"),
+    "k_masked_bilstm_text": (masked_bilstm_text, (20,), "padded"),
     "k_transformer_text": (transformer_text, (24,), "int"),
     "k_conv1d_audio": (conv1d_audio, (1600, 1), "float"),
     "k_unet_small": (unet_small, (64, 64, 3), "float"),
@@ -108,6 +118,11 @@ ZOO = {
 def make_input(shape, kind, batch, rng):
     if kind == "int":
         return rng.integers(0, 3000, size=(batch,) + shape).astype(np.int32)
+    if kind == "padded":  # token ids, each row zero-padded after 5 to 20
+        x = rng.integers(1, 3000, size=(batch,) + shape).astype(np.int32)
+        for row in x:
+            row[rng.integers(5, shape[0] + 1):] = 0
+        return x
     x = rng.standard_normal((batch,) + shape).astype(np.float32)
     return x
 
@@ -131,7 +146,7 @@ def export(name, out, opset):
     rng = np.random.default_rng(1)
     model = build()
     reestimate_bn(model, shape, kind, rng)
-    dtype = tf.int32 if kind == "int" else tf.float32
+    dtype = tf.int32 if kind in ("int", "padded") else tf.float32
     spec = (tf.TensorSpec((None,) + shape, dtype, name="input"),)
     fn = tf.function(lambda x: model(x, training=False))
     folder = os.path.join(out, name)

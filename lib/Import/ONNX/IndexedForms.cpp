@@ -190,8 +190,6 @@ Expected<Value> importReverseSequence(const onnx::NodeProto &node,
                              "tensor of rank 2 or more");
   int64_t steps = type.getDimSize(timeAxis);
   int64_t batch = type.getDimSize(batchAxis);
-  if (ShapedType::isDynamic(steps) || steps > kLimit)
-    return createStringError("ReverseSequence needs a static time dim");
   if (!lensType || lensType.getRank() != 1 ||
       !lensType.getElementType().isInteger(64) ||
       (!lensType.isDynamicDim(0) && !ShapedType::isDynamic(batch) &&
@@ -202,22 +200,42 @@ Expected<Value> importReverseSequence(const onnx::NodeProto &node,
         (ShapedType::isDynamic(batch) ? std::string("size")
                                       : std::to_string(batch)) +
         " values");
+  if (steps > kLimit)
+    return createStringError("ReverseSequence's time dim is beyond 2^31");
   int64_t rank = type.getRank();
   Type i64 = lensType.getElementType();
   // t along the time axis, each length along the batch axis, 1 elsewhere.
-  SmallVector<int64_t> timeDims(rank, 1), batchDims(rank, 1), bothDims(rank, 1);
+  SmallVector<int64_t> timeDims(rank, 1), batchDims(rank, 1),
+      bothDims(rank, 1);
   timeDims[timeAxis] = bothDims[timeAxis] = steps;
   batchDims[batchAxis] = bothDims[batchAxis] = batch;
-  SmallVector<int64_t> range(steps);
-  std::iota(range.begin(), range.end(), int64_t(0));
-  SmallVector<int64_t> timeShape(timeDims), batchShape(rank, 1);
-  batchShape[batchAxis] = -1;
-  Value t = g.typed("dsmp.reshape", {g.i64s(range), g.i64s(timeShape)},
+  SmallVector<int64_t> timeShape(rank, 1), batchShape(rank, 1);
+  timeShape[timeAxis] = batchShape[batchAxis] = -1;
+  // The steps 0 .. T - 1: a constant, or a Range to the time dim read at
+  // run time (it folds where specialization knows the dim).
+  Value length, steps1D;
+  if (ShapedType::isDynamic(steps)) {
+    length = g.typed("dsmp.shape", {inputs[0]}, tensorOf({1}, i64),
+                     {g.i64("start", timeAxis), g.i64("end", timeAxis + 1)});
+    auto scalar = tensorOf({}, i64);
+    auto constant = [&](int64_t v) {
+      return g.typed("dsmp.reshape", {g.i64s({v}), g.i64s({})}, scalar);
+    };
+    Value limit = g.typed("dsmp.reshape", {length, g.i64s({})}, scalar);
+    steps1D = g.typed("dsmp.range", {constant(0), limit, constant(1)},
+                      tensorOf({ShapedType::kDynamic}, i64));
+  } else {
+    SmallVector<int64_t> range(steps);
+    std::iota(range.begin(), range.end(), int64_t(0));
+    length = g.i64s({steps});
+    steps1D = g.i64s(range);
+  }
+  Value t = g.typed("dsmp.reshape", {steps1D, g.i64s(timeShape)},
                     tensorOf(timeDims, i64));
   Value lens = g.typed("dsmp.reshape", {inputs[1], g.i64s(batchShape)},
                        tensorOf(batchDims, i64));
   // A length beyond the time dim reverses the whole of it.
-  lens = g.typed("dsmp.min", {lens, g.i64s({steps})}, lens.getType());
+  lens = g.typed("dsmp.min", {lens, length}, lens.getType());
   auto both = tensorOf(bothDims, i64);
   Value last = g.typed("dsmp.sub", {lens, g.i64s({1})}, lens.getType());
   Value reversed = g.typed("dsmp.sub", {last, t}, both);

@@ -13,6 +13,7 @@ DIR/<case>/model.onnx and DIR/<case>/test_data_set_0/.
   unpool    MaxUnpool alone, output_shape larger than the unpooled shape
   reverse   ReverseSequence, time-major [T, B, C], lengths 0, 3, T and 9 > T
   reverse_b ReverseSequence, batch-major [B, T, C] (tf2onnx's Bidirectional)
+  reverse_t the same with a symbolic T, two sets of T = 5 and 8
 """
 import os
 import sys
@@ -130,3 +131,26 @@ y = write_case(out, "reverse_b", [helper.make_node(
     "ReverseSequence", ["x", "lens"], ["y"], time_axis=1, batch_axis=0)],
     {"x": x, "lens": np.array([7, 2, 5], np.int64)}, [("y", F)])[0]
 print("reverse_b", shape_of(y))
+
+# The time dim left symbolic (tf2onnx's masked Bidirectional layers): the
+# steps are a Range to the dim read at run time; two sets of T = 5 and 8.
+x = rng.standard_normal((2, 5, 3)).astype(np.float32)
+lens = np.array([4, 2], np.int64)
+y = write_case(out, "reverse_t", [helper.make_node(
+    "ReverseSequence", ["x", "lens"], ["y"], time_axis=1, batch_axis=0)],
+    {"x": x, "lens": lens}, [("y", F)])[0]
+case = os.path.join(out, "reverse_t")
+m = onnx.load(os.path.join(case, "model.onnx"))
+m.graph.input[0].type.tensor_type.shape.dim[1].dim_param = "t"
+onnx.save(m, os.path.join(case, "model.onnx"))
+x1 = rng.standard_normal((2, 8, 3)).astype(np.float32)
+lens1 = np.array([8, 6], np.int64)
+y1 = ort.InferenceSession(os.path.join(case, "model.onnx"),
+                          providers=["CPUExecutionProvider"]).run(None, {"x": x1, "lens": lens1})[0]
+os.makedirs(os.path.join(case, "test_data_set_1"))
+for k, (n, a) in enumerate([("x", x1), ("lens", lens1)]):
+    onnx.save_tensor(numpy_helper.from_array(a, n),
+                     os.path.join(case, "test_data_set_1", f"input_{k}.pb"))
+onnx.save_tensor(numpy_helper.from_array(y1, "y"),
+                 os.path.join(case, "test_data_set_1", "output_0.pb"))
+print("reverse_t", shape_of(y), shape_of(y1))
