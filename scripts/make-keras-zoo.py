@@ -4,8 +4,10 @@
 
 Keras applications (MobileNet V1-V3, DenseNet, NASNet, Xception, Inception
 V3 and ResNet-v2, ResNet50, VGG16) and small text/audio/segmentation models
-(Keras LSTM, GRU and Bidirectional layers, masked ones with zero-padded
-token ids, MultiHeadAttention, Conv1D, Conv2DTranspose), random weights with BatchNorm statistics re-estimated,
+(Keras LSTM, GRU, SimpleRNN, ConvLSTM2D and Bidirectional layers, masked
+ones with zero-padded token ids or frames, MultiHeadAttention, Attention
+and AdditiveAttention, Conv1D, Conv2DTranspose, a CRNN, GroupNormalization
+and preprocessing layers), random weights with BatchNorm statistics re-estimated,
 exported by tf2onnx at opsets 13 and 17 alternately, in the zoo's layout:
 OUT/<name>/model.onnx, test_data_set_0 (batch 2) and test_data_set_1
 (batch 1), each output TF's, checked against onnxruntime (3e-4). tf2onnx
@@ -53,6 +55,76 @@ def masked_bilstm_text():
     x = L.Bidirectional(L.LSTM(24, return_sequences=True))(x)
     x = L.Bidirectional(L.GRU(16))(x)
     return keras.Model(i, L.Dense(5)(x))
+
+def crnn_ocr():
+    # A text-line recognizer: convolutions, the width as the sequence, a
+    # Bidirectional GRU, per-column class scores (CTC's input).
+    i = keras.Input((32, 96, 1))
+    x = i
+    for f in (16, 32):
+        x = L.Conv2D(f, 3, padding="same", activation="relu")(x)
+        x = L.MaxPooling2D(2)(x)
+    x = L.Permute((2, 1, 3))(x)
+    x = L.Reshape((24, 8 * 32))(x)
+    x = L.Bidirectional(L.GRU(32, return_sequences=True))(x)
+    return keras.Model(i, L.Dense(40, activation="softmax")(x))
+
+def masked_speech():
+    # Zero-padded feature frames under a Masking layer, stacked LSTMs.
+    i = keras.Input((50, 20))
+    x = L.Masking(0.0)(i)
+    x = L.LSTM(32, return_sequences=True)(x)
+    x = L.LSTM(16)(x)
+    return keras.Model(i, L.Dense(6)(x))
+
+def conv_lstm():
+    i = keras.Input((6, 16, 16, 2))
+    x = L.ConvLSTM2D(8, 3, padding="same")(i)
+    x = L.GlobalAveragePooling2D()(x)
+    return keras.Model(i, L.Dense(3)(x))
+
+def attention_text():
+    # Keras' dot-product and additive attention over a BiLSTM.
+    i = keras.Input((16,), dtype="int32")
+    h = L.Bidirectional(L.LSTM(16, return_sequences=True))(L.Embedding(3000, 32)(i))
+    a = L.Attention()([h, h])
+    b = L.AdditiveAttention()([h, a])
+    x = L.GlobalMaxPooling1D()(L.Concatenate()([a, b]))
+    return keras.Model(i, L.Dense(4)(x))
+
+def simple_rnn():
+    i = keras.Input((30, 8))
+    x = L.SimpleRNN(24, return_sequences=True)(i)
+    x = L.SimpleRNN(12)(x)
+    return keras.Model(i, L.Dense(2)(x))
+
+def text_cnn():
+    # Kim's sentence CNN: three kernel widths, max over time.
+    i = keras.Input((40,), dtype="int32")
+    e = L.Embedding(3000, 48)(i)
+    xs = [L.GlobalMaxPooling1D()(L.Conv1D(32, k, activation="relu")(e)) for k in (3, 4, 5)]
+    x = L.Dropout(0.5)(L.Concatenate()(xs))
+    return keras.Model(i, L.Dense(2)(x))
+
+def group_norm_cnn():
+    # Preprocessing layers in the model (Rescaling, Resizing), GroupNorm.
+    i = keras.Input((32, 32, 3))
+    x = L.Rescaling(1 / 127.5, offset=-1)(i)
+    x = L.Resizing(24, 24)(x)
+    for f in (16, 32):
+        x = L.Conv2D(f, 3, padding="same")(x)
+        x = L.GroupNormalization(4)(x)
+        x = L.Activation("swish")(x)
+        x = L.AveragePooling2D(2)(x)
+    x = L.LayerNormalization()(L.Flatten()(x))
+    return keras.Model(i, L.Dense(10)(x))
+
+def masked_backward_gru():
+    i = keras.Input((25,), dtype="int32")
+    x = L.Embedding(3000, 16, mask_zero=True)(i)
+    x = L.GRU(24, return_sequences=True, go_backwards=True)(x)
+    x = L.GlobalAveragePooling1D()(x)
+    return keras.Model(i, L.Dense(3)(x))
 
 def transformer_text():
     i = keras.Input((24,), dtype="int32")
@@ -111,6 +183,14 @@ ZOO = {
     "k_bilstm_text": (bilstm_text, (20,), "int"),
     "k_masked_bilstm_text": (masked_bilstm_text, (20,), "padded"),
     "k_transformer_text": (transformer_text, (24,), "int"),
+    "k_crnn_ocr": (crnn_ocr, (32, 96, 1), "float"),
+    "k_masked_speech": (masked_speech, (50, 20), "padded_float"),
+    "k_conv_lstm": (conv_lstm, (6, 16, 16, 2), "float"),
+    "k_attention_text": (attention_text, (16,), "int"),
+    "k_simple_rnn": (simple_rnn, (30, 8), "float"),
+    "k_text_cnn": (text_cnn, (40,), "int"),
+    "k_group_norm_cnn": (group_norm_cnn, (32, 32, 3), "pixels"),
+    "k_masked_backward_gru": (masked_backward_gru, (25,), "padded"),
     "k_conv1d_audio": (conv1d_audio, (1600, 1), "float"),
     "k_unet_small": (unet_small, (64, 64, 3), "float"),
 }
@@ -123,7 +203,12 @@ def make_input(shape, kind, batch, rng):
         for row in x:
             row[rng.integers(5, shape[0] + 1):] = 0
         return x
+    if kind == "pixels":
+        return rng.uniform(0, 255, (batch,) + shape).astype(np.float32)
     x = rng.standard_normal((batch,) + shape).astype(np.float32)
+    if kind == "padded_float":  # frames zero-padded after 10 to 50
+        for row in x:
+            row[rng.integers(10, shape[0] + 1):] = 0
     return x
 
 def reestimate_bn(model, shape, kind, rng):

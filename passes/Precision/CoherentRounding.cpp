@@ -109,10 +109,15 @@ bool roundsExactly(float x) {
   uint32_t bits = bitsOf(x) & 0x7fffffffu;
   if (!bits)
     return true;
-  uint32_t exponent = bits >> 23, mantissa = bits & 0x7fffffu;
-  // The 21 low mantissa bits zero: the implicit bit and 2 explicit ones.
-  return (mantissa & 0x1fffffu) == 0 && exponent >= 127 - 6 &&
-         exponent <= 127 + 8;
+  // Within 128 f32 steps (2^-16 relative) of a value with the implicit bit
+  // and 2 explicit ones: the 21 low mantissa bits that far from a multiple
+  // of 2^21 (a carry into the exponent is still such a value).
+  constexpr uint32_t kLow = 0x1fffffu, kNear = 128;
+  uint32_t low = bits & kLow;
+  if (low > kNear && kLow + 1 - low > kNear)
+    return false;
+  uint32_t exponent = (bits + (low > kNear ? kLow + 1 - low : 0)) >> 23;
+  return exponent >= 127 - 6 && exponent <= 127 + 8;
 }
 
 double roundingSquareSum(llvm::ArrayRef<float> p, llvm::ArrayRef<float> x,

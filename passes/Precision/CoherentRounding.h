@@ -18,10 +18,13 @@
 
 namespace mlir::dsmp {
 
-/// Whether every format dsmp assigns holds x exactly, so that rounding it
-/// changes nothing: zero, or at most 3 significant bits with |x| in
-/// [2^-6, 448] (FP8 E4M3's normal range; E5M2 keeps 3 bits). A Clip's
-/// saturated 6, a HardSigmoid's 1, a mask's ones.
+/// Whether every format dsmp assigns holds x exactly, or so nearly that
+/// rounding it changes nothing that counts: zero, or at most 3 significant
+/// bits with |x| in [2^-6, 448] (FP8 E4M3's normal range; E5M2 keeps 3
+/// bits), give or take 128 f32 steps (2^-16 relative, under a twentieth of
+/// f16's rounding). A Clip's saturated 6, a HardSigmoid's 1, a mask's
+/// ones, a saturated sigmoid's 0.99999994, a uniform softmax's 1/16 +- a
+/// few f32 steps.
 bool roundsExactly(float x);
 
 /// The energy of rounding x, given the products p = g * x (one per

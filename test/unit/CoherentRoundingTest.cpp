@@ -32,6 +32,12 @@ double directGrouped(const std::vector<float> &p, const std::vector<float> &x) {
 TEST(CoherentRoundingTest, ExactValuesAreTheShortOnesInRange) {
   for (float v : {0.0f, -0.0f, 1.0f, -6.0f, 0.5f, 0.75f, 448.0f, 0.015625f})
     EXPECT_TRUE(roundsExactly(v)) << v;
+  // Within 128 f32 steps of such a value, on either side: a saturated
+  // sigmoid, a uniform softmax over 16 keys.
+  for (float v : {0.99999994f, 1.0000001f, 0.06250011f, 0.0624999f, -6.00001f})
+    EXPECT_TRUE(roundsExactly(v)) << v;
+  // 256 steps away is not.
+  EXPECT_FALSE(roundsExactly(1.0f + 256 * 1.1920929e-7f));
   // Over 3 significant bits (E5M2 rounds them), past E4M3's largest, under its
   // smallest normal, and a value no binary format holds.
   for (float v : {1.0625f, 9.0f, 512.0f, 0.0078125f, 0.1f, 2.6386f})

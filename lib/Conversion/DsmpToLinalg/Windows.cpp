@@ -499,13 +499,14 @@ struct MaxPoolWithIndicesLowering : OpRewritePattern<MaxPoolOp> {
 
   LogicalResult matchAndRewrite(MaxPoolOp op,
                                 PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getY().getType());
+    if (!resultType || !isRanked(op.getX()) || !isFloat(resultType))
+      return rewriter.notifyMatchFailure(op, "needs ranked float shapes");
     if (isa<NoneType>(op.getIndices().getType()))
       return rewriter.notifyMatchFailure(op, "no indices (PoolLowering)");
-    auto resultType = dyn_cast<RankedTensorType>(op.getY().getType());
     auto indexType = dyn_cast<RankedTensorType>(op.getIndices().getType());
-    auto xType = dyn_cast<RankedTensorType>(op.getX().getType());
-    if (!resultType || !indexType || !xType || !isFloat(resultType) ||
-        !resultType.hasStaticShape() || !xType.hasStaticShape() ||
+    auto xType = cast<RankedTensorType>(op.getX().getType());
+    if (!indexType || !resultType.hasStaticShape() || !xType.hasStaticShape() ||
         !indexType.getElementType().isInteger(64))
       return rewriter.notifyMatchFailure(op, "MaxPool indices of run-time "
                                              "sizes");

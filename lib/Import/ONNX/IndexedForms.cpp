@@ -205,8 +205,7 @@ Expected<Value> importReverseSequence(const onnx::NodeProto &node,
   int64_t rank = type.getRank();
   Type i64 = lensType.getElementType();
   // t along the time axis, each length along the batch axis, 1 elsewhere.
-  SmallVector<int64_t> timeDims(rank, 1), batchDims(rank, 1),
-      bothDims(rank, 1);
+  SmallVector<int64_t> timeDims(rank, 1), batchDims(rank, 1), bothDims(rank, 1);
   timeDims[timeAxis] = bothDims[timeAxis] = steps;
   batchDims[batchAxis] = bothDims[batchAxis] = batch;
   SmallVector<int64_t> timeShape(rank, 1), batchShape(rank, 1);
