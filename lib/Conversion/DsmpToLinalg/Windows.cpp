@@ -319,6 +319,36 @@ struct DynamicNearestResizeLowering : OpRewritePattern<ResizeOp> {
   }
 };
 
+/// A pooling generic's indexing over N, C, the output's spatial dims and
+/// the window's: the padded input at o * stride + k * dilation, the kernel
+/// window (an operand whose shape gives the loop bounds) and the output;
+/// N, C and the output dims parallel, the window dims reductions.
+struct PoolIndexing {
+  AffineMap input, kernel, output;
+  SmallVector<utils::IteratorType> iterators;
+};
+
+PoolIndexing poolIndexing(MLIRContext *ctx, const Window &window,
+                          int64_t spatial) {
+  unsigned loops = 2 + 2 * spatial;
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineExpr> inExprs{d(0), d(1)}, outExprs{d(0), d(1)},
+      kernelExprs;
+  for (int64_t i = 0; i < spatial; ++i) {
+    AffineExpr o = d(2 + i), k = d(2 + spatial + i);
+    inExprs.push_back(o * window.strides[i] + k * window.dilations[i]);
+    outExprs.push_back(o);
+    kernelExprs.push_back(k);
+  }
+  PoolIndexing indexing{AffineMap::get(loops, 0, inExprs, ctx),
+                        AffineMap::get(loops, 0, kernelExprs, ctx),
+                        AffineMap::get(loops, 0, outExprs, ctx),
+                        {loops, utils::IteratorType::reduction}};
+  for (unsigned i = 0; i < 2 + spatial; ++i)
+    indexing.iterators[i] = utils::IteratorType::parallel;
+  return indexing;
+}
+
 /// A windowed reduction over the spatial dims: MaxPool (pads with -inf) and
 /// AveragePool (zero pads counted only with count_include_pad, so pads need
 /// it or must be zero). A dynamic variant's batch may be sized at run time,
@@ -382,26 +412,12 @@ struct PoolLowering : OpRewritePattern<PoolOp> {
     SmallVector<OpFoldResult> sizes =
         windowResultSizes(rewriter, loc, input, resultType, window->kernel,
                           window->strides, window->dilations);
-    unsigned loops = 2 + 2 * spatial;
-    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-    SmallVector<AffineExpr> inExprs{d(0), d(1)}, outExprs{d(0), d(1)},
-        kernelExprs;
-    for (int64_t i = 0; i < spatial; ++i) {
-      AffineExpr o = d(2 + i), k = d(2 + spatial + i);
-      inExprs.push_back(o * window->strides[i] + k * window->dilations[i]);
-      outExprs.push_back(o);
-      kernelExprs.push_back(k);
-    }
-    // The kernel window is an operand whose shape gives the loop bounds.
+    PoolIndexing indexing = poolIndexing(ctx, *window, spatial);
     Value kernel =
         tensor::EmptyOp::create(rewriter, loc, window->kernel, element);
-    SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, inExprs, ctx),
-                                   AffineMap::get(loops, 0, kernelExprs, ctx),
-                                   AffineMap::get(loops, 0, outExprs, ctx)};
-    SmallVector<utils::IteratorType> iterators(loops,
-                                               utils::IteratorType::reduction);
-    for (unsigned i = 0; i < 2 + spatial; ++i)
-      iterators[i] = utils::IteratorType::parallel;
+    SmallVector<AffineMap> maps = {indexing.input, indexing.kernel,
+                                   indexing.output};
+    SmallVector<utils::IteratorType> iterators = indexing.iterators;
     Value init = emptyOfSizes(rewriter, loc, resultType, sizes);
     init = linalg::FillOp::create(
                rewriter, loc,
@@ -530,26 +546,11 @@ struct MaxPoolWithIndicesLowering : OpRewritePattern<MaxPoolOp> {
     Type element = resultType.getElementType();
     double lowest = -std::numeric_limits<double>::infinity();
     Value input = padSpatial(rewriter, loc, op.getX(), inputPads, lowest);
-    unsigned loops = 2 + 2 * spatial;
-    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-    SmallVector<AffineExpr> inExprs{d(0), d(1)}, outExprs{d(0), d(1)},
-        kernelExprs;
-    for (int64_t i = 0; i < spatial; ++i) {
-      AffineExpr o = d(2 + i), k = d(2 + spatial + i);
-      inExprs.push_back(o * window->strides[i] + k * window->dilations[i]);
-      outExprs.push_back(o);
-      kernelExprs.push_back(k);
-    }
+    PoolIndexing indexing = poolIndexing(ctx, *window, spatial);
     Value kernel =
         tensor::EmptyOp::create(rewriter, loc, window->kernel, element);
-    AffineMap outMap = AffineMap::get(loops, 0, outExprs, ctx);
-    SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, inExprs, ctx),
-                                   AffineMap::get(loops, 0, kernelExprs, ctx),
-                                   outMap, outMap};
-    SmallVector<utils::IteratorType> iterators(loops,
-                                               utils::IteratorType::reduction);
-    for (unsigned i = 0; i < 2 + spatial; ++i)
-      iterators[i] = utils::IteratorType::parallel;
+    SmallVector<AffineMap> maps = {indexing.input, indexing.kernel,
+                                   indexing.output, indexing.output};
     Value values = linalg::FillOp::create(
                        rewriter, loc,
                        ValueRange{floatConst(rewriter, loc, element, lowest)},
@@ -585,7 +586,7 @@ struct MaxPoolWithIndicesLowering : OpRewritePattern<MaxPoolOp> {
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{resultType, indexType},
         ValueRange{input, kernel}, ValueRange{values, positions}, maps,
-        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+        indexing.iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           auto index = [&](int64_t dim) -> Value {
             return arith::IndexCastOp::create(
                 b, l, i64, linalg::IndexOp::create(b, l, dim));
