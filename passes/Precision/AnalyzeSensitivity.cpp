@@ -42,6 +42,23 @@ bool hasOperandTerm(Operation *op) {
                        precision.getOpClass() == OpClass::conv);
 }
 
+/// Whether `part` of an unrolled recurrence only moves values another part
+/// computed (a step's Squeeze of its Slice, the Concat of the steps'
+/// states): in 16 bits it copies values already rounded, so it adds no
+/// rounding of its own. A data-movement part reading from outside the
+/// recurrence (a step's Slice of X) rounds that input and counts.
+bool copiesARoundedPart(Operation *part, ArrayRef<Operation *> parts) {
+  auto precision = dyn_cast<PrecisionOpInterface>(part);
+  if (!precision || precision.getOpClass() != OpClass::data_movement)
+    return false;
+  return llvm::all_of(part->getOperands(), [&](Value operand) {
+    Operation *producer = operand.getDefiningOp();
+    return !isa<FloatType>(getElementTypeOrSelf(operand.getType())) ||
+           (producer && (producer->hasTrait<mlir::OpTrait::ConstantLike>() ||
+                         llvm::is_contained(parts, producer)));
+  });
+}
+
 /// Which probes carry an op's g * x (and that of its first operand where
 /// keepsOperandGradient, and of a contraction's constant weights); -1: not
 /// measured.
@@ -303,11 +320,13 @@ struct AnalyzeSensitivityPass final
             for (auto [id, op] : llvm::enumerate(copy)) {
               if (!op && !parts[id].empty()) {
                 // An op specialization replaced by parts (an unrolled
-                // recurrence) in 16 bits rounds every part's result and
-                // constant weights: their products, each as one probe.
+                // recurrence) in 16 bits rounds every computed part's
+                // result and constant weights: their products, each as one
+                // probe.
                 SmallVector<Value> results, weights;
                 for (Operation *part : parts[id]) {
                   if (part->getNumResults() == 0 ||
+                      copiesARoundedPart(part, parts[id]) ||
                       !isF32Tensor(part->getResult(0).getType(),
                                    /*requireStaticShape=*/true))
                     continue;
