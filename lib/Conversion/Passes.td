@@ -39,7 +39,8 @@ def ConvertDsmpToLinalgPass
     by n^2 compares, then the element of each rank), LRN, ScatterND and
     ScatterElements (an scf.for over the updates), Range (static length),
     Expand, ConstantOfShape, Transpose, GridSample (bilinear and nearest, every
-    padding mode), the
+    padding mode), RoiAlign (avg and max, an scf.for over each bin's
+    samples), MaxPool with its Indices, the
     static reshapes, Identity, constants) are linalg.generic /
     linalg.transpose / tensor.pad / tensor.insert_slice /
     tensor.extract_slice / tensor.reshape / arith.constant on the same

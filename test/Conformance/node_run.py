@@ -38,7 +38,7 @@ ReduceL2 ReduceLogSum ReduceLogSumExp ReduceMax ReduceMean ReduceMin
 ReduceProd ReduceSum ReduceSumSquare Relu Reshape Round ScatterElements ScatterND
 Selu Shrink Sigmoid
 Sign Sin Sinh Slice Softmax Softplus Softsign SpaceToDepth Split Sqrt Squeeze
-ReverseSequence Sub Sum Tan Tanh ThresholdedRelu Tile TopK Transpose Trilu Unsqueeze Where Xor
+ReverseSequence RoiAlign Sub Sum Tan Tanh ThresholdedRelu Tile TopK Transpose Trilu Unsqueeze Where Xor
 QuantizeLinear DequantizeLinear DynamicQuantizeLinear MatMulInteger ConvInteger
 QLinearConv QLinearMatMul DFT STFT HannWindow HammingWindow BlackmanWindow
 MelWeightMatrix""".split()

@@ -810,6 +810,30 @@ LogicalResult GridSampleOp::verify() {
   return success();
 }
 
+LogicalResult RoiAlignOp::verify() {
+  StringRef mode = getMode(), transform = getCoordinateTransformationMode();
+  if (mode != "avg" && mode != "max")
+    return emitOpError() << "mode '" << mode << "' is not avg or max";
+  if (transform != "half_pixel" && transform != "output_half_pixel")
+    return emitOpError() << "coordinate_transformation_mode '" << transform
+                         << "' is not half_pixel or output_half_pixel";
+  if (getOutputHeight() < 1 || getOutputWidth() < 1 || getSamplingRatio() < 0)
+    return emitOpError("expects output_height and output_width of at least "
+                       "1 and a sampling_ratio of at least 0");
+  if (hasUnranked(*this))
+    return success();
+  if (rankOf(getX()) != 4 || rankOf(getRois()) != 2 ||
+      rankOf(getBatchIndices()) != 1)
+    return emitOpError("expects X [N, C, H, W], rois [R, 4] and "
+                       "batch_indices [R]");
+  auto rois = cast<RankedTensorType>(getRois().getType());
+  auto indices = cast<RankedTensorType>(getBatchIndices().getType());
+  if (!dimsCompatible(rois.getDimSize(1), 4) ||
+      !dimsCompatible(rois.getDimSize(0), indices.getDimSize(0)))
+    return emitOpError("expects rois [R, 4] and batch_indices [R]");
+  return success();
+}
+
 LogicalResult OneHotOp::verify() {
   if (hasUnranked(*this))
     return success();

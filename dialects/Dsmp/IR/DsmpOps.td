@@ -1145,6 +1145,34 @@ def Dsmp_GridSampleOp : Dsmp_OnnxOp<"grid_sample", Dsmp_DataMovementClass,
   let hasVerifier = 1;
 }
 
+def Dsmp_RoiAlignOp : Dsmp_OnnxOp<"roi_align", Dsmp_DataMovementClass,
+    (ins Dsmp_FloatTensor:$X, Dsmp_FloatTensor:$rois,
+         Dsmp_IndexTensor:$batch_indices,
+         DefaultValuedStrAttr<StrAttr, "half_pixel">:$coordinate_transformation_mode,
+         DefaultValuedStrAttr<StrAttr, "avg">:$mode,
+         DefaultValuedAttr<I64Attr, "1">:$output_height,
+         DefaultValuedAttr<I64Attr, "1">:$output_width,
+         DefaultValuedAttr<I64Attr, "0">:$sampling_ratio,
+         DefaultValuedAttr<F32Attr, "1.0f">:$spatial_scale),
+    (outs Dsmp_FloatTensor:$Y), [Pure, AllElementTypesMatch<["X", "Y"]>]> {
+  let summary = "ONNX RoiAlign: X [N, C, H, W] pooled over each of rois "
+                "[R, 4] into Y [R, C, output_height, output_width]";
+  let description = [{
+    Each region (x1, y1, x2, y2, times `spatial_scale`, less half a pixel
+    with `half_pixel`; at least 1 x 1 with `output_half_pixel`, opset 10's
+    only form) of the image `batch_indices` names is cut into
+    output_height x output_width bins, each sampled bilinearly on a grid of
+    `sampling_ratio` points per side (0: ceil(bin size) points, which the
+    region decides) and averaged (`mode` avg; `max` takes onnxruntime's
+    largest weighted tap). Points more than a pixel outside X read 0.
+
+    ```mlir
+    %y = dsmp.roi_align %x, %rois, %idx {output_height = 2 : i64, output_width = 2 : i64, sampling_ratio = 2 : i64} : (tensor<1x3x8x8xf32>, tensor<4x4xf32>, tensor<4xi64>) -> tensor<4x3x2x2xf32>
+    ```
+  }];
+  let hasVerifier = 1;
+}
+
 def Dsmp_ResizeOp : Dsmp_OnnxOp<"resize", Dsmp_DataMovementClass,
     (ins Dsmp_Tensor:$X, Dsmp_OptTensor:$roi, Dsmp_OptTensor:$scales,
          Dsmp_OptTensor:$sizes,

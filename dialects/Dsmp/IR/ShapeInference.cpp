@@ -377,6 +377,18 @@ RankedTensorType inferResultType(MLIRContext &ctx, llvm::StringRef opName,
     return RankedTensorType::get(
         {dims[0], dims[1], grid.getDimSize(1), grid.getDimSize(2)}, element);
   }
+  if (type == "RoiAlign") {
+    // [R] of rois, [C] of X, the bins.
+    auto rois = operand(1);
+    if (rank != 4 || !rois || rois.getRank() != 2)
+      return {};
+    auto height = intAttr(node, "output_height").value_or(1);
+    auto width = intAttr(node, "output_width").value_or(1);
+    if (height < 1 || width < 1)
+      return {};
+    return RankedTensorType::get({rois.getDimSize(0), dims[1], height, width},
+                                 element);
+  }
   if (type == "GatherND") {
     // indices.shape[:-1] + data.shape[batch_dims + m:] (m: indices' last
     // dim, how many data dims each index tuple names).

@@ -241,6 +241,7 @@ void populateElementwisePatterns(RewritePatternSet &patterns);
 void populateActivationPatterns(RewritePatternSet &patterns);
 void populateIndexingPatterns(RewritePatternSet &patterns);
 void populateScatterPatterns(RewritePatternSet &patterns);
+void populateRoiAlignPatterns(RewritePatternSet &patterns);
 /// `convAsGemm`: every one-group convolution as im2col GEMMs, whatever its
 /// format (the GPU path), not only f32 ones.
 /// `convAsGemm`: every one-group convolution and 2-D-able MatMul as a GEMM

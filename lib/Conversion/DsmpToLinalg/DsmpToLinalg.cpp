@@ -78,6 +78,7 @@ struct ConvertDsmpToLinalgPass final
     populateActivationPatterns(patterns);
     populateIndexingPatterns(patterns);
     populateScatterPatterns(patterns);
+    populateRoiAlignPatterns(patterns);
     populateQuantizationPatterns(patterns);
     populateContractionPatterns(patterns, convAsGemm, widen16BitGemm);
     populateWindowPatterns(patterns);

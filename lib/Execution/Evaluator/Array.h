@@ -154,6 +154,7 @@ void addReductionKernels(KernelTable &table);
 void addContractionKernels(KernelTable &table);
 void addDataMovementKernels(KernelTable &table);
 void addScatterKernels(KernelTable &table);
+void addRoiAlignKernel(KernelTable &table);
 void addQuantizationKernels(KernelTable &table);
 
 } // namespace mlir::dsmp::eval

@@ -60,6 +60,7 @@ const eval::KernelTable &kernels() {
     eval::addContractionKernels(t);
     eval::addDataMovementKernels(t);
     eval::addScatterKernels(t);
+    eval::addRoiAlignKernel(t);
     eval::addQuantizationKernels(t);
     return t;
   }();

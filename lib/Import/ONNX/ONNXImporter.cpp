@@ -559,6 +559,11 @@ Error ModelImporter::normalizeOldForm(const onnx::NodeProto &node,
     auto value = takeFloat("value");
     operands.push_back(pads);
     operands.push_back(constFloatScalar(value.value_or(0.0), dataElement, loc));
+  } else if (type == "RoiAlign" && opset < 16) {
+    // RoiAlign-10 computes what 16 names output_half_pixel.
+    if (!attrs.count("coordinate_transformation_mode"))
+      attrs["coordinate_transformation_mode"] =
+          b.getStringAttr("output_half_pixel");
   } else if (type == "GridSample" && opset >= 20) {
     // GridSample-20 names the 2-D modes linear and cubic.
     if (auto mode = dyn_cast_if_present<StringAttr>(attrs.lookup("mode")))

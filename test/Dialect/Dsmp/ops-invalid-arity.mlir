@@ -794,6 +794,14 @@ func.func @rnn(%a0: tensor<5x1x3xf32>, %a1: tensor<1x4x3xf32>, %a2: tensor<1x4x4
 
 // -----
 
+func.func @roi_align(%a0: tensor<1x3x8x8xf32>, %a1: tensor<4x4xf32>, %a2: tensor<4xi64>, %a3: tensor<2xf32>) {
+  // expected-error @+1 {{'dsmp.roi_align' op expected 3 operands, but found 4}}
+  %r = "dsmp.roi_align"(%a0, %a1, %a2, %a3) <{output_height = 2 : i64, output_width = 2 : i64, sampling_ratio = 2 : i64}> : (tensor<1x3x8x8xf32>, tensor<4x4xf32>, tensor<4xi64>, tensor<2xf32>) -> (tensor<4x3x2x2xf32>)
+  return
+}
+
+// -----
+
 func.func @round(%a0: tensor<2x?xf32>, %a1: tensor<2xf32>) {
   // expected-error @+1 {{'dsmp.round' op requires a single operand}}
   %r = "dsmp.round"(%a0, %a1) : (tensor<2x?xf32>, tensor<2xf32>) -> (tensor<2x?xf32>)

@@ -242,6 +242,8 @@
 // CHECK-LABEL: func.func @rnn(
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.none
 // CHECK-NEXT: %{{[^ ,:()]+}}, %{{[^ ,:()]+}} = dsmp.rnn %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}} {hidden_size = 4 : i64} : (tensor<5x1x3xf32>, tensor<1x4x3xf32>, tensor<1x4x4xf32>, none, none, none) -> (tensor<5x1x1x4xf32>, tensor<1x1x4xf32>)
+// CHECK-LABEL: func.func @roi_align(
+// CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.roi_align %{{[^ ,:()]+}}, %{{[^ ,:()]+}}, %{{[^ ,:()]+}} {output_height = 2 : i64, output_width = 2 : i64, sampling_ratio = 2 : i64} : (tensor<1x3x8x8xf32>, tensor<4x4xf32>, tensor<4xi64>) -> tensor<4x3x2x2xf32>
 // CHECK-LABEL: func.func @round(
 // CHECK-NEXT: %{{[^ ,:()]+}} = dsmp.round %{{[^ ,:()]+}} : (tensor<2x?xf32>) -> tensor<2x?xf32>
 // CHECK-LABEL: func.func @scan_gradients(
@@ -859,6 +861,11 @@ func.func @resize(%x: tensor<1x4x8x8xf32>, %s: tensor<4xf32>) {
 func.func @rnn(%x: tensor<5x1x3xf32>, %w: tensor<1x4x3xf32>, %r: tensor<1x4x4xf32>) {
   %n = dsmp.none
   %y, %h = dsmp.rnn %x, %w, %r, %n, %n, %n {hidden_size = 4 : i64} : (tensor<5x1x3xf32>, tensor<1x4x3xf32>, tensor<1x4x4xf32>, none, none, none) -> (tensor<5x1x1x4xf32>, tensor<1x1x4xf32>)
+  return
+}
+
+func.func @roi_align(%x: tensor<1x3x8x8xf32>, %rois: tensor<4x4xf32>, %idx: tensor<4xi64>) {
+  %y = dsmp.roi_align %x, %rois, %idx {output_height = 2 : i64, output_width = 2 : i64, sampling_ratio = 2 : i64} : (tensor<1x3x8x8xf32>, tensor<4x4xf32>, tensor<4xi64>) -> tensor<4x3x2x2xf32>
   return
 }
 
