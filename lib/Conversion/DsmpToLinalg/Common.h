@@ -16,6 +16,7 @@
 
 #include "dialects/Dsmp/IR/DsmpOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
@@ -87,6 +88,34 @@ bool isFloat(Type t);
 
 /// An arith.constant of float `type` with value `v`.
 Value floatConst(OpBuilder &b, Location loc, Type type, double v);
+
+/// Scalar float arithmetic of one `type` in a loop body (GridSample's and
+/// RoiAlign's coordinates), each op spelled short.
+struct ScalarMath {
+  OpBuilder &b;
+  Location l;
+  Type type;
+
+  Value f(double v) const { return floatConst(b, l, type, v); }
+  Value add(Value a, Value c) const {
+    return arith::AddFOp::create(b, l, a, c);
+  }
+  Value sub(Value a, Value c) const {
+    return arith::SubFOp::create(b, l, a, c);
+  }
+  Value mul(Value a, Value c) const {
+    return arith::MulFOp::create(b, l, a, c);
+  }
+  Value div(Value a, Value c) const {
+    return arith::DivFOp::create(b, l, a, c);
+  }
+  Value cmp(arith::CmpFPredicate p, Value a, Value c) const {
+    return arith::CmpFOp::create(b, l, p, a, c);
+  }
+  Value select(Value c, Value t, Value e) const {
+    return arith::SelectOp::create(b, l, c, t, e);
+  }
+};
 
 /// f16 and bf16: the formats elementwise bodies compute in f32.
 bool isNarrowFloat(Type t);

@@ -830,22 +830,7 @@ struct GridSampleLowering : OpRewritePattern<GridSampleOp> {
                                AffineMap::getMultiDimIdentityMap(4, ctx)},
         SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
         [&](OpBuilder &b, Location l, ValueRange args) {
-          auto f = [&](double v) { return floatConst(b, l, f32, v); };
-          auto add = [&](Value a, Value c) -> Value {
-            return arith::AddFOp::create(b, l, a, c);
-          };
-          auto sub = [&](Value a, Value c) -> Value {
-            return arith::SubFOp::create(b, l, a, c);
-          };
-          auto mul = [&](Value a, Value c) -> Value {
-            return arith::MulFOp::create(b, l, a, c);
-          };
-          auto cmp = [&](arith::CmpFPredicate p, Value a, Value c) -> Value {
-            return arith::CmpFOp::create(b, l, p, a, c);
-          };
-          auto select = [&](Value c, Value t, Value e) -> Value {
-            return arith::SelectOp::create(b, l, c, t, e);
-          };
+          ScalarMath m{b, l, f32};
           // The border of an axis of `size` pixels, and a coordinate
           // reflected into it.
           auto border = [&](int64_t size) -> std::pair<double, double> {
@@ -856,30 +841,31 @@ struct GridSampleLowering : OpRewritePattern<GridSampleOp> {
             auto [lo, hi] = border(size);
             double range = hi - lo;
             if (range <= 0)
-              return f(0);
-            Value below = cmp(arith::CmpFPredicate::OLT, v, f(lo));
-            Value above = cmp(arith::CmpFPredicate::OGT, v, f(hi));
-            Value dx = select(below, sub(f(lo), v), sub(v, f(hi)));
+              return m.f(0);
+            Value below = m.cmp(arith::CmpFPredicate::OLT, v, m.f(lo));
+            Value above = m.cmp(arith::CmpFPredicate::OGT, v, m.f(hi));
+            Value dx = m.select(below, m.sub(m.f(lo), v), m.sub(v, m.f(hi)));
             Value n = math::FloorOp::create(
-                b, l, arith::DivFOp::create(b, l, dx, f(range)));
-            Value r = sub(dx, mul(n, f(range)));
-            Value half = mul(n, f(0.5));
-            Value even = cmp(arith::CmpFPredicate::OEQ,
-                             math::FloorOp::create(b, l, half), half);
-            Value fromLo = add(f(lo), r), fromHi = sub(f(hi), r);
-            return select(below, select(even, fromLo, fromHi),
-                          select(above, select(even, fromHi, fromLo), v));
+                b, l, arith::DivFOp::create(b, l, dx, m.f(range)));
+            Value r = m.sub(dx, m.mul(n, m.f(range)));
+            Value half = m.mul(n, m.f(0.5));
+            Value even = m.cmp(arith::CmpFPredicate::OEQ,
+                               math::FloorOp::create(b, l, half), half);
+            Value fromLo = m.add(m.f(lo), r), fromHi = m.sub(m.f(hi), r);
+            return m.select(below, m.select(even, fromLo, fromHi),
+                            m.select(above, m.select(even, fromHi, fromLo), v));
           };
           auto coordinate = [&](Value g, int64_t size) -> Value {
-            Value g1 = add(convertFloat(b, l, g, f32), f(1));
-            Value p = align ? mul(mul(g1, f(0.5)), f(double(size - 1)))
-                            : mul(sub(mul(g1, f(double(size))), f(1)), f(0.5));
+            Value g1 = m.add(convertFloat(b, l, g, f32), m.f(1));
+            Value p = align ? m.mul(m.mul(g1, m.f(0.5)), m.f(double(size - 1)))
+                            : m.mul(m.sub(m.mul(g1, m.f(double(size))), m.f(1)),
+                                    m.f(0.5));
             if (mode == "nearest")
               p = math::RoundEvenOp::create(b, l, p);
             if (padding == "border") {
               auto [lo, hi] = border(size);
               p = arith::MinimumFOp::create(
-                  b, l, arith::MaximumFOp::create(b, l, p, f(lo)), f(hi));
+                  b, l, arith::MaximumFOp::create(b, l, p, m.f(lo)), m.f(hi));
             } else if (padding == "reflection") {
               p = reflect(p, size);
             }
@@ -922,8 +908,8 @@ struct GridSampleLowering : OpRewritePattern<GridSampleOp> {
                 b, l,
                 tensor::ExtractOp::create(b, l, x, ValueRange{n, c, r, q}),
                 f32);
-            return select(arith::AndIOp::create(b, l, rowValid, colValid), v,
-                          f(0));
+            return m.select(arith::AndIOp::create(b, l, rowValid, colValid), v,
+                            m.f(0));
           };
           Value px = coordinate(args[0], width);
           Value py = coordinate(args[1], height);
@@ -933,13 +919,13 @@ struct GridSampleLowering : OpRewritePattern<GridSampleOp> {
           } else {
             Value x0 = math::FloorOp::create(b, l, px);
             Value y0 = math::FloorOp::create(b, l, py);
-            Value dx = sub(px, x0), dy = sub(py, y0);
-            Value x1 = add(x0, f(1)), y1 = add(y0, f(1));
-            Value top =
-                add(mul(sub(f(1), dx), read(y0, x0)), mul(dx, read(y0, x1)));
-            Value bottom =
-                add(mul(sub(f(1), dx), read(y1, x0)), mul(dx, read(y1, x1)));
-            result = add(mul(sub(f(1), dy), top), mul(dy, bottom));
+            Value dx = m.sub(px, x0), dy = m.sub(py, y0);
+            Value x1 = m.add(x0, m.f(1)), y1 = m.add(y0, m.f(1));
+            Value top = m.add(m.mul(m.sub(m.f(1), dx), read(y0, x0)),
+                              m.mul(dx, read(y0, x1)));
+            Value bottom = m.add(m.mul(m.sub(m.f(1), dx), read(y1, x0)),
+                                 m.mul(dx, read(y1, x1)));
+            result = m.add(m.mul(m.sub(m.f(1), dy), top), m.mul(dy, bottom));
           }
           linalg::YieldOp::create(b, l, convertFloat(b, l, result, element));
         });

@@ -64,25 +64,7 @@ struct RoiAlignLowering : OpRewritePattern<RoiAlignOp> {
         SmallVector<AffineMap>{AffineMap::getMultiDimIdentityMap(4, ctx)},
         SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
         [&](OpBuilder &b, Location l, ValueRange) {
-          auto f = [&](double v) { return floatConst(b, l, f32, v); };
-          auto add = [&](Value a, Value c) -> Value {
-            return arith::AddFOp::create(b, l, a, c);
-          };
-          auto sub = [&](Value a, Value c) -> Value {
-            return arith::SubFOp::create(b, l, a, c);
-          };
-          auto mul = [&](Value a, Value c) -> Value {
-            return arith::MulFOp::create(b, l, a, c);
-          };
-          auto div = [&](Value a, Value c) -> Value {
-            return arith::DivFOp::create(b, l, a, c);
-          };
-          auto cmp = [&](arith::CmpFPredicate p, Value a, Value c) -> Value {
-            return arith::CmpFOp::create(b, l, p, a, c);
-          };
-          auto select = [&](Value c, Value t, Value e) -> Value {
-            return arith::SelectOp::create(b, l, c, t, e);
-          };
+          ScalarMath m{b, l, f32};
           auto both = [&](Value a, Value c) -> Value {
             return arith::AndIOp::create(b, l, a, c);
           };
@@ -105,29 +87,31 @@ struct RoiAlignLowering : OpRewritePattern<RoiAlignOp> {
             return convertFloat(b, l, v, f32);
           };
           // The region in input pixels.
-          Value offset = f(halfPixel ? 0.5 : 0.0);
-          Value startW = sub(mul(corner(0), f(scale)), offset);
-          Value startH = sub(mul(corner(1), f(scale)), offset);
-          Value roiW = sub(sub(mul(corner(2), f(scale)), offset), startW);
-          Value roiH = sub(sub(mul(corner(3), f(scale)), offset), startH);
+          Value offset = m.f(halfPixel ? 0.5 : 0.0);
+          Value startW = m.sub(m.mul(corner(0), m.f(scale)), offset);
+          Value startH = m.sub(m.mul(corner(1), m.f(scale)), offset);
+          Value roiW =
+              m.sub(m.sub(m.mul(corner(2), m.f(scale)), offset), startW);
+          Value roiH =
+              m.sub(m.sub(m.mul(corner(3), m.f(scale)), offset), startH);
           if (!halfPixel) {
-            roiW = arith::MaximumFOp::create(b, l, roiW, f(1));
-            roiH = arith::MaximumFOp::create(b, l, roiH, f(1));
+            roiW = arith::MaximumFOp::create(b, l, roiW, m.f(1));
+            roiH = arith::MaximumFOp::create(b, l, roiH, m.f(1));
           }
-          Value binH = div(roiH, f(double(outH)));
-          Value binW = div(roiW, f(double(outW)));
+          Value binH = m.div(roiH, m.f(double(outH)));
+          Value binW = m.div(roiW, m.f(double(outW)));
           // Samples per side: sampling_ratio, or ceil(bin size) in
           // [0, kMaxGrid] (0 for a NaN).
           auto grid = [&](Value extent, int64_t bins) -> Value {
             if (ratio > 0)
               return int64(ratio);
             Value points =
-                math::CeilOp::create(b, l, div(extent, f(double(bins))));
-            Value capped =
-                select(cmp(arith::CmpFPredicate::OGE, points, f(kMaxGrid)),
-                       f(kMaxGrid),
-                       select(cmp(arith::CmpFPredicate::OGT, points, f(0)),
-                              points, f(0)));
+                math::CeilOp::create(b, l, m.div(extent, m.f(double(bins))));
+            Value capped = m.select(
+                m.cmp(arith::CmpFPredicate::OGE, points, m.f(kMaxGrid)),
+                m.f(kMaxGrid),
+                m.select(m.cmp(arith::CmpFPredicate::OGT, points, m.f(0)),
+                         points, m.f(0)));
             return arith::FPToSIOp::create(b, l, i64, capped);
           };
           Value gridH = grid(roiH, outH), gridW = grid(roiW, outW);
@@ -144,38 +128,38 @@ struct RoiAlignLowering : OpRewritePattern<RoiAlignOp> {
           Value n = arith::IndexCastOp::create(b, l, index, image);
           Value zero = arith::ConstantIndexOp::create(b, l, 0);
           Value one = arith::ConstantIndexOp::create(b, l, 1);
-          Value yBase = add(startH, mul(ph, binH));
-          Value xBase = add(startW, mul(pw, binW));
+          Value yBase = m.add(startH, m.mul(ph, binH));
+          Value xBase = m.add(startW, m.mul(pw, binW));
           Value first = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
           auto rows = scf::ForOp::create(
               b, l, zero, arith::IndexCastOp::create(b, l, index, gridH), one,
-              ValueRange{f(0), first},
+              ValueRange{m.f(0), first},
               [&](OpBuilder &b, Location l, Value iy, ValueRange outer) {
                 auto cols = scf::ForOp::create(
                     b, l, zero, arith::IndexCastOp::create(b, l, index, gridW),
                     one, outer,
                     [&](OpBuilder &b, Location l, Value ix, ValueRange acc) {
-                      Value y =
-                          add(yBase,
-                              div(mul(add(toF32(iy), f(0.5)), binH), gridHf));
-                      Value xx =
-                          add(xBase,
-                              div(mul(add(toF32(ix), f(0.5)), binW), gridWf));
+                      Value y = m.add(
+                          yBase, m.div(m.mul(m.add(toF32(iy), m.f(0.5)), binH),
+                                       gridHf));
+                      Value xx = m.add(
+                          xBase, m.div(m.mul(m.add(toF32(ix), m.f(0.5)), binW),
+                                       gridWf));
                       // Inside [-1, size] on both axes (false for a NaN).
-                      Value inside =
-                          both(both(cmp(arith::CmpFPredicate::OGE, y, f(-1)),
-                                    cmp(arith::CmpFPredicate::OLE, y,
-                                        f(double(height)))),
-                               both(cmp(arith::CmpFPredicate::OGE, xx, f(-1)),
-                                    cmp(arith::CmpFPredicate::OLE, xx,
-                                        f(double(width)))));
+                      Value inside = both(
+                          both(m.cmp(arith::CmpFPredicate::OGE, y, m.f(-1)),
+                               m.cmp(arith::CmpFPredicate::OLE, y,
+                                     m.f(double(height)))),
+                          both(m.cmp(arith::CmpFPredicate::OGE, xx, m.f(-1)),
+                               m.cmp(arith::CmpFPredicate::OLE, xx,
+                                     m.f(double(width)))));
                       // Clamped into [0, size - 1]: the last pixel's row
                       // or column where onnxruntime pins y_low there.
                       auto clampTo = [&](Value v, int64_t size) -> Value {
-                        v = select(inside, v, f(0));
+                        v = m.select(inside, v, m.f(0));
                         return arith::MinimumFOp::create(
-                            b, l, arith::MaximumFOp::create(b, l, v, f(0)),
-                            f(double(size - 1)));
+                            b, l, arith::MaximumFOp::create(b, l, v, m.f(0)),
+                            m.f(double(size - 1)));
                       };
                       Value yc = clampTo(y, height), xc = clampTo(xx, width);
                       Value yLow = arith::FPToSIOp::create(b, l, i64, yc);
@@ -186,9 +170,9 @@ struct RoiAlignLowering : OpRewritePattern<RoiAlignOp> {
                       Value xHigh = arith::MinSIOp::create(
                           b, l, arith::AddIOp::create(b, l, xLow, int64(1)),
                           int64(width - 1));
-                      Value ly = sub(yc, toF32(yLow)),
-                            lx = sub(xc, toF32(xLow));
-                      Value hy = sub(f(1), ly), hx = sub(f(1), lx);
+                      Value ly = m.sub(yc, toF32(yLow)),
+                            lx = m.sub(xc, toF32(xLow));
+                      Value hy = m.sub(m.f(1), ly), hx = m.sub(m.f(1), lx);
                       auto tap = [&](Value weight, Value row, Value col) {
                         Value at = tensor::ExtractOp::create(
                             b, l, x,
@@ -196,22 +180,23 @@ struct RoiAlignLowering : OpRewritePattern<RoiAlignOp> {
                                 n, c,
                                 arith::IndexCastOp::create(b, l, index, row),
                                 arith::IndexCastOp::create(b, l, index, col)});
-                        return mul(select(inside, weight, f(0)),
-                                   convertFloat(b, l, at, f32));
+                        return m.mul(m.select(inside, weight, m.f(0)),
+                                     convertFloat(b, l, at, f32));
                       };
-                      Value v1 = tap(mul(hy, hx), yLow, xLow);
-                      Value v2 = tap(mul(hy, lx), yLow, xHigh);
-                      Value v3 = tap(mul(ly, hx), yHigh, xLow);
-                      Value v4 = tap(mul(ly, lx), yHigh, xHigh);
+                      Value v1 = tap(m.mul(hy, hx), yLow, xLow);
+                      Value v2 = tap(m.mul(hy, lx), yLow, xHigh);
+                      Value v3 = tap(m.mul(ly, hx), yHigh, xLow);
+                      Value v4 = tap(m.mul(ly, lx), yHigh, xHigh);
                       Value next;
                       if (isMax) {
                         auto max = [&](Value a, Value d) -> Value {
                           return arith::MaximumFOp::create(b, l, a, d);
                         };
-                        Value m = max(max(max(v1, v2), v3), v4);
-                        next = select(acc[1], m, max(acc[0], m));
+                        Value largest = max(max(max(v1, v2), v3), v4);
+                        next = m.select(acc[1], largest, max(acc[0], largest));
                       } else {
-                        next = add(acc[0], add(add(add(v1, v2), v3), v4));
+                        next =
+                            m.add(acc[0], m.add(m.add(m.add(v1, v2), v3), v4));
                       }
                       Value notFirst =
                           arith::ConstantOp::create(b, l, b.getBoolAttr(false));
@@ -221,7 +206,7 @@ struct RoiAlignLowering : OpRewritePattern<RoiAlignOp> {
               });
           Value result = rows.getResult(0);
           if (!isMax)
-            result = div(result, count);
+            result = m.div(result, count);
           linalg::YieldOp::create(b, l, convertFloat(b, l, result, element));
         });
     rewriter.replaceOp(op, generic.getResult(0));
